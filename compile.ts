@@ -1,0 +1,18 @@
+/**
+ * `deno task compile`: bundles the UI into its generated module, then builds the single `signet`
+ * executable with `deno compile`. Deno's runtime (denort) is downloaded unless DENORT_BIN names a
+ * local copy, which `deno compile` then uses.
+ */
+const root = new URL("./", import.meta.url).pathname;
+const output = Deno.args[0] ?? `${root}signet`;
+
+async function step(args: string[]): Promise<void> {
+  const { code } = await new Deno.Command(Deno.execPath(), { args, cwd: root }).spawn().status;
+  if (code !== 0) Deno.exit(code);
+}
+
+await step(["run", "-A", "ui/build.ts"]);
+const denort = Deno.env.get("DENORT_BIN");
+if (denort) console.error(`compile: using Deno runtime from DENORT_BIN=${denort}`);
+await step(["compile", "-A", "--no-check", "--output", output, "main.ts"]);
+console.error(`compile: wrote ${output}`);

@@ -1,0 +1,70 @@
+/** The `signet` executable: the first argument picks the job. */
+import { ConfigError } from "./server/config.ts";
+import { startServer } from "./server/serve.ts";
+
+/** Version of this build. */
+export const VERSION = "0.1.0";
+
+const USAGE = `signet ${VERSION}: self-hosted git host and bot identity registry
+
+Usage: signet <command> [args]
+
+Server:
+  serve            run the HTTP, SSH and registry servers (configured by SERVICE_* env vars)
+
+Other:
+  version          print the version
+  help [command]   show help
+`;
+
+/** Runs the command named by `args[0]`; returns the process exit code. */
+export async function main(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case "serve": {
+      if (rest.includes("--help") || rest.includes("-h")) {
+        console.log(SERVE_HELP);
+        return 0;
+      }
+      try {
+        await startServer();
+      } catch (err) {
+        if (err instanceof ConfigError) {
+          console.error(`signet: configuration error: ${err.message}`);
+          return 2;
+        }
+        throw err;
+      }
+      return await new Promise<number>(() => {});
+    }
+    case "version":
+    case "--version":
+      console.log(`signet ${VERSION}`);
+      return 0;
+    case undefined:
+    case "help":
+    case "--help":
+    case "-h":
+      console.log(USAGE);
+      return 0;
+    default:
+      console.error(`signet: unknown command "${command}"\n\n${USAGE}`);
+      return 2;
+  }
+}
+
+const SERVE_HELP = `signet serve: run the Signet servers
+
+Environment:
+  SERVICE_ADMIN_KEY      admin key for /api/admin (default: generated into <data dir>/admin_key)
+  SERVICE_DATA_DIR       data directory (default /srv/signet)
+  SERVICE_HTTP_BIND      hosting HTTP address (default 0.0.0.0:8080; "off" disables)
+  SERVICE_SSH_BIND       SSH address (default 0.0.0.0:22; "off" disables)
+  SERVICE_SSH_HOST_KEY   SSH host key path (default <data dir>/ssh_host_ed25519_key)
+  SERVICE_REGISTRY_BIND  bot registry address (default 0.0.0.0:8081; "off" disables)
+  SERVICE_BASE_URL       public URL used in clone URLs and messages
+`;
+
+if (import.meta.main) {
+  Deno.exit(await main(Deno.args));
+}

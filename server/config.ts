@@ -1,0 +1,98 @@
+/** Server configuration, read only from the environment and validated once at start. */
+
+/** A host:port pair, or null when the listener is disabled with `off`. */
+export interface BindAddress {
+  hostname: string;
+  port: number;
+}
+
+/** Everything `signet serve` needs to know, resolved from env. */
+export interface ServerConfig {
+  dataDir: string;
+  reposDir: string;
+  databasePath: string;
+  adminKey: string | null;
+  adminKeyFile: string;
+  httpBind: BindAddress | null;
+  sshBind: BindAddress | null;
+  sshHostKeyPath: string;
+  registryBind: BindAddress | null;
+  baseUrl: string | null;
+}
+
+/** Raised when an env value is invalid; the message names the variable and the fix. */
+export class ConfigError extends Error {}
+
+/** Defaults used by the shipped binary; `deno task start` overrides a few for non-root use. */
+export const DEFAULTS = {
+  SERVICE_DATA_DIR: "/srv/signet",
+  SERVICE_HTTP_BIND: "0.0.0.0:8080",
+  SERVICE_SSH_BIND: "0.0.0.0:22",
+  SERVICE_REGISTRY_BIND: "0.0.0.0:8081",
+} as const;
+
+/** Parses `host:port`, `[v6]:port`, or `off`; throws ConfigError naming `name` when malformed. */
+export function parseBind(name: string, value: string): BindAddress | null {
+  if (value === "off") return null;
+  const m = /^(?:\[([0-9a-fA-F:.]+)\]|([A-Za-z0-9.-]+)):(\d{1,5})$/.exec(value);
+  if (!m) {
+    throw new ConfigError(
+      `${name}="${value}" is not a valid address: use host:port (e.g. 0.0.0.0:8080), [v6]:port, or off`,
+    );
+  }
+  const port = Number(m[3]);
+  if (port < 0 || port > 65535) {
+    throw new ConfigError(`${name}="${value}": port must be between 0 and 65535`);
+  }
+  return { hostname: m[1] ?? m[2], port };
+}
+
+function parseBaseUrl(value: string | undefined): string | null {
+  if (value === undefined || value === "") return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(
+      `SERVICE_BASE_URL="${value}" is not a URL (e.g. https://git.example.com)`,
+    );
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(`SERVICE_BASE_URL must start with http:// or https://`);
+  }
+  if (url.search || url.hash) {
+    throw new ConfigError(`SERVICE_BASE_URL must not carry a query or fragment`);
+  }
+  return url.href.replace(/\/+$/, "");
+}
+
+/** Reads and validates the server configuration from `env` (defaults to the process env). */
+export function loadServerConfig(
+  env: Record<string, string | undefined> = Deno.env.toObject(),
+): ServerConfig {
+  const dataDir = absolute(env.SERVICE_DATA_DIR || DEFAULTS.SERVICE_DATA_DIR);
+  const adminKey = env.SERVICE_ADMIN_KEY ?? null;
+  if (adminKey !== null && adminKey.length < 16) {
+    throw new ConfigError("SERVICE_ADMIN_KEY must be at least 16 characters long");
+  }
+  return {
+    dataDir,
+    reposDir: `${dataDir}/repos`,
+    databasePath: `${dataDir}/signet.db`,
+    adminKey,
+    adminKeyFile: `${dataDir}/admin_key`,
+    httpBind: parseBind("SERVICE_HTTP_BIND", env.SERVICE_HTTP_BIND || DEFAULTS.SERVICE_HTTP_BIND),
+    sshBind: parseBind("SERVICE_SSH_BIND", env.SERVICE_SSH_BIND || DEFAULTS.SERVICE_SSH_BIND),
+    sshHostKeyPath: absolute(env.SERVICE_SSH_HOST_KEY || `${dataDir}/ssh_host_ed25519_key`),
+    registryBind: parseBind(
+      "SERVICE_REGISTRY_BIND",
+      env.SERVICE_REGISTRY_BIND || DEFAULTS.SERVICE_REGISTRY_BIND,
+    ),
+    baseUrl: parseBaseUrl(env.SERVICE_BASE_URL),
+  };
+}
+
+function absolute(path: string): string {
+  if (path.startsWith("/")) return path.replace(/\/+$/, "") || "/";
+  return `${Deno.cwd()}/${path}`.replace(/\/\.\//g, "/").replace(/\/+$/, "");
+}

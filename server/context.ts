@@ -1,0 +1,11 @@
+/** The shared state every transport and domain function receives. */
+import type { Database } from "../db/database.ts";
+import type { ServerConfig } from "./config.ts";
+
+/** Database plus resolved configuration; the admin key is always set once serving. */
+export interface Signet {
+  db: Database;
+  config: ServerConfig & { adminKey: string };
+  /** The SSH port users should connect to, for messages (from the SSH bind). */
+  sshPort: number | null;
+}

@@ -1,0 +1,176 @@
+/** Accounts: invites, signup, the nonce-signing login, and token authentication. */
+import { transaction } from "../../db/database.ts";
+import { consumeInvite, findInvite, insertInvite } from "../../db/invites.ts";
+import {
+  findUserById,
+  findUserByKey,
+  findUserByName,
+  insertUser,
+  type UserRow,
+} from "../../db/users.ts";
+import { findTokenUser, insertToken } from "../../db/tokens.ts";
+import {
+  deleteChallenge,
+  deleteExpiredChallengesOf,
+  findChallenge,
+  insertChallenge,
+} from "../../db/challenges.ts";
+import type { Signet } from "../context.ts";
+import { randomHex, sha256Hex } from "../crypto/secrets.ts";
+import { parsePublicKeyLine } from "../crypto/sshkey.ts";
+import { SshSigError, verifySshSig } from "../crypto/sshsig.ts";
+import { DomainError } from "./errors.ts";
+import { validateUsername } from "./names.ts";
+
+/** How long a login challenge stays valid. */
+export const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
+/** The SSHSIG namespace logins must be signed under. */
+export const SSHSIG_NAMESPACE = "service";
+/** Prefix of every bearer token. */
+export const TOKEN_PREFIX = "SERVICE_";
+
+/** A user as API responses show it. */
+export interface PublicUser {
+  id: number;
+  username: string;
+}
+
+/** Narrows a stored user to its public shape. */
+export function publicUser(u: UserRow): PublicUser {
+  return { id: u.id, username: u.username };
+}
+
+/** Mints a single-use invite code (`inv_` + 32 hex). */
+export function mintInvite(ctx: Signet, createdBy: number | null = null): string {
+  const code = `inv_${randomHex(16)}`;
+  insertInvite(ctx.db, code, createdBy);
+  return code;
+}
+
+/** Input of a signup, as received from any transport. */
+export interface SignupInput {
+  username: unknown;
+  public_key: unknown;
+  invite_code: unknown;
+}
+
+/**
+ * Creates an account: validates username, key and invite in the spec's order, then inserts the
+ * user and consumes the invite in one transaction. Nothing changes when anything fails.
+ */
+export function signup(ctx: Signet, input: SignupInput): UserRow {
+  const username = validateUsername(input.username);
+  if (typeof input.public_key !== "string") {
+    throw new DomainError("invalid", "public_key must be a string");
+  }
+  let keyLine: string;
+  try {
+    keyLine = parsePublicKeyLine(input.public_key).line;
+  } catch (err) {
+    throw new DomainError("invalid", (err as Error).message);
+  }
+  if (typeof input.invite_code !== "string" || !input.invite_code) {
+    throw new DomainError("invalid", "invite_code is required");
+  }
+  const code = input.invite_code;
+  return transaction(ctx.db, () => {
+    const invite = findInvite(ctx.db, code);
+    if (!invite) throw new DomainError("invalid", "invite code not found");
+    if (invite.used_at !== null) {
+      throw new DomainError("conflict", "invite code has already been used");
+    }
+    if (findUserByName(ctx.db, username)) {
+      throw new DomainError("conflict", `username ${username} is already taken`);
+    }
+    if (findUserByKey(ctx.db, keyLine)) {
+      throw new DomainError("conflict", "this public key is already registered to another account");
+    }
+    const user = insertUser(ctx.db, username, keyLine);
+    if (!consumeInvite(ctx.db, code, user.id)) {
+      throw new DomainError("conflict", "invite code has already been used");
+    }
+    return user;
+  });
+}
+
+/**
+ * Issues a login nonce for `username` and removes that user's expired challenges. An unknown
+ * username gets an indistinguishable nonce that is never stored (no user enumeration).
+ */
+export function issueChallenge(ctx: Signet, usernameInput: unknown, nowMs = Date.now()): string {
+  const username = validateUsername(usernameInput);
+  const nonce = randomHex(32);
+  if (!findUserByName(ctx.db, username)) return nonce;
+  transaction(ctx.db, () => {
+    deleteExpiredChallengesOf(ctx.db, username, nowMs - CHALLENGE_LIFETIME_MS);
+    insertChallenge(ctx.db, username, nonce, nowMs);
+  });
+  return nonce;
+}
+
+/** Input of a login verification. */
+export interface VerifyInput {
+  username: unknown;
+  nonce: unknown;
+  signature: unknown;
+}
+
+/**
+ * Verifies a signed challenge in the spec's order (find challenge, check age, load key, verify
+ * signature, delete challenge, issue token) and returns the raw token, shown only this once.
+ */
+export async function verifyLogin(
+  ctx: Signet,
+  input: VerifyInput,
+  nowMs = Date.now(),
+): Promise<{ token: string; user: UserRow }> {
+  const username = validateUsername(input.username);
+  if (typeof input.nonce !== "string" || !/^[0-9a-f]{64}$/.test(input.nonce)) {
+    throw new DomainError("invalid", "nonce must be 64 lowercase hex characters");
+  }
+  if (typeof input.signature !== "string") {
+    throw new DomainError("invalid", "signature must be a PEM-armored SSH signature string");
+  }
+  const challenge = findChallenge(ctx.db, username, input.nonce);
+  if (!challenge) throw new DomainError("unauthorized", "unknown or already used challenge");
+  if (nowMs - challenge.created_ms >= CHALLENGE_LIFETIME_MS || nowMs < challenge.created_ms) {
+    throw new DomainError("unauthorized", "challenge has expired; request a new one");
+  }
+  const user = findUserByName(ctx.db, username);
+  if (!user) throw new DomainError("unauthorized", "unknown or already used challenge");
+  const key = parsePublicKeyLine(user.public_key);
+  try {
+    await verifySshSig(
+      input.signature,
+      new TextEncoder().encode(input.nonce),
+      SSHSIG_NAMESPACE,
+      key.blob,
+    );
+  } catch (err) {
+    if (err instanceof SshSigError) throw new DomainError("unauthorized", err.message);
+    throw err;
+  }
+  const token = `${TOKEN_PREFIX}${randomHex(32)}`;
+  const tokenHash = await sha256Hex(token);
+  transaction(ctx.db, () => {
+    // The await above lets a concurrent verify of the same challenge run first: the delete
+    // decides which one wins, so a challenge yields at most one token.
+    if (!deleteChallenge(ctx.db, challenge.id)) {
+      throw new DomainError("unauthorized", "unknown or already used challenge");
+    }
+    insertToken(ctx.db, tokenHash, user.id);
+  });
+  return { token, user };
+}
+
+/** Returns the user owning a raw bearer token, or undefined when it is malformed or unknown. */
+export async function authenticateToken(ctx: Signet, token: string): Promise<UserRow | undefined> {
+  if (!/^SERVICE_[0-9a-f]{64}$/.test(token)) return undefined;
+  const userId = findTokenUser(ctx.db, await sha256Hex(token));
+  return userId === undefined ? undefined : findUserById(ctx.db, userId);
+}
+
+/** Returns the user registered with this `ssh-ed25519` key blob line, if any. */
+export function findUserBySshKey(ctx: Signet, keyLine: string): UserRow | undefined {
+  return findUserByKey(ctx.db, keyLine);
+}

@@ -1,0 +1,136 @@
+/** Repositories: creation, deletion, listing and on-disk locations. */
+import { transaction } from "../../db/database.ts";
+import {
+  deleteRepoRow,
+  findRepo,
+  insertRepo,
+  listRepos,
+  type RepoRow,
+  touchRepoPushed,
+} from "../../db/repos.ts";
+import { findUserByName, type UserRow } from "../../db/users.ts";
+import type { Signet } from "../context.ts";
+import { mustOwn } from "./access.ts";
+import { DomainError } from "./errors.ts";
+import { validateRepoName, validateUsername } from "./names.ts";
+
+/** A repository as APIs show it. */
+export interface RepoView {
+  owner: string;
+  name: string;
+  created_at: string;
+  pushed_at: string | null;
+  clone_urls: { http: string; ssh: string | null };
+}
+
+/** Absolute path of the bare repository `<repos>/<owner>/<name>.git`. */
+export function repoDir(ctx: Signet, owner: string, name: string): string {
+  return `${ctx.config.reposDir}/${owner}/${name}.git`;
+}
+
+/** The public HTTP base URL (SERVICE_BASE_URL, else derived from the HTTP bind). */
+export function baseUrl(ctx: Signet): string {
+  if (ctx.config.baseUrl) return ctx.config.baseUrl;
+  const bind = ctx.config.httpBind;
+  const host = !bind || bind.hostname === "0.0.0.0" || bind.hostname === "::"
+    ? "localhost"
+    : bind.hostname;
+  return `http://${host}:${bind?.port ?? 8080}`;
+}
+
+/** The host name users reach Signet at, for SSH URLs and messages. */
+export function publicHost(ctx: Signet): string {
+  return new URL(baseUrl(ctx)).hostname;
+}
+
+/** Shapes a stored repository for API output, with its clone URLs. */
+export function repoView(ctx: Signet, r: RepoRow): RepoView {
+  const port = ctx.sshPort;
+  const ssh = port === null
+    ? null
+    : port === 22
+    ? `git@${publicHost(ctx)}:${r.owner}/${r.name}.git`
+    : `ssh://git@${publicHost(ctx)}:${port}/${r.owner}/${r.name}.git`;
+  return {
+    owner: r.owner,
+    name: r.name,
+    created_at: r.created_at,
+    pushed_at: r.pushed_at,
+    clone_urls: { http: `${baseUrl(ctx)}/${r.owner}/${r.name}.git`, ssh },
+  };
+}
+
+/** Looks up `owner/name`; throws not_found when it does not exist. */
+export function getRepo(ctx: Signet, owner: string, name: string): RepoRow {
+  const repo = findRepo(ctx.db, validateUsername(owner), validateRepoName(name));
+  if (!repo) throw new DomainError("not_found", `repository ${owner}/${name} not found`);
+  return repo;
+}
+
+/** Creates a bare repository owned by `owner`; the row and the directory appear together. */
+export async function createRepo(
+  ctx: Signet,
+  owner: UserRow,
+  nameInput: unknown,
+): Promise<RepoRow> {
+  const name = validateRepoName(nameInput);
+  if (findRepo(ctx.db, owner.username, name)) {
+    throw new DomainError("conflict", `repository ${owner.username}/${name} already exists`);
+  }
+  const dir = repoDir(ctx, owner.username, name);
+  await Deno.mkdir(`${ctx.config.reposDir}/${owner.username}`, { recursive: true });
+  const init = await new Deno.Command("git", {
+    args: ["init", "--quiet", "--bare", "--initial-branch=main", dir],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!init.success) {
+    throw new Error(`git init failed: ${new TextDecoder().decode(init.stderr)}`);
+  }
+  try {
+    transaction(ctx.db, () => {
+      if (findRepo(ctx.db, owner.username, name)) {
+        throw new DomainError("conflict", `repository ${owner.username}/${name} already exists`);
+      }
+      insertRepo(ctx.db, owner.id, name);
+    });
+  } catch (err) {
+    if (!(err instanceof DomainError)) await Deno.remove(dir, { recursive: true }).catch(() => {});
+    throw err;
+  }
+  return findRepo(ctx.db, owner.username, name)!;
+}
+
+/** Deletes `owner/name` after checking `actor` owns it; removes the row and the directory. */
+export async function deleteRepo(
+  ctx: Signet,
+  actor: UserRow,
+  owner: string,
+  name: string,
+): Promise<RepoRow> {
+  const repo = getRepo(ctx, owner, name);
+  mustOwn(repo, actor, "delete");
+  return await removeRepo(ctx, repo);
+}
+
+/** Deletes a repository with no ownership check (admin use). */
+export async function removeRepo(ctx: Signet, repo: RepoRow): Promise<RepoRow> {
+  deleteRepoRow(ctx.db, repo.id);
+  await Deno.remove(repoDir(ctx, repo.owner, repo.name), { recursive: true }).catch((err) => {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  });
+  return repo;
+}
+
+/** Lists the repositories of `owner` (validated), or all when undefined. */
+export function listReposOf(ctx: Signet, owner?: string): RepoRow[] {
+  if (owner === undefined) return listRepos(ctx.db);
+  const name = validateUsername(owner);
+  if (!findUserByName(ctx.db, name)) throw new DomainError("not_found", `user ${name} not found`);
+  return listRepos(ctx.db, name);
+}
+
+/** Records that a push to `repo` succeeded. */
+export function recordPush(ctx: Signet, repo: RepoRow): void {
+  touchRepoPushed(ctx.db, repo.id);
+}

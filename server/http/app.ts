@@ -1,0 +1,31 @@
+/** The hosting HTTP app: API routers, smart HTTP and the embedded UI composed into one Hono app. */
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Signet } from "../context.ts";
+import { accountRoutes } from "./routes/accounts.ts";
+import { adminRoutes } from "./routes/admin.ts";
+import { repoRoutes } from "./routes/repos.ts";
+import { uiRoutes } from "./routes/ui.ts";
+import { gitRoutes } from "./git.ts";
+import { onError } from "./errors.ts";
+
+/** Largest JSON body the API accepts. */
+export const MAX_JSON_BODY_BYTES = 64 * 1024;
+
+/** Builds the hosting app for `ctx`. */
+export function hostingApp(ctx: Signet): Hono {
+  const app = new Hono();
+  const api = new Hono();
+  api.use("*", bodyLimit({ maxSize: MAX_JSON_BODY_BYTES }));
+  api.route("/admin", adminRoutes(ctx));
+  api.route("/", accountRoutes(ctx));
+  api.route("/", repoRoutes(ctx));
+  api.get("/health", (c) => c.json({ status: "ok" }));
+  api.all("*", (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}` }, 404));
+  app.route("/api", api);
+  app.route("/", uiRoutes());
+  app.route("/", gitRoutes(ctx));
+  app.notFound((c) => c.json({ error: "not found" }, 404));
+  app.onError(onError);
+  return app;
+}

@@ -1,0 +1,37 @@
+/** Public account routes: signup and the two-step login. */
+import { Hono } from "hono";
+import type { Signet } from "../../context.ts";
+import { issueChallenge, publicUser, signup, verifyLogin } from "../../domain/accounts.ts";
+import { readJsonObject } from "../errors.ts";
+
+/** `/api/signup`, `/api/login/challenge`, `/api/login/verify` */
+export function accountRoutes(ctx: Signet): Hono {
+  const app = new Hono();
+
+  app.post("/signup", async (c) => {
+    const body = await readJsonObject(c);
+    const user = signup(ctx, {
+      username: body.username,
+      public_key: body.public_key,
+      invite_code: body.invite_code,
+    });
+    return c.json({ user: publicUser(user) }, 201);
+  });
+
+  app.post("/login/challenge", async (c) => {
+    const body = await readJsonObject(c);
+    return c.json({ nonce: issueChallenge(ctx, body.username) });
+  });
+
+  app.post("/login/verify", async (c) => {
+    const body = await readJsonObject(c);
+    const { token, user } = await verifyLogin(ctx, {
+      username: body.username,
+      nonce: body.nonce,
+      signature: body.signature,
+    });
+    return c.json({ token, user: publicUser(user) });
+  });
+
+  return app;
+}

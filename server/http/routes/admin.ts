@@ -1,0 +1,60 @@
+/** Admin routes: invites, users and repositories, behind the admin key. */
+import { Hono } from "hono";
+import { listInvites } from "../../../db/invites.ts";
+import { listUsers } from "../../../db/users.ts";
+import type { Signet } from "../../context.ts";
+import { fingerprint, parsePublicKeyLine } from "../../crypto/sshkey.ts";
+import { mintInvite } from "../../domain/accounts.ts";
+import { getRepo, listReposOf, removeRepo, repoView } from "../../domain/repos.ts";
+import { repoDiskUsage } from "../../domain/disk.ts";
+import { requireAdmin } from "../auth.ts";
+
+/** `/api/admin/*` */
+export function adminRoutes(ctx: Signet): Hono {
+  const app = new Hono();
+  app.use("*", requireAdmin(ctx));
+
+  app.post("/invites", (c) => c.json({ code: mintInvite(ctx, null) }, 201));
+
+  app.get("/invites", (c) =>
+    c.json({
+      invites: listInvites(ctx.db).map((i) => ({
+        code: i.code,
+        created_at: i.created_at,
+        used_at: i.used_at,
+        used_by: i.used_by === null ? null : { id: i.used_by, username: i.used_by_username },
+        state: i.used_at === null ? "unused" : "used",
+      })),
+    }));
+
+  app.get("/users", async (c) =>
+    c.json({
+      users: await Promise.all(
+        listUsers(ctx.db).map(async (u) => ({
+          id: u.id,
+          username: u.username,
+          public_key: u.public_key,
+          fingerprint: await fingerprint(parsePublicKeyLine(u.public_key).blob),
+          created_at: u.created_at,
+          repo_count: u.repo_count,
+        })),
+      ),
+    }));
+
+  app.get("/repos", async (c) =>
+    c.json({
+      repos: await Promise.all(
+        listReposOf(ctx).map(async (r) => ({
+          ...repoView(ctx, r),
+          size_bytes: await repoDiskUsage(ctx, r),
+        })),
+      ),
+    }));
+
+  app.delete("/repos/:owner/:name", async (c) => {
+    const repo = await removeRepo(ctx, getRepo(ctx, c.req.param("owner"), c.req.param("name")));
+    return c.json({ deleted: `${repo.owner}/${repo.name}` });
+  });
+
+  return app;
+}

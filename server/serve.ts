@@ -1,0 +1,58 @@
+/** `signet serve`: opens the data dir and database, then starts every enabled listener. */
+import { openDatabase } from "../db/database.ts";
+import { resolveAdminKey } from "./admin_key.ts";
+import { type BindAddress, loadServerConfig, type ServerConfig } from "./config.ts";
+import type { Signet } from "./context.ts";
+import { hostingApp } from "./http/app.ts";
+import { log } from "./log.ts";
+
+/** A running server, for tests and graceful shutdown. */
+export interface RunningServer {
+  ctx: Signet;
+  http: Deno.HttpServer | null;
+  close(): Promise<void>;
+}
+
+/** Starts Signet with `config` (default: from env) and returns once every listener is up. */
+export async function startServer(
+  config: ServerConfig = loadServerConfig(),
+): Promise<RunningServer> {
+  await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
+  const admin = await resolveAdminKey(config.adminKey, config.adminKeyFile);
+  const db = openDatabase(config.databasePath);
+  const ctx: Signet = {
+    db,
+    config: { ...config, adminKey: admin.key },
+    sshPort: config.sshBind?.port ?? null,
+  };
+
+  const http = config.httpBind ? listen(config.httpBind, hostingApp(ctx).fetch) : null;
+
+  log("info", "signet started", {
+    data_dir: config.dataDir,
+    http: describe(config.httpBind),
+    ssh: describe(config.sshBind),
+    registry: describe(config.registryBind),
+    admin_key: admin.source === "env" ? "from SERVICE_ADMIN_KEY" : `in ${admin.path}`,
+  });
+  if (admin.source === "generated") {
+    console.error(`A new admin key was generated and saved to ${admin.path} (mode 0600).`);
+  }
+
+  return {
+    ctx,
+    http,
+    async close() {
+      await http?.shutdown();
+      db.close();
+    },
+  };
+}
+
+function listen(bind: BindAddress, handler: (req: Request) => Response | Promise<Response>) {
+  return Deno.serve({ hostname: bind.hostname, port: bind.port, onListen: () => {} }, handler);
+}
+
+function describe(bind: BindAddress | null): string {
+  return bind ? `${bind.hostname}:${bind.port}` : "off";
+}
