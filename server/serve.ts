@@ -5,11 +5,13 @@ import { type BindAddress, loadServerConfig, type ServerConfig } from "./config.
 import type { Signet } from "./context.ts";
 import { hostingApp } from "./http/app.ts";
 import { log } from "./log.ts";
+import { registryApp } from "./registry/http/app.ts";
 
 /** A running server, for tests and graceful shutdown. */
 export interface RunningServer {
   ctx: Signet;
   http: Deno.HttpServer | null;
+  registry: Deno.HttpServer | null;
   close(): Promise<void>;
 }
 
@@ -27,6 +29,9 @@ export async function startServer(
   };
 
   const http = config.httpBind ? listen(config.httpBind, hostingApp(ctx).fetch) : null;
+  const registry = config.registryBind
+    ? listen(config.registryBind, registryApp(ctx).fetch)
+    : null;
 
   log("info", "signet started", {
     data_dir: config.dataDir,
@@ -42,8 +47,10 @@ export async function startServer(
   return {
     ctx,
     http,
+    registry,
     async close() {
       await http?.shutdown();
+      await registry?.shutdown();
       db.close();
     },
   };
