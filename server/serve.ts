@@ -29,9 +29,7 @@ export async function startServer(
   };
 
   const http = config.httpBind ? listen(config.httpBind, hostingApp(ctx).fetch) : null;
-  const registry = config.registryBind
-    ? listen(config.registryBind, registryApp(ctx).fetch)
-    : null;
+  const registry = config.registryBind ? listen(config.registryBind, registryApp(ctx).fetch) : null;
 
   log("info", "signet started", {
     data_dir: config.dataDir,
