@@ -1,4 +1,5 @@
 /** The `signet` executable: the first argument picks the job. */
+import { runBotCommand } from "./client/bot_cli.ts";
 import { ConfigError } from "./server/config.ts";
 import { startServer } from "./server/serve.ts";
 
@@ -11,6 +12,10 @@ Usage: signet <command> [args]
 
 Server:
   serve            run the HTTP, SSH and registry servers (configured by SERVICE_* env vars)
+
+Bot registry:
+  bot <command>    manage bot identities (keygen, create, get, update, add-key, remove-key,
+                   rotate, revoke, attest, search); see \`signet bot help\`
 
 Other:
   version          print the version
@@ -37,6 +42,8 @@ export async function main(args: string[]): Promise<number> {
       }
       return await new Promise<number>(() => {});
     }
+    case "bot":
+      return await runBotCommand(rest);
     case "version":
     case "--version":
       console.log(`signet ${VERSION}`);
