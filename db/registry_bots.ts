@@ -42,7 +42,6 @@ export function saveBot(db: Database, bot: BotWrite): void {
   for (const table of ["registry_keys", "registry_capabilities", "registry_controllers"]) {
     db.prepare(`DELETE FROM ${table} WHERE bot_id = ?`).run(bot.botId);
   }
-  db.prepare("DELETE FROM registry_search WHERE bot_id = ?").run(bot.botId);
   const key = db.prepare(
     "INSERT INTO registry_keys (bot_id, key_id, public_key, status) VALUES (?, ?, ?, ?)",
   );
@@ -51,10 +50,6 @@ export function saveBot(db: Database, bot: BotWrite): void {
   for (const c of bot.capabilities) cap.run(c, bot.botId);
   const ctl = db.prepare("INSERT INTO registry_controllers (bot_id, controller_id) VALUES (?, ?)");
   for (const c of bot.controllers) ctl.run(bot.botId, c);
-  db.prepare("INSERT INTO registry_search (bot_id, text) VALUES (?, ?)").run(
-    bot.botId,
-    bot.searchText,
-  );
 }
 
 /** Filters of one search page. */
@@ -88,14 +83,16 @@ export function searchBotRecords(db: Database, query: BotQuery): string[] {
   }
   if (query.q !== null) {
     const q = query.q.toLowerCase();
-    if ([...q].length >= 3) {
-      where.push(
-        "b.bot_id IN (SELECT s.bot_id FROM registry_search s WHERE registry_search MATCH ?)",
-      );
-      args.push(`"${q.replace(/"/g, '""')}"`);
+    const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    const match = `"${q.replace(/"/g, '""')}"`;
+    // Selective terms (3+ characters, few hits) go through the trigram index; short or broad ones
+    // scan bots in id order, which stops as soon as a page is full.
+    if ([...q].length >= 3 && countMatches(db, match) < BROAD_MATCH) {
+      where.push("b.rid IN (SELECT rowid FROM registry_search WHERE registry_search MATCH ?)");
+      args.push(match);
     } else {
       where.push("b.search_text LIKE ? ESCAPE '\\'");
-      args.push(`%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
+      args.push(like);
     }
   }
   const sql = `SELECT b.record FROM registry_bots b ${
@@ -103,6 +100,17 @@ export function searchBotRecords(db: Database, query: BotQuery): string[] {
   } ORDER BY b.bot_id LIMIT ?`;
   args.push(query.limit);
   return (db.prepare(sql).all(...args) as { record: string }[]).map((r) => r.record);
+}
+
+// Above this many index hits a term is "broad" and an ordered scan is cheaper.
+const BROAD_MATCH = 2000;
+
+function countMatches(db: Database, match: string): number {
+  return Number(
+    (db.prepare(
+      "SELECT COUNT(*) AS n FROM (SELECT rowid FROM registry_search WHERE registry_search MATCH ? LIMIT ?)",
+    ).get(match, BROAD_MATCH) as { n: number }).n,
+  );
 }
 
 /** Counts used by the stats endpoint. */

@@ -1,15 +1,34 @@
 /** Migration 2: the bot identity registry (bots, keys, search index, attestations, audit log, nonces). */
 export const REGISTRY_SCHEMA = `
 CREATE TABLE registry_bots (
-  bot_id       TEXT PRIMARY KEY,
+  rid          INTEGER PRIMARY KEY,
+  bot_id       TEXT NOT NULL UNIQUE,
   status       TEXT NOT NULL,
   search_text  TEXT NOT NULL,
   record       TEXT NOT NULL,
   version      INTEGER NOT NULL,
   created_at   TEXT NOT NULL,
   updated_at   TEXT NOT NULL
-) WITHOUT ROWID;
+);
 CREATE INDEX registry_bots_status ON registry_bots(status, bot_id);
+
+-- Substring search over id, name and description (lower-cased in search_text): an FTS5 trigram
+-- index over registry_bots, kept in step by triggers.
+CREATE VIRTUAL TABLE registry_search USING fts5(
+  search_text, content = 'registry_bots', content_rowid = 'rid', tokenize = 'trigram'
+);
+CREATE TRIGGER registry_bots_ai AFTER INSERT ON registry_bots BEGIN
+  INSERT INTO registry_search (rowid, search_text) VALUES (new.rid, new.search_text);
+END;
+CREATE TRIGGER registry_bots_ad AFTER DELETE ON registry_bots BEGIN
+  INSERT INTO registry_search (registry_search, rowid, search_text)
+    VALUES ('delete', old.rid, old.search_text);
+END;
+CREATE TRIGGER registry_bots_au AFTER UPDATE OF search_text ON registry_bots BEGIN
+  INSERT INTO registry_search (registry_search, rowid, search_text)
+    VALUES ('delete', old.rid, old.search_text);
+  INSERT INTO registry_search (rowid, search_text) VALUES (new.rid, new.search_text);
+END;
 
 CREATE TABLE registry_keys (
   bot_id      TEXT NOT NULL REFERENCES registry_bots(bot_id),
@@ -34,9 +53,6 @@ CREATE TABLE registry_controllers (
   PRIMARY KEY (bot_id, controller_id)
 ) WITHOUT ROWID;
 CREATE INDEX registry_controllers_controller ON registry_controllers(controller_id);
-
--- Substring search over id, name and description (case-insensitive, trigram index).
-CREATE VIRTUAL TABLE registry_search USING fts5(bot_id UNINDEXED, text, tokenize = 'trigram');
 
 CREATE TABLE registry_attestations (
   seq             INTEGER PRIMARY KEY AUTOINCREMENT,
