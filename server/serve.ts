@@ -5,6 +5,13 @@ import { type BindAddress, loadServerConfig, type ServerConfig } from "./config.
 import type { Signet } from "./context.ts";
 import { hostingApp } from "./http/app.ts";
 import { log } from "./log.ts";
+import { activeTransfers, drainTransfers } from "./transfers.ts";
+
+/** How long shutdown waits for running git transfers (SERVICE_SHUTDOWN_TIMEOUT, seconds). */
+export function shutdownDeadlineMs(): number {
+  const v = Number(Deno.env.get("SERVICE_SHUTDOWN_TIMEOUT") ?? "30");
+  return Number.isFinite(v) && v >= 0 ? v * 1000 : 30_000;
+}
 
 /** A running server, for tests and graceful shutdown. */
 export interface RunningServer {
@@ -43,8 +50,15 @@ export async function startServer(
     ctx,
     http,
     async close() {
-      await http?.shutdown();
+      const deadline = shutdownDeadlineMs();
+      log("info", "shutting down", { active_transfers: activeTransfers() });
+      const stopped = Promise.allSettled([http?.shutdown()]);
+      const left = await drainTransfers(deadline);
+      if (left > 0) log("warn", "shutdown deadline passed", { abandoned_transfers: left });
+      await Promise.race([stopped, new Promise((r) => setTimeout(r, 1000))]);
+      db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       db.close();
+      log("info", "stopped");
     },
   };
 }

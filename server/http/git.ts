@@ -9,6 +9,8 @@ import { getRepo, recordPush } from "../domain/repos.ts";
 import { gitProtocolEnv } from "../domain/git.ts";
 import { log } from "../log.ts";
 import { userFromAuthorization } from "./auth.ts";
+import { gitTransfers } from "../metrics.ts";
+import { trackTransfer } from "../transfers.ts";
 
 const SERVICES = new Set<GitService>(["git-upload-pack", "git-receive-pack"]);
 
@@ -87,7 +89,21 @@ async function serveGit(
   else child.stdin.close();
 
   const stderr = new Response(child.stderr).text();
-  child.status.then(async (status) => {
+  const started = performance.now();
+  trackTransfer(child.status.then(async (status) => {
+    const ms = Math.round(performance.now() - started);
+    const outcome = status.success ? "ok" : "failed";
+    if (rest !== "info/refs") {
+      gitTransfers.inc({ transport: "http", service, outcome });
+      log("info", "git transfer", {
+        transport: "http",
+        service,
+        repo: `${repo.owner}/${repo.name}`,
+        user: user?.username ?? null,
+        outcome,
+        ms,
+      });
+    }
     const errText = (await stderr).trim();
     if (errText) {
       log("warn", "git http-backend stderr", {
@@ -98,7 +114,7 @@ async function serveGit(
     if (status.success && service === "git-receive-pack" && rest === "git-receive-pack") {
       recordPush(ctx, repo);
     }
-  });
+  }));
 
   return await cgiResponse(child.stdout);
 }

@@ -3,6 +3,8 @@ import { Hono } from "hono";
 import type { Signet } from "../../context.ts";
 import { issueChallenge, publicUser, signup, verifyLogin } from "../../domain/accounts.ts";
 import { readJsonObject } from "../errors.ts";
+import { logins } from "../../metrics.ts";
+import { log } from "../../log.ts";
 
 /** `/api/signup`, `/api/login/challenge`, `/api/login/verify` */
 export function accountRoutes(ctx: Signet): Hono {
@@ -25,12 +27,22 @@ export function accountRoutes(ctx: Signet): Hono {
 
   app.post("/login/verify", async (c) => {
     const body = await readJsonObject(c);
-    const { token, user } = await verifyLogin(ctx, {
-      username: body.username,
-      nonce: body.nonce,
-      signature: body.signature,
-    });
-    return c.json({ token, user: publicUser(user) });
+    try {
+      const { token, user } = await verifyLogin(ctx, {
+        username: body.username,
+        nonce: body.nonce,
+        signature: body.signature,
+      });
+      logins.inc({ outcome: "ok" });
+      return c.json({ token, user: publicUser(user) });
+    } catch (err) {
+      logins.inc({ outcome: "failed" });
+      log("warn", "login failed", {
+        username: typeof body.username === "string" ? body.username.slice(0, 40) : null,
+        reason: (err as Error).message,
+      });
+      throw err;
+    }
   });
 
   return app;
