@@ -5,6 +5,8 @@ import { type BindAddress, loadServerConfig, type ServerConfig } from "./config.
 import type { Signet } from "./context.ts";
 import { hostingApp } from "./http/app.ts";
 import { log } from "./log.ts";
+import { rateLimiterFromEnv } from "./ratelimit.ts";
+import { startMaintenance } from "./maintenance.ts";
 import { activeTransfers, drainTransfers } from "./transfers.ts";
 
 /** How long shutdown waits for running git transfers (SERVICE_SHUTDOWN_TIMEOUT, seconds). */
@@ -31,8 +33,10 @@ export async function startServer(
     db,
     config: { ...config, adminKey: admin.key },
     sshPort: config.sshBind?.port ?? null,
+    limiter: rateLimiterFromEnv(Deno.env.toObject()),
   };
 
+  const stopMaintenance = startMaintenance(ctx);
   const http = config.httpBind ? listen(config.httpBind, hostingApp(ctx).fetch) : null;
 
   log("info", "signet started", {
@@ -51,6 +55,7 @@ export async function startServer(
     http,
     async close() {
       const deadline = shutdownDeadlineMs();
+      stopMaintenance();
       log("info", "shutting down", { active_transfers: activeTransfers() });
       const stopped = Promise.allSettled([http?.shutdown()]);
       const left = await drainTransfers(deadline);
@@ -63,8 +68,14 @@ export async function startServer(
   };
 }
 
-function listen(bind: BindAddress, handler: (req: Request) => Response | Promise<Response>) {
-  return Deno.serve({ hostname: bind.hostname, port: bind.port, onListen: () => {} }, handler);
+function listen(
+  bind: BindAddress,
+  handler: (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>,
+) {
+  return Deno.serve(
+    { hostname: bind.hostname, port: bind.port, onListen: () => {} },
+    (req, info) => handler(req, info),
+  );
 }
 
 function describe(bind: BindAddress | null): string {

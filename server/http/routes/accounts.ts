@@ -2,7 +2,7 @@
 import { Hono } from "hono";
 import type { Signet } from "../../context.ts";
 import { issueChallenge, publicUser, signup, verifyLogin } from "../../domain/accounts.ts";
-import { readJsonObject } from "../errors.ts";
+import { clientIp, readJsonObject } from "../errors.ts";
 import { logins } from "../../metrics.ts";
 import { log } from "../../log.ts";
 
@@ -11,6 +11,7 @@ export function accountRoutes(ctx: Signet): Hono {
   const app = new Hono();
 
   app.post("/signup", async (c) => {
+    ctx.limiter.take("signup_ip", clientIp(c));
     const body = await readJsonObject(c);
     const user = signup(ctx, {
       username: body.username,
@@ -21,12 +22,16 @@ export function accountRoutes(ctx: Signet): Hono {
   });
 
   app.post("/login/challenge", async (c) => {
+    ctx.limiter.take("login_ip", clientIp(c));
     const body = await readJsonObject(c);
+    ctx.limiter.take("login_user", String(body.username).slice(0, 64));
     return c.json({ nonce: issueChallenge(ctx, body.username) });
   });
 
   app.post("/login/verify", async (c) => {
+    ctx.limiter.take("login_ip", clientIp(c));
     const body = await readJsonObject(c);
+    ctx.limiter.take("login_user", String(body.username).slice(0, 64));
     try {
       const { token, user } = await verifyLogin(ctx, {
         username: body.username,
