@@ -6,7 +6,8 @@ import type { Signet } from "../context.ts";
 import { authorizeGit, type GitService } from "../domain/access.ts";
 import { DomainError } from "../domain/errors.ts";
 import { getRepo, recordPush } from "../domain/repos.ts";
-import { gitProtocolEnv } from "../domain/git.ts";
+import { gitServerEnv } from "../domain/git.ts";
+import { clientIp } from "./errors.ts";
 import { log } from "../log.ts";
 import { userFromAuthorization } from "./auth.ts";
 import { gitTransfers } from "../metrics.ts";
@@ -56,17 +57,14 @@ async function serveGit(
     throw err;
   }
   const env: Record<string, string> = {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    ...gitServerEnv(ctx, c.req.header("Git-Protocol")),
     GIT_PROJECT_ROOT: ctx.config.reposDir,
     GIT_HTTP_EXPORT_ALL: "1",
-    GIT_CONFIG_NOSYSTEM: "1",
-    HOME: ctx.config.dataDir,
     PATH_INFO: `/${repo.owner}/${repo.name}.git/${rest}`,
     REQUEST_METHOD: c.req.method,
     QUERY_STRING: new URL(c.req.url).search.slice(1),
     CONTENT_TYPE: c.req.header("Content-Type") ?? "",
-    REMOTE_ADDR: "127.0.0.1",
-    ...gitProtocolEnv(c.req.header("Git-Protocol")),
+    REMOTE_ADDR: clientIp(c),
   };
   const length = c.req.header("Content-Length");
   if (length && /^\d+$/.test(length)) env.CONTENT_LENGTH = length;
