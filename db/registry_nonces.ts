@@ -21,7 +21,9 @@ export function markNonceUsed(db: Database, nonce: string, expiresMs: number): b
   return Number(r.changes) === 1;
 }
 
-/** Forgets used nonces whose lifetime ended before `nowMs` (they can no longer be replayed). */
-export function purgeUsedNonces(db: Database, nowMs: number): void {
-  db.prepare("DELETE FROM registry_used_nonces WHERE expires_ms < ?").run(nowMs);
+/** Forgets used nonces whose lifetime ended before `nowMs` (they can no longer be replayed); returns how many. */
+export function purgeUsedNonces(db: Database, nowMs: number): number {
+  return Number(
+    db.prepare("DELETE FROM registry_used_nonces WHERE expires_ms < ?").run(nowMs).changes,
+  );
 }

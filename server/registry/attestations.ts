@@ -13,7 +13,7 @@ import {
 import { DomainError } from "../domain/errors.ts";
 import { appendEntry } from "./audit.ts";
 import { decodeBase64Url } from "./base64url.ts";
-import { findBot } from "./bots.ts";
+import { counted, findBot } from "./bots.ts";
 import type { RegistryContext } from "./context.ts";
 import { verifyEd25519 } from "./ed25519.ts";
 import { canonicalBytes, canonicalJson } from "./jcs.ts";
@@ -28,7 +28,14 @@ export function attestationSigningBytes(att: Record<string, unknown>): Uint8Arra
 }
 
 /** Verifies and stores an attestation; `created` is false when the same one was already published. */
-export async function publishAttestation(
+export function publishAttestation(
+  rc: RegistryContext,
+  raw: Record<string, unknown>,
+): Promise<{ attestation: AttestationT; created: boolean }> {
+  return counted("publish_attestation", () => publish(rc, raw));
+}
+
+async function publish(
   rc: RegistryContext,
   raw: Record<string, unknown>,
 ): Promise<{ attestation: AttestationT; created: boolean }> {

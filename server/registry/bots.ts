@@ -8,8 +8,9 @@
  */
 import { transaction } from "../../db/database.ts";
 import { loadBotRecord, saveBot } from "../../db/registry_bots.ts";
-import { isNonceUsed, markNonceUsed, purgeUsedNonces } from "../../db/registry_nonces.ts";
+import { isNonceUsed, markNonceUsed } from "../../db/registry_nonces.ts";
 import { DomainError } from "../domain/errors.ts";
+import { registryOperations } from "../metrics.ts";
 import { appendEntry } from "./audit.ts";
 import { canonicalJson } from "./jcs.ts";
 import {
@@ -54,8 +55,29 @@ export function getBot(rc: RegistryContext, botId: string): Bot {
   return bot;
 }
 
+/** Runs a registry write and counts it in `signet_registry_operations_total` by outcome. */
+export async function counted<T>(operation: string, write: () => Promise<T>): Promise<T> {
+  try {
+    const result = await write();
+    registryOperations.inc({ operation, result: "ok" });
+    return result;
+  } catch (err) {
+    const result = err instanceof DomainError
+      ? err.kind
+      : err instanceof PreconditionFailed
+      ? "precondition_failed"
+      : "error";
+    registryOperations.inc({ operation, result });
+    throw err;
+  }
+}
+
 /** Verifies, authorizes and applies one mutation; returns the new record. */
-export async function mutateBot(rc: RegistryContext, req: MutationRequest): Promise<Bot> {
+export function mutateBot(rc: RegistryContext, req: MutationRequest): Promise<Bot> {
+  return counted(req.operation, () => applyMutation(rc, req));
+}
+
+async function applyMutation(rc: RegistryContext, req: MutationRequest): Promise<Bot> {
   const split = splitProofs(req.body);
   const payload = split.payload;
   const creating = req.operation === "create_bot";
@@ -161,7 +183,6 @@ export async function mutateBot(rc: RegistryContext, req: MutationRequest): Prom
       );
     }
     storeBot(rc, next);
-    if (entry.seq % 100 === 0) purgeUsedNonces(rc.db, rc.now());
     return next;
   });
 }

@@ -255,7 +255,7 @@ export const ErrorResponse = z.strictObject({
   error: z.string().openapi({ example: "bot acme-deploy-bot not found" }),
 }).openapi("ErrorResponse");
 /** Liveness. */
-export const HealthResponse = z.strictObject({ status: z.literal("ok") }).openapi(
+export const HealthResponse = z.strictObject({ status: z.enum(["ok", "unavailable"]) }).openapi(
   "HealthResponse",
 );
 /** A fresh single-use nonce. */

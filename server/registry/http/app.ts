@@ -5,6 +5,7 @@ import { cors } from "hono/cors";
 import type { Context } from "hono";
 import type { Signet } from "../../context.ts";
 import { onError } from "../../http/errors.ts";
+import { requestLog } from "../../http/middleware.ts";
 import { PreconditionFailed } from "../bots.ts";
 import { type RegistryContext, registryContext } from "../context.ts";
 import { attestationRoutes } from "./routes/attestations.ts";
@@ -25,6 +26,7 @@ export function registryApp(
   rc: RegistryContext = registryContext(ctx.db),
 ): OpenAPIHono<RegistryEnv> {
   const app = new OpenAPIHono<RegistryEnv>();
+  app.use("*", requestLog("registry"));
   app.use("*", cors({ origin: "*", exposeHeaders: ["ETag", "Location"] }));
   app.use(
     "/v1/*",

@@ -17,7 +17,10 @@ const health = createRoute({
   path: "/health",
   operationId: "health",
   summary: "Liveness",
-  responses: { 200: jsonResponse(HealthResponse, "the service is up") },
+  responses: {
+    200: jsonResponse(HealthResponse, "the service and its database answer"),
+    503: jsonResponse(HealthResponse, "the database does not answer"),
+  },
 });
 
 const root = createRoute({
@@ -69,7 +72,14 @@ export const ROOT_LINKS: Record<string, string> = {
 /** Service routes. */
 export function metaRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv> {
   const app = router();
-  app.openapi(health, (c) => c.json({ status: "ok" as const }, 200));
+  app.openapi(health, (c) => {
+    try {
+      rc.db.prepare("SELECT 1").get();
+      return c.json({ status: "ok" as const }, 200);
+    } catch {
+      return c.json({ status: "unavailable" as const }, 503);
+    }
+  });
   app.openapi(root, (c) =>
     c.json({
       name: "signet bot identity registry",

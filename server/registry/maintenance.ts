@@ -1,0 +1,8 @@
+/** The registry's periodic cleanup step (run by server/maintenance.ts). */
+import { purgeUsedNonces } from "../../db/registry_nonces.ts";
+import type { Signet } from "../context.ts";
+
+/** Forgets consumed nonces that have expired; returns how many rows went. */
+export function purgeExpiredRegistryNonces(ctx: Signet, nowMs: number): number {
+  return purgeUsedNonces(ctx.db, nowMs);
+}
