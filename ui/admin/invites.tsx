@@ -1,5 +1,6 @@
 /** Invites: mint a code, show how a new user signs up with it, and list every invite. */
 import { useSignal } from "@preact/signals";
+import { useEffect, useRef } from "preact/hooks";
 import {
   Badge,
   CopyButton,
@@ -68,6 +69,11 @@ export function InvitesPage() {
   const minted = useSignal<string | null>(null);
   const minting = useSignal(false);
   const mintError = useSignal<string | null>(null);
+  const mintedRef = useRef<HTMLElement>(null);
+  useEffect(() => {
+    // Move keyboard focus to the new code so the next Tab reaches its copy button.
+    if (minted.value) mintedRef.current?.focus();
+  }, [minted.value]);
 
   const mint = async () => {
     minting.value = true;
@@ -108,7 +114,12 @@ export function InvitesPage() {
         <ErrorNotice title="Could not create an invite" message={mintError.value} />
       )}
       {minted.value && (
-        <section class="card card-accent minted" aria-labelledby="minted-title" tabIndex={-1}>
+        <section
+          ref={mintedRef}
+          class="card card-accent minted"
+          aria-labelledby="minted-title"
+          tabIndex={-1}
+        >
           <div class="card-head">
             <h2 id="minted-title">
               <Icon name="check" class="text-success" /> Invite created

@@ -9,7 +9,16 @@ import { onLinkClick } from "./router.ts";
 export function Link(
   props: JSX.HTMLAttributes<HTMLAnchorElement> & { href: string },
 ): JSX.Element {
-  return <a {...props} onClick={onLinkClick} />;
+  const { onClick, ...rest } = props;
+  return (
+    <a
+      {...rest}
+      onClick={(e) => {
+        if (typeof onClick === "function") onClick(e);
+        onLinkClick(e);
+      }}
+    />
+  );
 }
 
 /** Colour of a badge. */

@@ -1,4 +1,5 @@
 /** Entry point of the public registry browser bundle. */
 import { render } from "preact";
+import { App } from "./app.tsx";
 
-render(<p>Registry browser</p>, document.getElementById("app")!);
+render(<App />, document.getElementById("app")!);
