@@ -69,7 +69,6 @@ function KeysSection({ keys }: { keys: Key[] }) {
             <th scope="col">Status</th>
             <th scope="col">Created</th>
             <th scope="col">Revoked</th>
-            <th scope="col">Public key (Ed25519)</th>
           </tr>
         </thead>
         <tbody>
@@ -78,19 +77,25 @@ function KeysSection({ keys }: { keys: Key[] }) {
               <td data-label="Key" class="cell-main">
                 <div class="key-id">
                   <code class="mono">{k.key_id}</code>
-                  {k.label && <span class="muted">{k.label}</span>}
+                  {k.label && <span class="muted">· {k.label}</span>}
                 </div>
                 {k.origin?.rotated_from && (
                   <div class="key-note muted">rotated from {k.origin.rotated_from}</div>
                 )}
+                <span class="pubkey">
+                  <code class="mono pubkey-value" title={`Ed25519 public key ${k.public_key}`}>
+                    {k.public_key}
+                  </code>
+                  <CopyButton text={k.public_key} what={`public key ${k.key_id}`} />
+                </span>
               </td>
               <td data-label="Status">
                 <StatusBadge status={k.status ?? "active"} />
               </td>
-              <td data-label="Created">
+              <td data-label="Created" class="nowrap">
                 <Time iso={k.created_at} />
               </td>
-              <td data-label="Revoked">
+              <td data-label="Revoked" class="cell-revoked">
                 {k.revoked_at
                   ? (
                     <div>
@@ -104,12 +109,6 @@ function KeysSection({ keys }: { keys: Key[] }) {
                     </div>
                   )
                   : <span class="muted">—</span>}
-              </td>
-              <td data-label="Public key">
-                <span class="pubkey">
-                  <code class="mono pubkey-value" title={k.public_key}>{k.public_key}</code>
-                  <CopyButton text={k.public_key} what={`public key ${k.key_id}`} />
-                </span>
               </td>
             </tr>
           ))}
@@ -155,7 +154,7 @@ function PolicySection({ bot }: { bot: Bot }) {
                     )
                     : (
                       <>
-                        this bot's key <code class="mono">{keyRefText(ref)}</code>
+                        key <code class="mono">{keyRefText(ref)}</code> of this bot
                       </>
                     )}
                 </dd>

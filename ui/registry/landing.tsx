@@ -154,7 +154,7 @@ function BotCard({ bot }: { bot: Bot }) {
           <Link href={`/bots/${encodeURIComponent(bot.bot_id)}`} class="bot-link">
             {bot.name || bot.bot_id}
           </Link>
-          <code class="mono muted">{bot.bot_id}</code>
+          {bot.name && <code class="mono muted">{bot.bot_id}</code>}
         </div>
         <StatusBadge status={bot.status} />
       </div>
