@@ -8,6 +8,7 @@ import { log } from "./log.ts";
 import { rateLimiterFromEnv } from "./ratelimit.ts";
 import { startMaintenance } from "./maintenance.ts";
 import { activeTransfers, drainTransfers } from "./transfers.ts";
+import { registryApp } from "./registry/http/app.ts";
 
 /** How long shutdown waits for running git transfers (SERVICE_SHUTDOWN_TIMEOUT, seconds). */
 export function shutdownDeadlineMs(): number {
@@ -19,6 +20,7 @@ export function shutdownDeadlineMs(): number {
 export interface RunningServer {
   ctx: Signet;
   http: Deno.HttpServer | null;
+  registry: Deno.HttpServer | null;
   close(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export async function startServer(
 
   const stopMaintenance = startMaintenance(ctx);
   const http = config.httpBind ? listen(config.httpBind, hostingApp(ctx).fetch) : null;
+  const registry = config.registryBind ? listen(config.registryBind, registryApp(ctx).fetch) : null;
 
   log("info", "signet started", {
     data_dir: config.dataDir,
@@ -53,11 +56,12 @@ export async function startServer(
   return {
     ctx,
     http,
+    registry,
     async close() {
       const deadline = shutdownDeadlineMs();
       stopMaintenance();
       log("info", "shutting down", { active_transfers: activeTransfers() });
-      const stopped = Promise.allSettled([http?.shutdown()]);
+      const stopped = Promise.allSettled([http?.shutdown(), registry?.shutdown()]);
       const left = await drainTransfers(deadline);
       if (left > 0) log("warn", "shutdown deadline passed", { abandoned_transfers: left });
       await Promise.race([stopped, new Promise((r) => setTimeout(r, 1000))]);

@@ -1,0 +1,360 @@
+/**
+ * The registry's write path. Each mutation runs in two phases:
+ * 1. (async) split off and verify every proof's JWS, nonce and Ed25519 signature;
+ * 2. (synchronous, inside BEGIN IMMEDIATE) reload the bot, re-check that each verifying key still
+ *    belongs to it unchanged, check the operation (404/409/400/412), enforce the policy, consume
+ *    the nonces, append the audit log entry and store the new record.
+ * Phase 2 never awaits, so writes to a bot are serialized and none is lost.
+ */
+import { transaction } from "../../db/database.ts";
+import { loadBotRecord, saveBot } from "../../db/registry_bots.ts";
+import { isNonceUsed, markNonceUsed, purgeUsedNonces } from "../../db/registry_nonces.ts";
+import { DomainError } from "../domain/errors.ts";
+import { appendEntry } from "./audit.ts";
+import { canonicalJson } from "./jcs.ts";
+import {
+  type BotLookup,
+  enforce,
+  normalizePolicy,
+  qualify,
+  type Requirement,
+  requirementsFor,
+  validatePolicy,
+} from "./policy.ts";
+import { splitProofs, type VerifiedSignature, verifyProofs } from "./proofs.ts";
+import { applyOperation, type Bot, type BotOperation, POLICY_OPERATION } from "./record.ts";
+import type { RegistryContext } from "./context.ts";
+
+/** A mutation as the HTTP layer hands it over. */
+export interface MutationRequest {
+  operation: BotOperation;
+  /** Target bot (for create: the body's bot_id). */
+  botId: string;
+  /** Key of remove_key. */
+  keyId?: string;
+  method: string;
+  /** The request path exactly as sent (what `htu` must equal). */
+  path: string;
+  /** The parsed body as received, already schema-validated. */
+  body: Record<string, unknown>;
+  /** Value of If-Match, if sent. */
+  ifMatch?: string | null;
+}
+
+/** Reads a bot record, or undefined. */
+export function findBot(rc: RegistryContext, botId: string): Bot | undefined {
+  const text = loadBotRecord(rc.db, botId);
+  return text === undefined ? undefined : JSON.parse(text) as Bot;
+}
+
+/** Reads a bot record or throws 404. */
+export function getBot(rc: RegistryContext, botId: string): Bot {
+  const bot = findBot(rc, botId);
+  if (!bot) throw new DomainError("not_found", `bot ${botId} not found`);
+  return bot;
+}
+
+/** Verifies, authorizes and applies one mutation; returns the new record. */
+export async function mutateBot(rc: RegistryContext, req: MutationRequest): Promise<Bot> {
+  const split = splitProofs(req.body);
+  const payload = split.payload;
+  const creating = req.operation === "create_bot";
+  const nowMs = rc.now();
+  const lookup: BotLookup = (id) => findBot(rc, id);
+
+  // Phase 1: cheap state checks for a clear error, then signature verification.
+  let target: Bot;
+  if (creating) {
+    if (findBot(rc, req.botId)) {
+      throw new DomainError("conflict", `bot ${req.botId} already exists`);
+    }
+    target = applyOperation("create_bot", null, payload, { botId: req.botId }, {
+      now: new Date(nowMs).toISOString(),
+      seq: 0,
+      logHash: "",
+      approvedBy: [],
+    });
+  } else {
+    target = mustBeActive(getBot(rc, req.botId));
+  }
+  const signatures = await verifyProofs(split, {
+    method: req.method,
+    path: req.path,
+    target,
+    ownKeysOnly: creating,
+    lookup,
+    nonceKey: rc.nonceKey,
+    nowMs,
+    isNonceUsed: (n) => isNonceUsed(rc.db, n),
+  });
+
+  // Phase 2: everything below is synchronous.
+  return transaction(rc.db, () => {
+    const now = new Date(rc.now()).toISOString();
+    let current: Bot | null = null;
+    if (creating) {
+      if (findBot(rc, req.botId)) {
+        throw new DomainError("conflict", `bot ${req.botId} already exists`);
+      }
+    } else {
+      current = mustBeActive(getBot(rc, req.botId));
+      checkIfMatch(current, req.ifMatch);
+    }
+    const state = current ?? target;
+    const signers = stillValid(signatures, state, lookup);
+    const check = checkOperation(req, current, payload, lookup);
+    const reqs: Requirement[] = creating
+      ? [{
+        operation: "create_bot",
+        threshold: 1,
+        eligible: new Set(target.keys.map((k) => qualify(target.bot_id, k.key_id))),
+      }]
+      : requirementsFor(
+        current!,
+        POLICY_OPERATION[req.operation as Exclude<BotOperation, "create_bot">],
+        lookup,
+        {
+          policyChange: check.policyChange,
+        },
+      );
+    if (split.proof && signatures.length === 1) explainSingleSigner(signatures[0], state, lookup);
+    const approvedBy = enforce(reqs, signers);
+
+    for (const sig of signatures) {
+      if (
+        !markNonceUsed(rc.db, sig.nonce, sig.nonceExpiresMs) &&
+        !isRepeatInThisRequest(sig, signatures)
+      ) {
+        throw new DomainError(
+          "invalid",
+          "nonce has already been used (replay); get a new one from GET /v1/nonce",
+        );
+      }
+    }
+    const entry = appendEntry(rc.db, {
+      botId: req.botId,
+      operation: req.operation,
+      method: req.method,
+      path: req.path,
+      now,
+      nowMs: Date.parse(now),
+      body: canonicalJson(payload),
+      proof: split.proof,
+      proofSet: split.proofSet,
+      signers: approvedBy,
+      version: (current?.version ?? 0) + 1,
+    });
+    const next = applyOperation(req.operation, current, payload, {
+      botId: req.botId,
+      keyId: req.keyId,
+    }, {
+      now,
+      seq: entry.seq,
+      logHash: entry.hash,
+      approvedBy,
+    });
+    if (req.operation !== "revoke_bot") validatePolicy(next, lookup);
+    if (!next.keys.some((k) => k.status === "active") && next.status === "active") {
+      throw new DomainError(
+        "invalid",
+        `cannot revoke the last active key of bot ${next.bot_id}; revoke the bot instead`,
+      );
+    }
+    storeBot(rc, next);
+    if (entry.seq % 100 === 0) purgeUsedNonces(rc.db, rc.now());
+    return next;
+  });
+}
+
+function mustBeActive(bot: Bot): Bot {
+  if (bot.status !== "active") {
+    throw new DomainError("invalid", `bot ${bot.bot_id} is revoked and accepts no more changes`);
+  }
+  return bot;
+}
+
+function checkIfMatch(bot: Bot, ifMatch: string | null | undefined): void {
+  if (ifMatch === undefined || ifMatch === null || ifMatch.trim() === "*") return;
+  const wanted = ifMatch.split(",").map((s) =>
+    s.trim().replace(/^W\//, "").replace(/^"(.*)"$/, "$1")
+  );
+  if (!wanted.includes(String(bot.version))) {
+    throw new PreconditionFailed(
+      `record version is ${bot.version}, but If-Match asked for ${ifMatch.trim()}; fetch the record again`,
+    );
+  }
+}
+
+/** A stale If-Match (HTTP 412). */
+export class PreconditionFailed extends Error {}
+
+// A nonce may be shared by several items of one proof set; it is consumed once.
+function isRepeatInThisRequest(sig: VerifiedSignature, all: VerifiedSignature[]): boolean {
+  return all.indexOf(sig) !== all.findIndex((s) => s.nonce === sig.nonce);
+}
+
+// Keeps the signers whose key still exists with the same material (it may have changed meanwhile).
+function stillValid(signatures: VerifiedSignature[], state: Bot, lookup: BotLookup): Set<string> {
+  const out = new Set<string>();
+  for (const sig of signatures) {
+    const bot = sig.botId === state.bot_id ? state : lookup(sig.botId);
+    const key = bot?.keys.find((k) => k.key_id === sig.keyId);
+    if (key && key.public_key === sig.publicKey) out.add(sig.signer);
+  }
+  return out;
+}
+
+function explainSingleSigner(sig: VerifiedSignature, state: Bot, lookup: BotLookup): void {
+  const bot = sig.botId === state.bot_id ? state : lookup(sig.botId);
+  const key = bot?.keys.find((k) => k.key_id === sig.keyId);
+  if (bot && bot.status !== "active") {
+    throw new DomainError("invalid", `proof: signing bot ${bot.bot_id} is revoked`);
+  }
+  if (key && key.status !== "active") {
+    throw new DomainError("invalid", `proof: key ${sig.signer} is revoked and cannot sign`);
+  }
+}
+
+// deno-lint-ignore no-explicit-any
+type Payload = Record<string, any>;
+
+/** Operation-specific checks before applying; returns whether the policy or controllers change. */
+function checkOperation(
+  req: MutationRequest,
+  current: Bot | null,
+  p: Payload,
+  lookup: BotLookup,
+): { policyChange: boolean } {
+  switch (req.operation) {
+    case "create_bot": {
+      uniqueKeys(p.keys);
+      checkControllers(req.botId, p.controllers ?? [], [], lookup);
+      return { policyChange: false };
+    }
+    case "update_bot": {
+      const bot = current!;
+      if (p.bot_id !== bot.bot_id) {
+        throw new DomainError(
+          "invalid",
+          `bot_id in the body (${p.bot_id}) must equal the bot in the path (${bot.bot_id})`,
+        );
+      }
+      sameKeys(bot, p.keys);
+      const oldControllers = bot.controllers.map((c) => c.bot_id);
+      if ("controllers" in p) checkControllers(bot.bot_id, p.controllers, oldControllers, lookup);
+      const policyChange = ("policy" in p &&
+        canonicalJson(normalizePolicy(p.policy, bot.bot_id)) !== canonicalJson(bot.policy)) ||
+        ("controllers" in p &&
+          canonicalJson((p.controllers as Payload[]).map((c) => c.bot_id).sort()) !==
+            canonicalJson([...oldControllers].sort()));
+      return { policyChange };
+    }
+    case "add_key":
+      noKeyConflict(current!, p.key);
+      return { policyChange: false };
+    case "remove_key": {
+      const key = current!.keys.find((k) => k.key_id === req.keyId);
+      if (!key) {
+        throw new DomainError("not_found", `key ${req.keyId} not found in bot ${current!.bot_id}`);
+      }
+      if (key.status !== "active") {
+        throw new DomainError("invalid", `key ${req.keyId} is already revoked`);
+      }
+      return { policyChange: false };
+    }
+    case "rotate_key": {
+      const key = current!.keys.find((k) => k.key_id === p.old_key_id);
+      if (!key) {
+        throw new DomainError(
+          "not_found",
+          `old key ${p.old_key_id} not found in bot ${current!.bot_id}`,
+        );
+      }
+      if (key.status !== "active") {
+        throw new DomainError("invalid", `old key ${p.old_key_id} is already revoked`);
+      }
+      noKeyConflict(current!, p.new_key);
+      return { policyChange: false };
+    }
+    case "revoke_bot":
+      return { policyChange: false };
+  }
+}
+
+function uniqueKeys(keys: Payload[]): void {
+  const ids = new Set<string>();
+  const material = new Set<string>();
+  for (const k of keys) {
+    if (ids.has(k.key_id)) throw new DomainError("invalid", `key id ${k.key_id} appears twice`);
+    if (material.has(k.public_key)) {
+      throw new DomainError("invalid", `key ${k.key_id} repeats the key material of another key`);
+    }
+    ids.add(k.key_id);
+    material.add(k.public_key);
+  }
+}
+
+function noKeyConflict(bot: Bot, key: Payload): void {
+  if (bot.keys.some((k) => k.key_id === key.key_id)) {
+    throw new DomainError("conflict", `key id ${key.key_id} already exists in bot ${bot.bot_id}`);
+  }
+  const same = bot.keys.find((k) => k.public_key === key.public_key);
+  if (same) {
+    throw new DomainError(
+      "conflict",
+      `key material already exists in bot ${bot.bot_id} (key ${same.key_id})`,
+    );
+  }
+}
+
+function sameKeys(bot: Bot, keys: Payload[]): void {
+  const given = new Map(keys.map((k) => [k.key_id, k.public_key]));
+  const matches = given.size === keys.length && given.size === bot.keys.length &&
+    bot.keys.every((k) => given.get(k.key_id) === k.public_key);
+  if (!matches) {
+    throw new DomainError(
+      "invalid",
+      "keys cannot be changed by update: send the bot's current keys unchanged (use add-key, remove-key or rotate to change them)",
+    );
+  }
+}
+
+function checkControllers(
+  botId: string,
+  list: Payload[],
+  existing: string[],
+  lookup: BotLookup,
+): void {
+  const seen = new Set<string>();
+  for (const c of list) {
+    if (c.bot_id === botId) {
+      throw new DomainError("invalid", `bot ${botId} cannot be its own controller`);
+    }
+    if (seen.has(c.bot_id)) {
+      throw new DomainError("invalid", `controller ${c.bot_id} is listed twice`);
+    }
+    seen.add(c.bot_id);
+    if (existing.includes(c.bot_id)) continue;
+    const ctl = lookup(c.bot_id);
+    if (!ctl) throw new DomainError("invalid", `controller bot ${c.bot_id} does not exist`);
+    if (ctl.status !== "active") {
+      throw new DomainError("invalid", `controller bot ${c.bot_id} is revoked`);
+    }
+  }
+}
+
+/** Writes `bot` and its index rows. */
+export function storeBot(rc: RegistryContext, bot: Bot): void {
+  saveBot(rc.db, {
+    botId: bot.bot_id,
+    status: bot.status,
+    searchText: `${bot.bot_id}\n${bot.name}\n${bot.description}`.toLowerCase(),
+    record: JSON.stringify(bot),
+    version: bot.version,
+    createdAt: bot.created_at,
+    updatedAt: bot.updated_at,
+    keys: bot.keys.map((k) => ({ keyId: k.key_id, publicKey: k.public_key, status: k.status })),
+    capabilities: bot.capabilities,
+    controllers: bot.controllers.map((c) => c.bot_id),
+  });
+}

@@ -1,0 +1,51 @@
+/** The registry HTTP app: small routers composed into one app on SERVICE_REGISTRY_BIND. */
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { bodyLimit } from "hono/body-limit";
+import { cors } from "hono/cors";
+import type { Context } from "hono";
+import type { Signet } from "../../context.ts";
+import { onError } from "../../http/errors.ts";
+import { PreconditionFailed } from "../bots.ts";
+import { type RegistryContext, registryContext } from "../context.ts";
+import { attestationRoutes } from "./routes/attestations.ts";
+import { botRoutes } from "./routes/bots.ts";
+import { docRoutes } from "./routes/docs.ts";
+import { keyRoutes } from "./routes/keys.ts";
+import { logRoutes } from "./routes/log.ts";
+import { metaRoutes } from "./routes/meta.ts";
+import { searchRoutes } from "./routes/search.ts";
+import { type RegistryEnv, signedBody } from "./router.ts";
+
+/** Largest request body the registry accepts. */
+export const MAX_REGISTRY_BODY_BYTES = 64 * 1024;
+
+/** Builds the registry app over the shared database of `ctx`. */
+export function registryApp(
+  ctx: Signet,
+  rc: RegistryContext = registryContext(ctx.db),
+): OpenAPIHono<RegistryEnv> {
+  const app = new OpenAPIHono<RegistryEnv>();
+  app.use("*", cors({ origin: "*", exposeHeaders: ["ETag", "Location"] }));
+  app.use(
+    "/v1/*",
+    bodyLimit({
+      maxSize: MAX_REGISTRY_BODY_BYTES,
+      onError: (c) =>
+        c.json({ error: `request body too large (limit ${MAX_REGISTRY_BODY_BYTES} bytes)` }, 413),
+    }),
+  );
+  app.use("/v1/*", signedBody);
+  app.route("/", metaRoutes(rc));
+  app.route("/", botRoutes(rc));
+  app.route("/", keyRoutes(rc));
+  app.route("/", attestationRoutes(rc));
+  app.route("/", searchRoutes(rc));
+  app.route("/", logRoutes(rc));
+  app.route("/", docRoutes(app));
+  app.notFound((c) => c.json({ error: `no registry route ${c.req.method} ${c.req.path}` }, 404));
+  app.onError((err, c: Context) => {
+    if (err instanceof PreconditionFailed) return c.json({ error: err.message }, 412);
+    return onError(err, c);
+  });
+  return app;
+}

@@ -1,0 +1,105 @@
+/** Shared pieces of the registry's HTTP routers: the router factory, validation errors, and the signed-body reader. */
+import { OpenAPIHono, z } from "@hono/zod-openapi";
+import type { Context, MiddlewareHandler } from "hono";
+import { DomainError } from "../../domain/errors.ts";
+import { strictJsonProblem } from "../json.ts";
+import { ErrorResponse } from "../schemas.ts";
+
+/** Per-request variables: the body as received (parsed strictly). */
+export type RegistryEnv = { Variables: { body: Record<string, unknown> } };
+
+/** Formats zod issues as one precise message naming the field. */
+export function describeIssues(issues: readonly z.core.$ZodIssue[], target: string): string {
+  const first = issues[0];
+  if (!first) return `invalid ${target}`;
+  const path = first.path.reduce<string>(
+    (acc, p) => typeof p === "number" ? `${acc}[${p}]` : acc ? `${acc}.${String(p)}` : String(p),
+    "",
+  );
+  const where = path
+    ? `${target === "json" ? "" : `${target} `}${path}`
+    : target === "json"
+    ? "body"
+    : target;
+  return `invalid request: ${where}: ${first.message}`;
+}
+
+/** A new router whose validation failures become `{"error": ...}` 400s. */
+export function router(): OpenAPIHono<RegistryEnv> {
+  return new OpenAPIHono<RegistryEnv>({
+    defaultHook: (result, c) => {
+      if (!result.success) {
+        return c.json({ error: describeIssues(result.error.issues, result.target) }, 400);
+      }
+    },
+  });
+}
+
+/**
+ * Middleware for mutation routes: requires `Content-Type: application/json`, reads the body once,
+ * rejects duplicate keys, lone surrogates, deep nesting and non-objects, and keeps the parsed
+ * body as received (it is what the proofs sign) in `c.var.body`.
+ */
+export const signedBody: MiddlewareHandler<RegistryEnv> = async (c, next) => {
+  if (c.req.method === "GET" || c.req.method === "HEAD") return await next();
+  const type = c.req.header("content-type") ?? "";
+  if (!/^application\/json\s*(;|$)/i.test(type)) {
+    throw new DomainError("invalid", "Content-Type must be application/json");
+  }
+  const text = await c.req.text();
+  const problem = strictJsonProblem(text);
+  if (problem) throw new DomainError("invalid", problem);
+  const body = JSON.parse(text);
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new DomainError("invalid", "request body must be a JSON object");
+  }
+  c.set("body", body);
+  await next();
+};
+
+/** The raw request path, exactly as sent (what a proof's `htu` must equal). */
+export function requestPath(c: Context): string {
+  return new URL(c.req.url).pathname;
+}
+
+/** Standard error responses for the OpenAPI document. */
+export function errors(...codes: (400 | 404 | 409 | 412 | 413 | 500)[]) {
+  const text: Record<number, string> = {
+    400: "invalid payload, signature, request or policy inputs; policy threshold not met",
+    404: "not found",
+    409: "conflict with an existing bot or key",
+    412: "If-Match does not match the record version",
+    413: "request body larger than 64 KiB",
+    500: "server error",
+  };
+  return Object.fromEntries(codes.map((code) => [code, {
+    description: text[code],
+    content: { "application/json": { schema: ErrorResponse } },
+  }]));
+}
+
+/** A JSON request body for the OpenAPI route definition. */
+export function jsonBody<T extends z.ZodType>(schema: T, description: string) {
+  return { required: true, description, content: { "application/json": { schema } } };
+}
+
+/** A JSON response for the OpenAPI route definition. */
+export function jsonResponse<T extends z.ZodType>(schema: T, description: string) {
+  return { description, content: { "application/json": { schema } } };
+}
+
+/** Path parameter schemas. */
+export const BotIdParam = z.object({
+  bot_id: z.string().min(1).openapi({
+    param: { name: "bot_id", in: "path" },
+    example: "acme-deploy-bot",
+  }),
+});
+/** Path parameters of key routes. */
+export const BotKeyParams = BotIdParam.extend({
+  key_id: z.string().min(1).openapi({ param: { name: "key_id", in: "path" }, example: "k1" }),
+});
+
+/** Description appended to every mutation route. */
+export const MUTATION_AUTH =
+  "Requires exactly one of `proof` or `proof_set` in the body: Ed25519 detached JWS over the JCS of the body minus the proofs, bound to method, path and a nonce from GET /v1/nonce (see docs/registry-protocol.md).";

@@ -1,0 +1,120 @@
+/** Bot record routes: create_bot, get_bot, update_bot, revoke_bot. */
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { getBot, mutateBot } from "../../bots.ts";
+import type { RegistryContext } from "../../context.ts";
+import type { Bot } from "../../record.ts";
+import { BotRecord, RevokeBotRequest } from "../../schemas.ts";
+import {
+  BotIdParam,
+  errors,
+  jsonBody,
+  jsonResponse,
+  MUTATION_AUTH,
+  type RegistryEnv,
+  requestPath,
+  router,
+} from "../router.ts";
+
+const create = createRoute({
+  method: "post",
+  path: "/v1/bots",
+  operationId: "create_bot",
+  summary: "Create a bot record",
+  description: `${MUTATION_AUTH} The proof must be made by a key listed in the record itself.`,
+  request: { body: jsonBody(BotRecord, "the new record (server-managed fields are ignored)") },
+  responses: {
+    201: jsonResponse(BotRecord, "created"),
+    ...errors(400, 409, 413, 500),
+  },
+});
+
+const get = createRoute({
+  method: "get",
+  path: "/v1/bots/{bot_id}",
+  operationId: "get_bot",
+  summary: "Read a bot record",
+  request: { params: BotIdParam },
+  responses: {
+    200: jsonResponse(BotRecord, "the record; ETag is its version"),
+    ...errors(404, 500),
+  },
+});
+
+const update = createRoute({
+  method: "patch",
+  path: "/v1/bots/{bot_id}",
+  operationId: "update_bot",
+  summary: "Update the mutable fields of a bot record",
+  description:
+    `${MUTATION_AUTH} Fields present replace the stored ones (null clears owner or delegation); absent fields are kept. \`keys\` must list the current keys unchanged. Changing \`policy\` or \`controllers\` must also satisfy every existing rule. Optional If-Match: "<version>".`,
+  request: { params: BotIdParam, body: jsonBody(BotRecord, "fields to change") },
+  responses: {
+    200: jsonResponse(BotRecord, "updated record"),
+    ...errors(400, 404, 412, 413, 500),
+  },
+});
+
+const revoke = createRoute({
+  method: "post",
+  path: "/v1/bots/{bot_id}/revoke",
+  operationId: "revoke_bot",
+  summary: "Revoke the whole bot identity (final)",
+  description: `${MUTATION_AUTH} Governed by the \`revoke_bot\` rule. Every key is revoked too.`,
+  request: { params: BotIdParam, body: jsonBody(RevokeBotRequest, "reason and proof") },
+  responses: { 200: jsonResponse(BotRecord, "revoked record"), ...errors(400, 404, 412, 413, 500) },
+});
+
+/** Adds ETag (the record version) to a record response. */
+export function withEtag(bot: Bot): Record<string, string> {
+  return { ETag: `"${bot.version}"` };
+}
+
+/** Routes for bot records. */
+export function botRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv> {
+  const app = router();
+
+  app.openapi(create, async (c) => {
+    const body = c.get("body");
+    const bot = await mutateBot(rc, {
+      operation: "create_bot",
+      botId: c.req.valid("json").bot_id,
+      method: "POST",
+      path: requestPath(c),
+      body,
+    });
+    return c.json(bot as never, 201, {
+      ...withEtag(bot),
+      Location: `/v1/bots/${bot.bot_id}`,
+    });
+  });
+
+  app.openapi(get, (c) => {
+    const bot = getBot(rc, c.req.valid("param").bot_id);
+    return c.json(bot as never, 200, withEtag(bot));
+  });
+
+  app.openapi(update, async (c) => {
+    const bot = await mutateBot(rc, {
+      operation: "update_bot",
+      botId: c.req.valid("param").bot_id,
+      method: "PATCH",
+      path: requestPath(c),
+      body: c.get("body"),
+      ifMatch: c.req.header("if-match") ?? null,
+    });
+    return c.json(bot as never, 200, withEtag(bot));
+  });
+
+  app.openapi(revoke, async (c) => {
+    const bot = await mutateBot(rc, {
+      operation: "revoke_bot",
+      botId: c.req.valid("param").bot_id,
+      method: "POST",
+      path: requestPath(c),
+      body: c.get("body"),
+      ifMatch: c.req.header("if-match") ?? null,
+    });
+    return c.json(bot as never, 200, withEtag(bot));
+  });
+  return app;
+}

@@ -1,0 +1,102 @@
+/** Key routes: add_key, remove_key, rotate_key. */
+import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { mutateBot } from "../../bots.ts";
+import type { RegistryContext } from "../../context.ts";
+import { AddKeyRequest, BotRecord, RemoveKeyRequest, RotateKeyRequest } from "../../schemas.ts";
+import {
+  BotIdParam,
+  BotKeyParams,
+  errors,
+  jsonBody,
+  jsonResponse,
+  MUTATION_AUTH,
+  type RegistryEnv,
+  requestPath,
+  router,
+} from "../router.ts";
+import { withEtag } from "./bots.ts";
+
+const add = createRoute({
+  method: "post",
+  path: "/v1/bots/{bot_id}/keys",
+  operationId: "add_key",
+  summary: "Add a key to a bot",
+  description: `${MUTATION_AUTH} Governed by the \`add_key\` rule.`,
+  request: { params: BotIdParam, body: jsonBody(AddKeyRequest, "the new key and proof") },
+  responses: {
+    200: jsonResponse(BotRecord, "updated record with the new key"),
+    ...errors(400, 404, 409, 412, 413, 500),
+  },
+});
+
+const remove = createRoute({
+  method: "delete",
+  path: "/v1/bots/{bot_id}/keys/{key_id}",
+  operationId: "remove_key",
+  summary: "Revoke one key of a bot",
+  description:
+    `${MUTATION_AUTH} Governed by the \`revoke_key\` rule. The key stays in the record with status revoked.`,
+  request: { params: BotKeyParams, body: jsonBody(RemoveKeyRequest, "reason and proof") },
+  responses: {
+    200: jsonResponse(BotRecord, "updated record with the key revoked"),
+    ...errors(400, 404, 412, 413, 500),
+  },
+});
+
+const rotate = createRoute({
+  method: "post",
+  path: "/v1/bots/{bot_id}/rotate",
+  operationId: "rotate_key",
+  summary: "Revoke an old key and add a new one atomically",
+  description:
+    `${MUTATION_AUTH} Governed by the \`rotate_key\` rule, or when there is none by both the \`add_key\` and \`revoke_key\` rules. Policy signers naming the old key move to the new key.`,
+  request: { params: BotIdParam, body: jsonBody(RotateKeyRequest, "old key id, new key, proof") },
+  responses: {
+    200: jsonResponse(BotRecord, "updated record with the rotated key"),
+    ...errors(400, 404, 409, 412, 413, 500),
+  },
+});
+
+/** Routes for keys. */
+export function keyRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv> {
+  const app = router();
+
+  app.openapi(add, async (c) => {
+    const bot = await mutateBot(rc, {
+      operation: "add_key",
+      botId: c.req.valid("param").bot_id,
+      method: "POST",
+      path: requestPath(c),
+      body: c.get("body"),
+      ifMatch: c.req.header("if-match") ?? null,
+    });
+    return c.json(bot as never, 200, withEtag(bot));
+  });
+
+  app.openapi(remove, async (c) => {
+    const { bot_id, key_id } = c.req.valid("param");
+    const bot = await mutateBot(rc, {
+      operation: "remove_key",
+      botId: bot_id,
+      keyId: key_id,
+      method: "DELETE",
+      path: requestPath(c),
+      body: c.get("body"),
+      ifMatch: c.req.header("if-match") ?? null,
+    });
+    return c.json(bot as never, 200, withEtag(bot));
+  });
+
+  app.openapi(rotate, async (c) => {
+    const bot = await mutateBot(rc, {
+      operation: "rotate_key",
+      botId: c.req.valid("param").bot_id,
+      method: "POST",
+      path: requestPath(c),
+      body: c.get("body"),
+      ifMatch: c.req.header("if-match") ?? null,
+    });
+    return c.json(bot as never, 200, withEtag(bot));
+  });
+  return app;
+}

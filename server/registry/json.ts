@@ -1,0 +1,65 @@
+/**
+ * Strict JSON reading for signed bodies. `JSON.parse` silently keeps the last of duplicate keys
+ * and accepts lone UTF-16 surrogates, so two parties could read different payloads from the same
+ * bytes, and JCS (RFC 8785, which requires I-JSON) is undefined for them: both are rejected.
+ */
+
+/** Why a text is not acceptable strict JSON, or null when it is. */
+export function strictJsonProblem(text: string, maxDepth = 32): string | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return "request body is not valid JSON";
+  }
+  if (!text.isWellFormed()) return "request body contains a lone UTF-16 surrogate";
+  return scan(text, maxDepth) ?? (value === undefined ? "request body is empty" : null);
+}
+
+/** Parses `text` as strict JSON (see strictJsonProblem); throws Error with the problem. */
+export function parseStrictJson(text: string): unknown {
+  const problem = strictJsonProblem(text);
+  if (problem) throw new Error(problem);
+  return JSON.parse(text);
+}
+
+// Walks already-valid JSON text, tracking the keys of every open object.
+function scan(text: string, maxDepth: number): string | null {
+  const stack: { keys: Set<string> | null; expectKey: boolean }[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const ch = text[i];
+    if (ch === '"') {
+      const end = stringEnd(text, i);
+      const top = stack[stack.length - 1];
+      if (top?.keys && top.expectKey) {
+        const key = JSON.parse(text.slice(i, end)) as string;
+        if (!key.isWellFormed()) return "request body contains a lone UTF-16 surrogate";
+        if (top.keys.has(key)) return `duplicate key "${key}" in request body`;
+        top.keys.add(key);
+        top.expectKey = false;
+      } else if (!JSON.parse(text.slice(i, end)).isWellFormed()) {
+        return "request body contains a lone UTF-16 surrogate";
+      }
+      i = end;
+      continue;
+    }
+    if (ch === "{" || ch === "[") {
+      stack.push({ keys: ch === "{" ? new Set() : null, expectKey: ch === "{" });
+      if (stack.length > maxDepth) return `request body nests deeper than ${maxDepth} levels`;
+    } else if (ch === "}" || ch === "]") {
+      stack.pop();
+    } else if (ch === ",") {
+      const top = stack[stack.length - 1];
+      if (top?.keys) top.expectKey = true;
+    }
+    i++;
+  }
+  return null;
+}
+
+function stringEnd(text: string, start: number): number {
+  let i = start + 1;
+  while (text[i] !== '"') i += text[i] === "\\" ? 2 : 1;
+  return i + 1;
+}
