@@ -33,6 +33,8 @@ Deno.test("admin dashboard: sign in, invites, users, repositories, delete", asyn
         server.adminKey,
       );
       await page.getByText("No invites yet").waitFor();
+      const registry = page.getByRole("link", { name: "Registry" });
+      assertEquals(await registry.getAttribute("href"), `${server.registryUrl}/`);
     });
 
     let code = "";

@@ -69,6 +69,33 @@ Deno.test("UI pages and assets are served with strict headers and long-lived cac
     });
 
     await t.step(
+      "the registry address serves the registry browser with the same headers",
+      async () => {
+        for (const path of ["/", "/bots/acme-deploy-bot"]) {
+          const res = await fetch(`${server.registryUrl}${path}`);
+          const page = await res.text();
+          assertEquals(res.status, 200, path);
+          assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+          assertEquals(res.headers.get("cache-control"), "no-cache");
+          assertStringIncludes(
+            res.headers.get("content-security-policy") ?? "",
+            "default-src 'none'",
+          );
+          const js = /src="(\/assets\/registry-[0-9a-f]{16}\.js)"/.exec(page);
+          assert(js, `registry bundle in ${page}`);
+          const asset = await fetch(`${server.registryUrl}${js[1]}`);
+          await asset.body?.cancel();
+          assertEquals(asset.headers.get("content-type"), "text/javascript; charset=utf-8");
+          assertEquals(asset.headers.get("cache-control"), "public, max-age=31536000, immutable");
+        }
+        const api = await fetch(`${server.registryUrl}/v1/bots/nobody`);
+        assertEquals(api.status, 404);
+        assertStringIncludes(api.headers.get("content-type") ?? "", "application/json");
+        await api.body?.cancel();
+      },
+    );
+
+    await t.step(
       "GET /api/admin/info needs the admin key and names the public addresses",
       async () => {
         const denied = await fetch(`${server.httpUrl}/api/admin/info`);

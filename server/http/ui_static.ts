@@ -2,7 +2,7 @@
  * Serving the embedded UI (ui/generated/assets.ts) for both the hosting app and the registry app:
  * HTML shells with a strict CSP and no-cache, content-hashed assets cached for a year.
  */
-import type { Context, Hono } from "hono";
+import type { Context, Env, Hono } from "hono";
 import { UI_ASSETS, UI_PAGES } from "../../ui/generated/assets.ts";
 
 /** Content-Security-Policy for every UI page: nothing from outside this origin, nothing inline. */
@@ -63,7 +63,7 @@ export function uiAsset(c: Context): Response {
  * Mounts the embedded asset files (`/assets/:file`, one segment, so `<owner>/<repo>.git/...` paths
  * never match) and `app`'s page at each of `pagePaths` on `router`.
  */
-export function mountUi(router: Hono, app: UiApp, pagePaths: string[]): void {
-  router.get("/assets/:file", uiAsset);
+export function mountUi<E extends Env>(router: Hono<E>, app: UiApp, pagePaths: string[]): void {
+  router.get("/assets/:file", (c) => uiAsset(c));
   for (const path of pagePaths) router.get(path, () => uiPage(app));
 }

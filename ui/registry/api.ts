@@ -8,6 +8,8 @@ export interface SearchQuery {
   status: string;
   capability: string;
   cursor: string;
+  /** Page size; empty for the default. */
+  limit: string;
 }
 
 /** Results per page. */
@@ -22,7 +24,7 @@ function query(params: Record<string, string | number | undefined>): string {
 
 /** GET /v1/search */
 export function searchBots(q: SearchQuery): Promise<SearchResponse> {
-  return requestJson(`/v1/search${query({ ...q, limit: PAGE_SIZE })}`);
+  return requestJson(`/v1/search${query({ ...q, limit: q.limit || PAGE_SIZE })}`);
 }
 
 /** GET /v1/stats */
@@ -35,9 +37,18 @@ export function getBot(id: string): Promise<Bot> {
   return requestJson(`/v1/bots/${encodeURIComponent(id)}`);
 }
 
-/** GET /v1/bots/{id}/attestations */
-export function getAttestations(id: string, cursor?: string): Promise<AttestationList> {
-  return requestJson(`/v1/bots/${encodeURIComponent(id)}/attestations${query({ cursor })}`);
+/** Whose attestations: those about the bot (`subject`) or those it made (`issuer`). */
+export type AttestationRole = "subject" | "issuer";
+
+/** GET /v1/bots/{id}/attestations?role= */
+export function getAttestations(
+  id: string,
+  role: AttestationRole,
+  cursor?: string,
+): Promise<AttestationList> {
+  return requestJson(
+    `/v1/bots/${encodeURIComponent(id)}/attestations${query({ role, cursor })}`,
+  );
 }
 
 /** GET /v1/bots/{id}/log */

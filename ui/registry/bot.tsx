@@ -14,7 +14,7 @@ import {
 } from "../common/components.tsx";
 import { formatDateTime } from "../common/format.ts";
 import { Icon, type IconName } from "../common/icons.tsx";
-import { getAttestations, getBot, getLog } from "./api.ts";
+import { type AttestationRole, getAttestations, getBot, getLog } from "./api.ts";
 import { StatusBadge } from "./badges.tsx";
 import type { Attestation, Bot, Key, LogEntry } from "./types.ts";
 import {
@@ -167,8 +167,7 @@ function PolicySection({ bot }: { bot: Bot }) {
   );
 }
 
-function AttestationItem({ a, self }: { a: Attestation; self: string }) {
-  const received = a.subject === self;
+function AttestationItem({ a, received }: { a: Attestation; received: boolean }) {
   const other = received ? a.issuer : a.subject;
   return (
     <li class="attestation">
@@ -209,31 +208,33 @@ function AttestationItem({ a, self }: { a: Attestation; self: string }) {
   );
 }
 
-function AttestationsSection({ id }: { id: string }) {
+function AttestationList(
+  { id, role, onCount }: { id: string; role: AttestationRole; onCount: (n: number) => void },
+) {
   const items = useSignal<Attestation[]>([]);
   const next = useSignal<string | null>(null);
-  const state = useSignal<"loading" | "ready" | "more" | string>("loading");
+  const state = useSignal<string>("loading");
   const load = async (cursor?: string) => {
     state.value = cursor ? "more" : "loading";
     try {
-      const page = await getAttestations(id, cursor);
+      const page = await getAttestations(id, role, cursor);
       items.value = cursor ? [...items.value, ...page.attestations] : page.attestations;
       next.value = page.next_cursor ?? null;
       state.value = "ready";
+      onCount(items.value.length);
     } catch (err) {
       state.value = errorMessage(err);
     }
   };
   useEffect(() => {
     load();
-  }, [id]);
-
-  const received = items.value.filter((a) => a.subject === id);
-  const issued = items.value.filter((a) => a.issuer === id && a.subject !== id);
+  }, [id, role]);
   const failed = !["loading", "ready", "more"].includes(state.value);
+  const listId = role === "subject" ? "attestations-received" : "attestations-issued";
 
   return (
-    <Section id="attestations" title="Attestations" icon="check" count={items.value.length}>
+    <div>
+      <h3>{role === "subject" ? "Received" : "Issued"}</h3>
       {state.value === "loading" && <Loading label="Loading attestations…" />}
       {failed && (
         <ErrorNotice
@@ -242,33 +243,19 @@ function AttestationsSection({ id }: { id: string }) {
           onRetry={() => load()}
         />
       )}
-      {(state.value === "ready" || state.value === "more") && (
-        <div class="attestation-cols">
-          <div>
-            <h3>Received</h3>
-            {received.length === 0
-              ? <p class="muted small">No other bot has attested to this one.</p>
-              : (
-                <ul class="attestations" id="attestations-received">
-                  {received.map((a, i) => (
-                    <AttestationItem key={a.attestation_id ?? i} a={a} self={id} />
-                  ))}
-                </ul>
-              )}
-          </div>
-          <div>
-            <h3>Issued</h3>
-            {issued.length === 0
-              ? <p class="muted small">This bot has not attested to any other.</p>
-              : (
-                <ul class="attestations" id="attestations-issued">
-                  {issued.map((a, i) => (
-                    <AttestationItem key={a.attestation_id ?? i} a={a} self={id} />
-                  ))}
-                </ul>
-              )}
-          </div>
-        </div>
+      {!failed && state.value !== "loading" && items.value.length === 0 && (
+        <p class="muted small">
+          {role === "subject"
+            ? "No other bot has attested to this one."
+            : "This bot has not attested to any other."}
+        </p>
+      )}
+      {items.value.length > 0 && (
+        <ul class="attestations" id={listId}>
+          {items.value.map((a, i) => (
+            <AttestationItem key={a.attestation_id ?? i} a={a} received={role === "subject"} />
+          ))}
+        </ul>
       )}
       {next.value && (
         <button
@@ -280,6 +267,22 @@ function AttestationsSection({ id }: { id: string }) {
           Load more
         </button>
       )}
+    </div>
+  );
+}
+
+function AttestationsSection({ id }: { id: string }) {
+  const received = useSignal<number | undefined>(undefined);
+  const issued = useSignal<number | undefined>(undefined);
+  const total = received.value !== undefined && issued.value !== undefined
+    ? received.value + issued.value
+    : undefined;
+  return (
+    <Section id="attestations" title="Attestations" icon="check" count={total}>
+      <div class="attestation-cols">
+        <AttestationList id={id} role="subject" onCount={(n) => (received.value = n)} />
+        <AttestationList id={id} role="issuer" onCount={(n) => (issued.value = n)} />
+      </div>
     </Section>
   );
 }

@@ -23,6 +23,7 @@ function readQuery(search: string): SearchQuery {
     status: p.get("status") ?? "",
     capability: p.get("capability") ?? "",
     cursor: p.get("cursor") ?? "",
+    limit: p.get("limit") ?? "",
   };
 }
 
@@ -88,6 +89,7 @@ function SearchForm({ query }: { query: SearchQuery }) {
       status: status.value,
       capability: capability.value.trim(),
       cursor: "",
+      limit: query.limit,
     }));
   };
   const filtered = query.q || query.status || query.capability;
@@ -180,7 +182,7 @@ function BotCard({ bot }: { bot: Bot }) {
             <li key={c}>
               <Link
                 class="chip"
-                href={hrefFor({ q: "", status: "", capability: c, cursor: "" })}
+                href={hrefFor({ q: "", status: "", capability: c, cursor: "", limit: "" })}
                 title={`Bots with capability ${c}`}
               >
                 {c}
@@ -199,7 +201,7 @@ const trail: string[] = [];
 function Results({ query }: { query: SearchQuery }) {
   const [results, reload] = useResource(
     () => searchBots(query),
-    [query.q, query.status, query.capability, query.cursor],
+    [query.q, query.status, query.capability, query.cursor, query.limit],
   );
   const filtered = query.q || query.status || query.capability;
   const title = filtered ? "Search results" : "All bots";
