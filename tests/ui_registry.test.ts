@@ -7,8 +7,23 @@ import {
   signerFromKeyFile,
 } from "../client/registry.ts";
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
+import type { Page } from "playwright-core";
 import { launchBrowser, openPage, screenshot, VIEWPORTS } from "./helpers/browser.ts";
 import { startTestServer } from "./helpers/server.ts";
+
+/** Waits until the result list shows exactly `expected` bot ids, in order. */
+async function waitForResults(page: Page, expected: string[]): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  let ids: (string | null)[] = [];
+  while (Date.now() < deadline) {
+    ids = await page.locator('.results[aria-busy="false"] .bot-card').evaluateAll((els) =>
+      els.map((e) => e.getAttribute("data-bot-id"))
+    );
+    if (JSON.stringify(ids) === JSON.stringify(expected)) return;
+    await page.waitForTimeout(50);
+  }
+  assertEquals(ids, expected, "search results");
+}
 
 async function signer(keyId: string, botId: string): Promise<Signer> {
   return await signerFromKeyFile(await generateKeyFile(keyId, { botId }));
@@ -82,8 +97,7 @@ Deno.test("registry browser: stats, search with filters and paging, bot page", a
       const text = await stats.innerText();
       assertStringIncludes(text, "BOTS\n3");
       assertStringIncludes(text, "ATTESTATIONS\n2");
-      await page.locator('[data-bot-id="old-crawler"]').waitFor();
-      assertEquals(await page.locator(".bot-card").count(), 3);
+      await waitForResults(page, ["acme-deploy-bot", "acme-ops", "old-crawler"]);
       await screenshot(page, "registry-landing-desktop");
     });
 
@@ -91,21 +105,14 @@ Deno.test("registry browser: stats, search with filters and paging, bot page", a
       await page.getByLabel("Search bots").fill("deploy");
       await page.keyboard.press("Enter");
       await page.waitForURL(/\?q=deploy/);
-      await page.locator('[data-bot-id="acme-ops"]').waitFor({ state: "detached" });
-      assertEquals(
-        await page.locator(".bot-card").evaluateAll((els) =>
-          els.map((e) => e.getAttribute("data-bot-id"))
-        ),
-        ["acme-deploy-bot"],
-      );
+      await waitForResults(page, ["acme-deploy-bot"]);
       await screenshot(page, "registry-search-desktop");
 
       await page.getByLabel("Search bots").fill("");
       await page.getByLabel("Status").selectOption("revoked");
       await page.getByRole("button", { name: "Search" }).click();
       await page.waitForURL(/status=revoked/);
-      await page.locator('[data-bot-id="acme-deploy-bot"]').waitFor({ state: "detached" });
-      assertEquals(await page.locator(".bot-card").count(), 1);
+      await waitForResults(page, ["old-crawler"]);
       assertStringIncludes(
         await page.locator('[data-bot-id="old-crawler"]').innerText(),
         "revoked",
@@ -115,21 +122,17 @@ Deno.test("registry browser: stats, search with filters and paging, bot page", a
       await page.getByLabel("Capability").fill("admin");
       await page.getByRole("button", { name: "Search" }).click();
       await page.waitForURL(/capability=admin/);
-      await page.locator('[data-bot-id="acme-ops"]').waitFor();
-      assertEquals(await page.locator(".bot-card").count(), 1);
+      await waitForResults(page, ["acme-ops"]);
     });
 
     await t.step("results page forward and back", async () => {
       await page.goto(`${server.registryUrl}/?limit=2`);
-      await page.locator('[data-bot-id="acme-ops"]').waitFor();
-      assertEquals(await page.locator(".bot-card").count(), 2);
+      await waitForResults(page, ["acme-deploy-bot", "acme-ops"]);
       await page.getByRole("link", { name: "Next page" }).click();
-      await page.locator('[data-bot-id="old-crawler"]').waitFor();
-      assertEquals(await page.locator(".bot-card").count(), 1);
+      await waitForResults(page, ["old-crawler"]);
       assertEquals(await page.getByRole("link", { name: "Next page" }).count(), 0);
       await page.getByRole("link", { name: "Previous" }).click();
-      await page.locator('[data-bot-id="acme-deploy-bot"]').waitFor();
-      assertEquals(await page.locator(".bot-card").count(), 2);
+      await waitForResults(page, ["acme-deploy-bot", "acme-ops"]);
     });
 
     await t.step("a bot's page: identity, keys, policy, attestations and log", async () => {

@@ -184,7 +184,7 @@ export function InvitesPage() {
                       ? <Badge tone="success">unused</Badge>
                       : <Badge tone="neutral">used</Badge>}
                   </td>
-                  <td data-label="Used by">
+                  <td data-label="Used by" class={i.used_at ? undefined : "cell-empty"}>
                     {i.used_by
                       ? <strong>{i.used_by.username}</strong>
                       : <span class="muted">—</span>}
@@ -192,7 +192,7 @@ export function InvitesPage() {
                   <td data-label="Created">
                     <Time iso={i.created_at} />
                   </td>
-                  <td data-label="Used">
+                  <td data-label="Used" class={i.used_at ? undefined : "cell-empty"}>
                     <Time iso={i.used_at} />
                   </td>
                 </tr>

@@ -95,7 +95,10 @@ function KeysSection({ keys }: { keys: Key[] }) {
               <td data-label="Created" class="nowrap">
                 <Time iso={k.created_at} />
               </td>
-              <td data-label="Revoked" class="cell-revoked">
+              <td
+                data-label="Revoked"
+                class={k.revoked_at ? "cell-revoked" : "cell-revoked cell-empty"}
+              >
                 {k.revoked_at
                   ? (
                     <div>

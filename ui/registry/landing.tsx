@@ -62,7 +62,7 @@ function StatsRow() {
       <StatCard label="Keys" value={s?.keys_total} detail={by(s?.keys_by_status)} />
       <StatCard label="Attestations" value={s?.attestations_total} detail="signed claims" />
       <StatCard
-        label="Changes, last 24 h"
+        label="Changes, 24 h"
         value={s?.operations_24h}
         detail={s?.log_entries !== undefined
           ? `${s.log_entries.toLocaleString()} log entries in total`
@@ -102,7 +102,7 @@ function SearchForm({ query }: { query: SearchQuery }) {
           type="search"
           class="input"
           name="q"
-          placeholder="Search bots by id, name or description"
+          placeholder="Search bots by name or id"
           aria-label="Search bots"
           value={q.value}
           onInput={(e) => (q.value = (e.currentTarget as HTMLInputElement).value)}
