@@ -140,7 +140,7 @@ export function InvitesPage() {
       <section class="card card-flush" aria-labelledby="invites-title">
         <div class="card-head card-head-padded">
           <h2 id="invites-title">All invites</h2>
-          {invites.data && (
+          {invites.data && invites.data.length > 0 && (
             <span class="muted">
               {plural(invites.data.length, "invite")} · {unused} unused
             </span>
