@@ -1,4 +1,5 @@
 /** The `signet` executable: the first argument picks the job. */
+import { runBotCommand } from "./client/bot_cli.ts";
 import { ConfigError } from "./server/config.ts";
 import { startServer } from "./server/serve.ts";
 import { backupCommand } from "./server/ops/commands.ts";
@@ -14,6 +15,10 @@ Server:
   serve            run the HTTP, SSH and registry servers (configured by SERVICE_* env vars)
   backup <dir>     write a consistent snapshot of SERVICE_DATA_DIR into <dir>, even while serving
   restore <dir>    restore a snapshot into an empty SERVICE_DATA_DIR
+
+Bot registry:
+  bot <command>    manage bot identities (keygen, create, get, update, add-key, remove-key,
+                   rotate, revoke, attest, search); see \`signet bot help\`
 
 Other:
   version          print the version
@@ -44,6 +49,8 @@ export async function main(args: string[]): Promise<number> {
     case "backup":
     case "restore":
       return await backupCommand(command, rest);
+    case "bot":
+      return await runBotCommand(rest);
     case "version":
     case "--version":
       console.log(`signet ${VERSION}`);

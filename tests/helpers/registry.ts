@@ -1,0 +1,27 @@
+/** Registry test helpers: key pairs and a client bound to a test server. */
+import {
+  generateKeyFile,
+  type KeyFile,
+  publicKeyOf,
+  RegistryClient,
+  type Signer,
+  signerFromKeyFile,
+} from "../../client/registry.ts";
+
+/** A generated key: its file form, signer and public record entry. */
+export interface TestBotKey {
+  file: KeyFile;
+  signer: Signer;
+  pub: ReturnType<typeof publicKeyOf>;
+}
+
+/** Generates a key `keyId` (of `botId`, for signing as a controller). */
+export async function newKey(keyId: string, botId?: string): Promise<TestBotKey> {
+  const file = await generateKeyFile(keyId, { botId });
+  return { file, signer: await signerFromKeyFile(file), pub: publicKeyOf(file) };
+}
+
+/** A client for `url`. */
+export function client(url: string): RegistryClient {
+  return new RegistryClient(url);
+}
