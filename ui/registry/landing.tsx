@@ -57,18 +57,26 @@ function StatsRow() {
       ? `${(m.active ?? 0).toLocaleString()} active · ${(m.revoked ?? 0).toLocaleString()} revoked`
       : undefined;
   return (
-    <section class="stats" aria-label="Registry statistics" aria-busy={!s}>
-      <StatCard label="Bots" value={s?.bots_total} detail={by(s?.bots_by_status)} />
-      <StatCard label="Keys" value={s?.keys_total} detail={by(s?.keys_by_status)} />
-      <StatCard label="Attestations" value={s?.attestations_total} detail="signed claims" />
-      <StatCard
-        label="Changes, 24 h"
-        value={s?.operations_24h}
-        detail={s?.log_entries !== undefined
-          ? `${s.log_entries.toLocaleString()} log entries in total`
-          : undefined}
-      />
-    </section>
+    <>
+      <section class="stats" aria-label="Registry statistics" aria-busy={!s}>
+        <StatCard label="Bots" value={s?.bots_total} detail={by(s?.bots_by_status)} />
+        <StatCard label="Keys" value={s?.keys_total} detail={by(s?.keys_by_status)} />
+        <StatCard label="Attestations" value={s?.attestations_total} detail="signed claims" />
+        <StatCard
+          label="Changes, 24 h"
+          value={s?.operations_24h}
+          detail={s?.log_entries !== undefined
+            ? `${s.log_entries.toLocaleString()} log entries in total`
+            : undefined}
+        />
+      </section>
+      {s?.log_head && (
+        <p class="log-head muted">
+          <Icon name="link" /> Audit log head <strong>#{s.log_head.seq}</strong>{" "}
+          <code class="mono" title={s.log_head.hash}>{s.log_head.hash}</code>
+        </p>
+      )}
+    </>
   );
 }
 
