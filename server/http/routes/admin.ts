@@ -7,12 +7,15 @@ import { fingerprint, parsePublicKeyLine } from "../../crypto/sshkey.ts";
 import { mintInvite } from "../../domain/accounts.ts";
 import { getRepo, listReposOf, removeRepo, repoView } from "../../domain/repos.ts";
 import { repoDiskUsage } from "../../domain/disk.ts";
+import { serviceInfo } from "../../domain/info.ts";
 import { requireAdmin } from "../auth.ts";
 
 /** `/api/admin/*` */
 export function adminRoutes(ctx: Signet): Hono {
   const app = new Hono();
   app.use("*", requireAdmin(ctx));
+
+  app.get("/info", (c) => c.json(serviceInfo(ctx)));
 
   app.post("/invites", (c) => c.json({ code: mintInvite(ctx, null) }, 201));
 

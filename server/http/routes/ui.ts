@@ -1,25 +1,14 @@
-/** Serves the embedded UI bundle (generated module) with strict security headers. */
+/** The admin dashboard on the hosting address: `/admin` and its sub-pages, plus the UI assets. */
 import { Hono } from "hono";
-import { UI_ASSETS } from "../../../ui/generated/assets.ts";
+import { mountUi } from "../ui_static.ts";
 
-/** Content-Security-Policy for every UI page: nothing from outside this origin. */
-export const UI_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+/** The dashboard's client-side routes; exact paths, so a user named "admin" keeps git paths. */
+export const ADMIN_PAGES = ["/admin", "/admin/", "/admin/invites", "/admin/users", "/admin/repos"];
 
-/** `/admin` (dashboard) and its static assets. */
+/** The dashboard pages and `/assets/:file`; `/` redirects to the dashboard. */
 export function uiRoutes(): Hono {
   const app = new Hono();
-  const page = () =>
-    new Response(UI_ASSETS["/admin.html"]?.body ?? "<!doctype html><title>Signet</title>", {
-      headers: {
-        "Content-Type": "text/html; charset=utf-8",
-        "Content-Security-Policy": UI_CSP,
-        "X-Content-Type-Options": "nosniff",
-        "Cache-Control": "no-cache",
-      },
-    });
-  app.get("/admin", page);
-  app.get("/admin/*", page);
+  mountUi(app, "admin", ADMIN_PAGES);
   app.get("/", (c) => c.redirect("/admin"));
   return app;
 }

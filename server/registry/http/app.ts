@@ -6,6 +6,7 @@ import type { Context } from "hono";
 import type { Signet } from "../../context.ts";
 import { onError } from "../../http/errors.ts";
 import { requestLog } from "../../http/middleware.ts";
+import { mountUi } from "../../http/ui_static.ts";
 import { PreconditionFailed } from "../bots.ts";
 import { type RegistryContext, registryContext } from "../context.ts";
 import { attestationRoutes } from "./routes/attestations.ts";
@@ -19,6 +20,9 @@ import { type RegistryEnv, signedBody } from "./router.ts";
 
 /** Largest request body the registry accepts. */
 export const MAX_REGISTRY_BODY_BYTES = 64 * 1024;
+
+/** The registry browser's client-side routes (the embedded UI). */
+export const REGISTRY_PAGES = ["/", "/bots/:bot_id"];
 
 /** Builds the registry app over the shared database of `ctx`. */
 export function registryApp(
@@ -44,6 +48,7 @@ export function registryApp(
   app.route("/", searchRoutes(rc));
   app.route("/", logRoutes(rc));
   app.route("/", docRoutes(app));
+  mountUi(app, "registry", REGISTRY_PAGES);
   app.notFound((c) => c.json({ error: `no registry route ${c.req.method} ${c.req.path}` }, 404));
   app.onError((err, c: Context) => {
     if (err instanceof PreconditionFailed) return c.json({ error: err.message }, 412);

@@ -1,0 +1,32 @@
+/** A tiny History-API router: the current location as a signal, and navigation helpers. */
+import { signal } from "@preact/signals";
+
+/** The current path and query, updated on navigation and on back/forward. */
+export const location = signal({
+  path: globalThis.location.pathname,
+  search: globalThis.location.search,
+});
+
+globalThis.addEventListener("popstate", () => {
+  location.value = { path: globalThis.location.pathname, search: globalThis.location.search };
+});
+
+/** Goes to `href` (same origin) without reloading; `replace` rewrites the current entry. */
+export function navigate(href: string, replace = false): void {
+  const url = new URL(href, globalThis.location.href);
+  if (replace) history.replaceState(null, "", url);
+  else history.pushState(null, "", url);
+  location.value = { path: url.pathname, search: url.search };
+  if (!replace) globalThis.scrollTo(0, 0);
+}
+
+/** Click handler for in-app links: plain left clicks navigate in place, others behave natively. */
+export function onLinkClick(e: MouseEvent): void {
+  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) {
+    return;
+  }
+  const a = e.currentTarget as HTMLAnchorElement;
+  if (a.target || a.origin !== globalThis.location.origin) return;
+  e.preventDefault();
+  navigate(a.href);
+}

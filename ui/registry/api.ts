@@ -1,0 +1,57 @@
+/** Read-only calls to the registry API on this origin; the browser never holds a credential. */
+import { requestJson } from "../common/api.ts";
+import type { AttestationList, Bot, LogPage, SearchResponse, Stats } from "./types.ts";
+
+/** Search filters as they appear in the page URL. */
+export interface SearchQuery {
+  q: string;
+  status: string;
+  capability: string;
+  cursor: string;
+  /** Page size; empty for the default. */
+  limit: string;
+}
+
+/** Results per page. */
+export const PAGE_SIZE = 20;
+
+function query(params: Record<string, string | number | undefined>): string {
+  const s = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== "") s.set(k, String(v));
+  const text = s.toString();
+  return text ? `?${text}` : "";
+}
+
+/** GET /v1/search */
+export function searchBots(q: SearchQuery): Promise<SearchResponse> {
+  return requestJson(`/v1/search${query({ ...q, limit: q.limit || PAGE_SIZE })}`);
+}
+
+/** GET /v1/stats */
+export function getStats(): Promise<Stats> {
+  return requestJson("/v1/stats");
+}
+
+/** GET /v1/bots/{id} */
+export function getBot(id: string): Promise<Bot> {
+  return requestJson(`/v1/bots/${encodeURIComponent(id)}`);
+}
+
+/** Whose attestations: those about the bot (`subject`) or those it made (`issuer`). */
+export type AttestationRole = "subject" | "issuer";
+
+/** GET /v1/bots/{id}/attestations?role= */
+export function getAttestations(
+  id: string,
+  role: AttestationRole,
+  cursor?: string,
+): Promise<AttestationList> {
+  return requestJson(
+    `/v1/bots/${encodeURIComponent(id)}/attestations${query({ role, cursor })}`,
+  );
+}
+
+/** GET /v1/bots/{id}/log */
+export function getLog(id: string, after?: number): Promise<LogPage> {
+  return requestJson(`/v1/bots/${encodeURIComponent(id)}/log${query({ after })}`);
+}
