@@ -5,11 +5,13 @@ import { type BindAddress, loadServerConfig, type ServerConfig } from "./config.
 import type { Signet } from "./context.ts";
 import { hostingApp } from "./http/app.ts";
 import { log } from "./log.ts";
+import { type SshServer, startSshServer } from "./ssh/server.ts";
 
 /** A running server, for tests and graceful shutdown. */
 export interface RunningServer {
   ctx: Signet;
   http: Deno.HttpServer | null;
+  ssh: SshServer | null;
   close(): Promise<void>;
 }
 
@@ -27,11 +29,14 @@ export async function startServer(
   };
 
   const http = config.httpBind ? listen(config.httpBind, hostingApp(ctx).fetch) : null;
+  const ssh = config.sshBind ? await startSshServer(ctx, config.sshBind) : null;
+  if (ssh) ctx.sshPort = ssh.port;
 
   log("info", "signet started", {
     data_dir: config.dataDir,
     http: describe(config.httpBind),
     ssh: describe(config.sshBind),
+    ssh_host_key: ssh?.fingerprint,
     registry: describe(config.registryBind),
     admin_key: admin.source === "env" ? "from SERVICE_ADMIN_KEY" : `in ${admin.path}`,
   });
@@ -42,8 +47,9 @@ export async function startServer(
   return {
     ctx,
     http,
+    ssh,
     async close() {
-      await http?.shutdown();
+      await Promise.all([http?.shutdown(), ssh?.close()]);
       db.close();
     },
   };

@@ -5,3 +5,12 @@ export function gitProtocolEnv(value: string | undefined | null): Record<string,
   if (!value || value.length > 256 || !/^[A-Za-z0-9=._:-]+$/.test(value)) return {};
   return { GIT_PROTOCOL: value };
 }
+
+/** The environment every git child runs with: no system config, HOME in the data dir. */
+export function gitBaseEnv(dataDir: string): Record<string, string> {
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: dataDir,
+    GIT_CONFIG_NOSYSTEM: "1",
+  };
+}
