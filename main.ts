@@ -1,6 +1,7 @@
 /** The `signet` executable: the first argument picks the job. */
 import { ConfigError } from "./server/config.ts";
 import { startServer } from "./server/serve.ts";
+import { backupCommand } from "./server/ops/commands.ts";
 
 /** Version of this build. */
 export const VERSION = "0.1.0";
@@ -11,6 +12,8 @@ Usage: signet <command> [args]
 
 Server:
   serve            run the HTTP, SSH and registry servers (configured by SERVICE_* env vars)
+  backup <dir>     write a consistent snapshot of SERVICE_DATA_DIR into <dir>, even while serving
+  restore <dir>    restore a snapshot into an empty SERVICE_DATA_DIR
 
 Other:
   version          print the version
@@ -26,8 +29,9 @@ export async function main(args: string[]): Promise<number> {
         console.log(SERVE_HELP);
         return 0;
       }
+      let server;
       try {
-        await startServer();
+        server = await startServer();
       } catch (err) {
         if (err instanceof ConfigError) {
           console.error(`signet: configuration error: ${err.message}`);
@@ -35,8 +39,11 @@ export async function main(args: string[]): Promise<number> {
         }
         throw err;
       }
-      return await new Promise<number>(() => {});
+      return await untilSignal(() => server.close());
     }
+    case "backup":
+    case "restore":
+      return await backupCommand(command, rest);
     case "version":
     case "--version":
       console.log(`signet ${VERSION}`);
@@ -51,6 +58,23 @@ export async function main(args: string[]): Promise<number> {
       console.error(`signet: unknown command "${command}"\n\n${USAGE}`);
       return 2;
   }
+}
+
+/** Resolves with 0 after the first SIGTERM/SIGINT has run `shutdown`; a second signal exits at once. */
+function untilSignal(shutdown: () => Promise<void>): Promise<number> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const onSignal = () => {
+      if (stopping) Deno.exit(130);
+      stopping = true;
+      shutdown().then(() => resolve(0), (err) => {
+        console.error(`signet: shutdown failed: ${err}`);
+        resolve(1);
+      });
+    };
+    Deno.addSignalListener("SIGTERM", onSignal);
+    Deno.addSignalListener("SIGINT", onSignal);
+  });
 }
 
 const SERVE_HELP = `signet serve: run the Signet servers

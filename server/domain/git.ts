@@ -1,4 +1,5 @@
 /** Facts about running git shared by both transports. */
+import type { Signet } from "../context.ts";
 
 /** Accepts a `GIT_PROTOCOL` value only of the form git sends (`version=2`, `key=value:...`). */
 export function gitProtocolEnv(value: string | undefined | null): Record<string, string> {
@@ -6,11 +7,18 @@ export function gitProtocolEnv(value: string | undefined | null): Record<string,
   return { GIT_PROTOCOL: value };
 }
 
-/** The environment every git child runs with: no system config, HOME in the data dir. */
-export function gitBaseEnv(dataDir: string): Record<string, string> {
+/**
+ * The environment every git server process runs with, on every transport: a clean PATH and HOME,
+ * no system config, the push size limit, and a validated GIT_PROTOCOL.
+ */
+export function gitServerEnv(ctx: Signet, gitProtocol?: string | null): Record<string, string> {
   return {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
-    HOME: dataDir,
+    HOME: ctx.config.dataDir,
     GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: "receive.maxInputSize",
+    GIT_CONFIG_VALUE_0: String(ctx.config.maxPushBytes),
+    ...gitProtocolEnv(gitProtocol),
   };
 }

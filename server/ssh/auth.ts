@@ -1,6 +1,7 @@
 /** SSH authentication: user `git`, ed25519 public keys only, signatures verified here. */
 import { type Ed25519PublicKey, parseEd25519Blob } from "../crypto/sshkey.ts";
 import { log } from "../log.ts";
+import { type RateLimiter, RateLimitError } from "../ratelimit.ts";
 import { type AuthContext, parseKey } from "./ssh2.ts";
 
 /** The only SSH user name. */
@@ -34,18 +35,28 @@ export function logAuthFailure(state: AuthState, remote: string, reason: string)
  * Answers one authentication request. A key counts only when it is ssh-ed25519 and its
  * signature over the session verifies with that same key: ssh2 does not check signatures, and a
  * client may offer one key and sign with another. Registered or not is decided later.
- * Returns false when the connection has used up its `maxFailures` and should be dropped.
+ * Returns false when the connection should be dropped: it used up its `maxFailures`, or its
+ * address ran out of failed attempts (rate limit `ssh_auth_fail_ip`).
  */
 export function authenticate(
   auth: AuthContext,
   state: AuthState,
   remote: string,
   maxFailures: number,
+  limiter: RateLimiter,
 ): boolean {
   const reject = (reason: string | null): boolean => {
     state.failures++;
-    if (reason) logAuthFailure(state, remote, reason);
     auth.reject(["publickey"]);
+    if (reason) {
+      logAuthFailure(state, remote, reason);
+      try {
+        limiter.take("ssh_auth_fail_ip", remote);
+      } catch (err) {
+        if (err instanceof RateLimitError) return false;
+        throw err;
+      }
+    }
     return state.failures < maxFailures;
   };
   if (auth.username !== SSH_USER) return reject(state.logged ? null : "invalid user");

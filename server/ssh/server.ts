@@ -75,6 +75,8 @@ export interface SshServer {
   port: number;
   /** The host key's `SHA256:…` fingerprint. */
   fingerprint: string;
+  /** Stops accepting connections; open ones (and their transfers) carry on. */
+  stopListening(): void;
   /** Stops listening and drops every connection. */
   close(): Promise<void>;
 }
@@ -153,10 +155,16 @@ export async function startSshServer(
   return {
     port,
     fingerprint: hostKey.fingerprint,
-    close() {
-      const closed = new Promise<void>((resolve) => tcp.close(() => resolve()));
+    stopListening() {
+      if (tcp.listening) tcp.close();
+    },
+    async close() {
+      const closed = new Promise<void>((resolve) => {
+        if (tcp.listening) tcp.close(() => resolve());
+        else resolve();
+      });
       for (const socket of sockets) socket.destroy();
-      return closed;
+      await closed;
     },
   };
 }
@@ -176,7 +184,7 @@ function handleConnection(
 
   client.on("error", () => {});
   client.on("authentication", (request) => {
-    if (!authenticate(request, auth, remote, limits.maxAuthFailures)) client.end();
+    if (!authenticate(request, auth, remote, limits.maxAuthFailures, ctx.limiter)) client.end();
   });
   client.on("ready", () => {
     authenticated();

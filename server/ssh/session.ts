@@ -6,6 +6,7 @@ import { findUserBySshKey } from "../domain/accounts.ts";
 import { DomainError } from "../domain/errors.ts";
 import { gitProtocolEnv } from "../domain/git.ts";
 import { log } from "../log.ts";
+import { sshSessionsActive } from "../metrics.ts";
 import type { ActivityTimer } from "./activity.ts";
 import { resolveCommand, UnknownCommandError } from "./commands/index.ts";
 import { splitCommandLine } from "./commands/parse.ts";
@@ -13,7 +14,7 @@ import { UsageError } from "./commands/types.ts";
 import { ChannelIO } from "./io.ts";
 import { greeting, unregisteredRefusal } from "./messages.ts";
 import { runSignup } from "./signup.ts";
-import type { Session } from "./ssh2.ts";
+import type { ServerChannel, Session } from "./ssh2.ts";
 
 /** Most commands one connection may run at the same time. */
 export const MAX_COMMANDS_PER_CONNECTION = 10;
@@ -47,13 +48,20 @@ export function handleSession(peer: Peer, accept: () => Session): void {
     accept?.();
   });
   session.on("exec", (accept, _reject, info) => {
-    const io = new ChannelIO(accept(), pty, peer.closed);
+    const io = open(accept(), pty, peer);
     runExec(peer, io, info.command, env).catch((err) => internalError(io, err));
   });
   session.on("shell", (accept) => {
-    const io = new ChannelIO(accept(), pty, peer.closed);
+    const io = open(accept(), pty, peer);
     runShell(peer, io).catch((err) => internalError(io, err));
   });
+}
+
+function open(channel: ServerChannel, pty: boolean, peer: Peer): ChannelIO {
+  const io = new ChannelIO(channel, pty, peer.closed);
+  sshSessionsActive.inc();
+  io.closed.then(() => sshSessionsActive.dec());
+  return io;
 }
 
 async function runExec(

@@ -1,10 +1,12 @@
 /** `git-upload-pack`, `git-upload-archive`, `git-receive-pack`: git over SSH, streamed both ways. */
 import type { ServerChannel } from "../ssh2.ts";
 import { authorizeGit, type GitService, isPush } from "../../domain/access.ts";
-import { gitBaseEnv, gitProtocolEnv } from "../../domain/git.ts";
+import { gitServerEnv } from "../../domain/git.ts";
 import { parseRepoPath } from "../../domain/names.ts";
 import { getRepo, recordPush, repoDir } from "../../domain/repos.ts";
 import { log } from "../../log.ts";
+import { gitTransfers } from "../../metrics.ts";
+import { trackTransfer } from "../../transfers.ts";
 import type { ChannelIO } from "../io.ts";
 import { expectArgs, type Invocation, type SshCommand } from "./types.ts";
 
@@ -19,15 +21,21 @@ export function gitCommand(service: GitService): SshCommand {
       const path = parseRepoPath(inv.args[0]);
       const repo = getRepo(inv.ctx, path.owner, path.name);
       authorizeGit("ssh", service, repo, inv.user);
-      const started = Date.now();
-      const code = await runGit(inv, service, repoDir(inv.ctx, repo.owner, repo.name));
+      const started = performance.now();
+      const done = runGit(inv, service, repoDir(inv.ctx, repo.owner, repo.name));
+      trackTransfer(done);
+      const code = await done;
+      const outcome = code === 0 ? "ok" : "failed";
       if (code === 0 && isPush(service)) recordPush(inv.ctx, repo);
-      log("info", "ssh git", {
-        user: inv.user.username,
-        repo: `${repo.owner}/${repo.name}`,
+      gitTransfers.inc({ transport: "ssh", service, outcome });
+      log("info", "git transfer", {
+        transport: "ssh",
         service,
+        repo: `${repo.owner}/${repo.name}`,
+        user: inv.user.username,
+        outcome,
         exit: code,
-        ms: Date.now() - started,
+        ms: Math.round(performance.now() - started),
       });
       return code;
     },
@@ -39,7 +47,7 @@ export function gitCommand(service: GitService): SshCommand {
 async function runGit(inv: Invocation, service: GitService, dir: string): Promise<number> {
   const child = new Deno.Command("git", {
     args: [service.slice("git-".length), dir],
-    env: { ...gitBaseEnv(inv.ctx.config.dataDir), ...gitProtocolEnv(inv.env.GIT_PROTOCOL) },
+    env: gitServerEnv(inv.ctx, inv.env.GIT_PROTOCOL),
     clearEnv: true,
     stdin: "piped",
     stdout: "piped",
