@@ -39,9 +39,11 @@ export async function startServer(
   };
 
   const stopMaintenance = startMaintenance(ctx);
-  const http = config.httpBind ? listen(config.httpBind, hostingApp(ctx).fetch) : null;
+  // SSH first: once HTTP answers (health checks), every listener is up, and clone URLs know
+  // the SSH port even when the bind asked for port 0.
   const ssh = config.sshBind ? await startSshServer(ctx, config.sshBind) : null;
   if (ssh) ctx.sshPort = ssh.port;
+  const http = config.httpBind ? listen(config.httpBind, hostingApp(ctx).fetch) : null;
 
   log("info", "signet started", {
     data_dir: config.dataDir,
