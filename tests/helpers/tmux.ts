@@ -24,7 +24,8 @@ export async function startPane(command: string): Promise<Pane> {
   // The exit status is printed after the program ends so tests can read it from the screen.
   const wrapped = `${command}; echo "[exit $?]"; sleep 600`;
   await tmux("new-session", "-d", "-s", "t", "-x", "120", "-y", "40", wrapped);
-  const screen = async () => (await tmux("capture-pane", "-p", "-t", "t")).replace(/\n+$/, "");
+  const screen = async () =>
+    (await tmux("capture-pane", "-p", "-J", "-t", "t")).replace(/\n+$/, "");
   const waitFor = async (text: string | RegExp, timeoutMs = 10_000) => {
     const deadline = Date.now() + timeoutMs;
     while (true) {
