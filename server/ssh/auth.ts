@@ -47,16 +47,18 @@ export function authenticate(
 ): boolean {
   const reject = (reason: string | null): boolean => {
     state.failures++;
-    auth.reject(["publickey"]);
     if (reason) {
       logAuthFailure(state, remote, reason);
       try {
         limiter.take("ssh_auth_fail_ip", remote);
       } catch (err) {
-        if (err instanceof RateLimitError) return false;
-        throw err;
+        if (!(err instanceof RateLimitError)) throw err;
+        // Over the limit: no answer at all, the connection is simply dropped.
+        log("warn", "ssh authentication rate limited", { remote_addr: remote });
+        return false;
       }
     }
+    auth.reject(["publickey"]);
     return state.failures < maxFailures;
   };
   if (auth.username !== SSH_USER) return reject(state.logged ? null : "invalid user");

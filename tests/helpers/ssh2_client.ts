@@ -1,6 +1,6 @@
 /**
- * An ssh2 (npm) client whose agent offers one public key and signs with another private key:
- * the attack a server that forgets to verify signatures would let in.
+ * An ssh2 (npm) client for attacks the OpenSSH client will not make: an agent that offers one
+ * public key and signs with another private key, and password authentication.
  */
 import ssh2 from "ssh2";
 
@@ -11,7 +11,7 @@ interface ExecStream {
 }
 
 /** What happened on a connection attempt. */
-export interface AgentAttempt {
+export interface AuthAttempt {
   authenticated: boolean;
   error?: string;
   stdout?: string;
@@ -28,7 +28,7 @@ export function connectWithSwappedSigner(
   offeredPublicLine: string,
   signingPrivateKey: string,
   command: string,
-): Promise<AgentAttempt> {
+): Promise<AuthAttempt> {
   class SwappingAgent extends ssh2.BaseAgent {
     getIdentities(cb: (err: Error | null, keys?: string[]) => void): void {
       cb(null, [offeredPublicLine]);
@@ -43,6 +43,23 @@ export function connectWithSwappedSigner(
       done(null, ssh2.utils.parseKey(signingPrivateKey).sign(data));
     }
   }
+  return attempt(port, { agent: new SwappingAgent(), authHandler: ["agent"] }, command);
+}
+
+/** Connects as `git` with a password, which the server must refuse. */
+export function connectWithPassword(
+  port: number,
+  password: string,
+  command: string,
+): Promise<AuthAttempt> {
+  return attempt(port, { password, authHandler: ["password"] }, command);
+}
+
+function attempt(
+  port: number,
+  auth: Record<string, unknown>,
+  command: string,
+): Promise<AuthAttempt> {
   return new Promise((resolve) => {
     const client = new ssh2.Client();
     client.on("ready", () => {
@@ -65,13 +82,13 @@ export function connectWithSwappedSigner(
       client.end();
       resolve({ authenticated: false, error: err.message });
     });
+    client.on("close", () => resolve({ authenticated: false, error: "connection closed" }));
     client.connect({
       host: "127.0.0.1",
       port,
       username: "git",
-      agent: new SwappingAgent(),
-      authHandler: ["agent"],
       readyTimeout: 15_000,
+      ...auth,
     });
   });
 }
