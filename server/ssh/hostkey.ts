@@ -1,7 +1,6 @@
 /** The SSH host key: ed25519 in OpenSSH format, generated once and reused on every start. */
 import { dirname } from "node:path";
-import { parsePublicKeyLine } from "../crypto/sshkey.ts";
-import { fingerprint } from "../crypto/sshkey.ts";
+import { fingerprint, parsePublicKeyLine } from "../crypto/sshkey.ts";
 
 /** The host key as the SSH server needs it. */
 export interface HostKey {
