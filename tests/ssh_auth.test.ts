@@ -160,3 +160,26 @@ async function waitForLog(server: { logs(): string }, text: string): Promise<voi
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+Deno.test({
+  name: "SERVICE_SSH_BIND=off: no SSH listener, no SSH clone URLs, no host key",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const server = await startTestServer({ env: { SERVICE_SSH_BIND: "off" } });
+    try {
+      const alice = await createUser(server, "alice");
+      await createRepo(server, await login(server, alice), "x");
+      const view = await (await fetch(`${server.httpUrl}/api/repos/alice/x`)).json();
+      assertEquals(view.repo.clone_urls.ssh, null);
+      const r = await ssh(server.sshPort, alice.key, "repo list");
+      assertEquals(r.code, 255, "nothing listens on the SSH port");
+      assertEquals(
+        await Deno.stat(`${server.dataDir}/ssh_host_ed25519_key`).catch(() => null),
+        null,
+      );
+    } finally {
+      await server.stop();
+    }
+  },
+});
