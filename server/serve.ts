@@ -7,6 +7,7 @@ import { hostingApp } from "./http/app.ts";
 import { log } from "./log.ts";
 import { registryApp } from "./registry/http/app.ts";
 import { purgeExpiredRegistryNonces } from "./registry/maintenance.ts";
+import { type SshServer, startSshServer } from "./ssh/server.ts";
 import { rateLimiterFromEnv } from "./ratelimit.ts";
 import { startMaintenance } from "./maintenance.ts";
 import { activeTransfers, drainTransfers } from "./transfers.ts";
@@ -22,6 +23,7 @@ export interface RunningServer {
   ctx: Signet;
   http: Deno.HttpServer | null;
   registry: Deno.HttpServer | null;
+  ssh: SshServer | null;
   close(): Promise<void>;
 }
 
@@ -40,6 +42,10 @@ export async function startServer(
   };
 
   const stopMaintenance = startMaintenance(ctx, [purgeExpiredRegistryNonces]);
+  // SSH first: once HTTP answers (health checks), every listener is up, and clone URLs know
+  // the SSH port even when the bind asked for port 0.
+  const ssh = config.sshBind ? await startSshServer(ctx, config.sshBind) : null;
+  if (ssh) ctx.sshPort = ssh.port;
   const http = config.httpBind ? listen(config.httpBind, hostingApp(ctx).fetch) : null;
   const registry = config.registryBind ? listen(config.registryBind, registryApp(ctx).fetch) : null;
 
@@ -47,6 +53,7 @@ export async function startServer(
     data_dir: config.dataDir,
     http: describe(config.httpBind),
     ssh: describe(config.sshBind),
+    ssh_host_key: ssh?.fingerprint,
     registry: describe(config.registryBind),
     admin_key: admin.source === "env" ? "from SERVICE_ADMIN_KEY" : `in ${admin.path}`,
   });
@@ -58,14 +65,20 @@ export async function startServer(
     ctx,
     http,
     registry,
+    ssh,
     async close() {
       const deadline = shutdownDeadlineMs();
       stopMaintenance();
       log("info", "shutting down", { active_transfers: activeTransfers() });
-      const stopped = Promise.allSettled([http?.shutdown(), registry?.shutdown()]);
+      const stopped = Promise.allSettled([
+        http?.shutdown(),
+        registry?.shutdown(),
+        ssh?.stopListening(),
+      ]);
       const left = await drainTransfers(deadline);
       if (left > 0) log("warn", "shutdown deadline passed", { abandoned_transfers: left });
       await Promise.race([stopped, new Promise((r) => setTimeout(r, 1000))]);
+      await ssh?.close();
       db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       db.close();
       log("info", "stopped");

@@ -94,6 +94,18 @@ export function signup(ctx: Signet, input: SignupInput): UserRow {
 }
 
 /**
+ * Validates `input` as a username that signup would accept right now (format, not taken) and
+ * returns it; throws DomainError("invalid" | "conflict") otherwise. Signup checks again.
+ */
+export function checkUsernameAvailable(ctx: Signet, input: unknown): string {
+  const username = validateUsername(input);
+  if (findUserByName(ctx.db, username)) {
+    throw new DomainError("conflict", `username ${username} is already taken`);
+  }
+  return username;
+}
+
+/**
  * Issues a login nonce for `username` and removes that user's expired challenges. An unknown
  * username gets an indistinguishable nonce that is never stored (no user enumeration).
  */

@@ -43,14 +43,18 @@ export function publicHost(ctx: Signet): string {
   return new URL(baseUrl(ctx)).hostname;
 }
 
+/** The SSH clone URL of `owner/name`, or null when SSH is off. */
+export function sshCloneUrl(ctx: Signet, owner: string, name: string): string | null {
+  const port = ctx.sshPort;
+  if (port === null) return null;
+  return port === 22
+    ? `git@${publicHost(ctx)}:${owner}/${name}.git`
+    : `ssh://git@${publicHost(ctx)}:${port}/${owner}/${name}.git`;
+}
+
 /** Shapes a stored repository for API output, with its clone URLs. */
 export function repoView(ctx: Signet, r: RepoRow): RepoView {
-  const port = ctx.sshPort;
-  const ssh = port === null
-    ? null
-    : port === 22
-    ? `git@${publicHost(ctx)}:${r.owner}/${r.name}.git`
-    : `ssh://git@${publicHost(ctx)}:${port}/${r.owner}/${r.name}.git`;
+  const ssh = sshCloneUrl(ctx, r.owner, r.name);
   return {
     owner: r.owner,
     name: r.name,

@@ -1,0 +1,91 @@
+/** SSH authentication: user `git`, ed25519 public keys only, signatures verified here. */
+import { type Ed25519PublicKey, parseEd25519Blob } from "../crypto/sshkey.ts";
+import { log } from "../log.ts";
+import { type RateLimiter, RateLimitError } from "../ratelimit.ts";
+import { type AuthContext, parseKey } from "./ssh2.ts";
+
+/** The only SSH user name. */
+export const SSH_USER = "git";
+
+/** Per-connection authentication state. */
+export interface AuthState {
+  /** The key whose signature verified; set once authentication succeeded. */
+  key?: Ed25519PublicKey;
+  /** Rejected attempts that count toward the limit (everything but the `none` probe). */
+  failures: number;
+  /** Whether a failure line was already logged for this connection. */
+  logged: boolean;
+}
+
+/** Creates the state of a fresh connection. */
+export function newAuthState(): AuthState {
+  return { failures: 0, logged: false };
+}
+
+/**
+ * The fixed line fail2ban matches, e.g. with
+ * `"msg":"ssh authentication failed","remote_addr":"<HOST>"`. Never carries key material.
+ */
+export function logAuthFailure(state: AuthState, remote: string, reason: string): void {
+  state.logged = true;
+  log("warn", "ssh authentication failed", { remote_addr: remote, reason });
+}
+
+/**
+ * Answers one authentication request. A key counts only when it is ssh-ed25519 and its
+ * signature over the session verifies with that same key: ssh2 does not check signatures, and a
+ * client may offer one key and sign with another. Registered or not is decided later.
+ * Returns false when the connection should be dropped: it used up its `maxFailures`, or its
+ * address ran out of failed attempts (rate limit `ssh_auth_fail_ip`).
+ */
+export function authenticate(
+  auth: AuthContext,
+  state: AuthState,
+  remote: string,
+  maxFailures: number,
+  limiter: RateLimiter,
+): boolean {
+  const reject = (reason: string | null): boolean => {
+    state.failures++;
+    if (reason) {
+      logAuthFailure(state, remote, reason);
+      try {
+        limiter.take("ssh_auth_fail_ip", remote);
+      } catch (err) {
+        if (!(err instanceof RateLimitError)) throw err;
+        // Over the limit: no answer at all, the connection is simply dropped.
+        log("warn", "ssh authentication rate limited", { remote_addr: remote });
+        return false;
+      }
+    }
+    auth.reject(["publickey"]);
+    return state.failures < maxFailures;
+  };
+  if (auth.username !== SSH_USER) return reject(state.logged ? null : "invalid user");
+  if (auth.method === "none") {
+    auth.reject(["publickey"]);
+    return true;
+  }
+  if (auth.method !== "publickey") return reject(`method ${auth.method} not allowed`);
+  let key: Ed25519PublicKey;
+  const offered = auth.key;
+  if (!offered) return reject("malformed publickey request");
+  try {
+    if (offered.algo !== "ssh-ed25519") throw new Error("not ed25519");
+    key = parseEd25519Blob(new Uint8Array(offered.data));
+  } catch {
+    // Not an error yet: clients offer every key they have; only ed25519 ones can match.
+    return reject(null);
+  }
+  if (!auth.signature || !auth.blob) {
+    auth.accept(); // "this key is acceptable": the client must still sign with it
+    return true;
+  }
+  const parsed = parseKey(offered.data);
+  const verified = !(parsed instanceof Error) && !Array.isArray(parsed) &&
+    parsed.verify(auth.blob, auth.signature, auth.hashAlgo) === true;
+  if (!verified) return reject("bad signature");
+  state.key = key;
+  auth.accept();
+  return true;
+}

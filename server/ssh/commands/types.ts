@@ -1,0 +1,36 @@
+/** What every SSH command receives and how it reports a wrong invocation. */
+import type { UserRow } from "../../../db/users.ts";
+import type { Signet } from "../../context.ts";
+import type { ChannelIO } from "../io.ts";
+
+/** One run of an SSH command by a registered user. */
+export interface Invocation {
+  ctx: Signet;
+  /** The user whose verified key opened the connection. */
+  user: UserRow;
+  /** Arguments after the command's name (after `repo <sub>` for repo commands). */
+  args: string[];
+  /** Environment accepted from the client's `env` requests (only GIT_PROTOCOL). */
+  env: Record<string, string>;
+  io: ChannelIO;
+}
+
+/** An SSH command: one file under server/ssh/commands/ each. */
+export interface SshCommand {
+  /** Usage line, e.g. `repo new <name>`. */
+  usage: string;
+  /** One-line description for `help`. */
+  summary: string;
+  /** True when the command reads the channel's input; otherwise input is discarded. */
+  readsInput?: boolean;
+  /** Runs the command; resolves to the exit status. Throw DomainError or UsageError on failure. */
+  run(inv: Invocation): Promise<number>;
+}
+
+/** Thrown when a command is called with the wrong arguments; its message is the usage line. */
+export class UsageError extends Error {}
+
+/** Throws UsageError(`usage`) unless there are between `min` and `max` arguments. */
+export function expectArgs(inv: Invocation, cmd: SshCommand, min: number, max: number): void {
+  if (inv.args.length < min || inv.args.length > max) throw new UsageError(cmd.usage);
+}

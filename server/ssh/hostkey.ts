@@ -1,0 +1,70 @@
+/** The SSH host key: ed25519 in OpenSSH format, generated once and reused on every start. */
+import { dirname } from "node:path";
+import { fingerprint, parsePublicKeyLine } from "../crypto/sshkey.ts";
+
+/** The host key as the SSH server needs it. */
+export interface HostKey {
+  /** The private key file's text (OpenSSH format). */
+  privateKey: string;
+  /** `SHA256:…` fingerprint, as `ssh-keygen -lf` and the OpenSSH client print it. */
+  fingerprint: string;
+  /** Whether this start generated the key. */
+  generated: boolean;
+}
+
+/**
+ * Loads the ed25519 host key at `path`, generating it with `ssh-keygen` (mode 0600) when it does
+ * not exist. Keeps the file at mode 0600 and refuses anything but an unencrypted ed25519 key.
+ */
+export async function loadOrCreateHostKey(path: string): Promise<HostKey> {
+  let generated = false;
+  if (!await exists(path)) {
+    await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const out = await new Deno.Command("ssh-keygen", {
+      args: ["-q", "-t", "ed25519", "-N", "", "-C", "signet host key", "-f", path],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (!out.success) {
+      throw new Error(
+        `ssh-keygen could not create the host key ${path}: ${
+          new TextDecoder().decode(out.stderr).trim()
+        }`,
+      );
+    }
+    generated = true;
+  }
+  await Deno.chmod(path, 0o600);
+  const privateKey = await Deno.readTextFile(path);
+  if (!privateKey.includes("-----BEGIN OPENSSH PRIVATE KEY-----")) {
+    throw new Error(`${path} is not an OpenSSH private key`);
+  }
+  const publicLine = await derivePublicLine(path);
+  const key = parsePublicKeyLine(publicLine);
+  return { privateKey, fingerprint: await fingerprint(key.blob), generated };
+}
+
+async function derivePublicLine(path: string): Promise<string> {
+  const out = await new Deno.Command("ssh-keygen", {
+    args: ["-y", "-f", path],
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const line = new TextDecoder().decode(out.stdout).trim();
+  if (!out.success || !line.startsWith("ssh-ed25519 ")) {
+    throw new Error(`${path} is not an unencrypted ssh-ed25519 host key`);
+  }
+  return line;
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return false;
+    throw err;
+  }
+}

@@ -1,0 +1,140 @@
+/** One SSH session channel: env and pty requests, then an exec (command) or a shell. */
+import type { UserRow } from "../../db/users.ts";
+import type { Signet } from "../context.ts";
+import type { Ed25519PublicKey } from "../crypto/sshkey.ts";
+import { findUserBySshKey } from "../domain/accounts.ts";
+import { DomainError } from "../domain/errors.ts";
+import { gitProtocolEnv } from "../domain/git.ts";
+import { log } from "../log.ts";
+import { sshSessionsActive } from "../metrics.ts";
+import type { ActivityTimer } from "./activity.ts";
+import { resolveCommand, UnknownCommandError } from "./commands/index.ts";
+import { splitCommandLine } from "./commands/parse.ts";
+import { UsageError } from "./commands/types.ts";
+import { ChannelIO } from "./io.ts";
+import { greeting, unregisteredRefusal } from "./messages.ts";
+import { runSignup } from "./signup.ts";
+import type { ServerChannel, Session } from "./ssh2.ts";
+
+/** Most commands one connection may run at the same time. */
+export const MAX_COMMANDS_PER_CONNECTION = 10;
+
+/** An authenticated connection, as its sessions see it. */
+export interface Peer {
+  ctx: Signet;
+  key: Ed25519PublicKey;
+  fingerprint: string;
+  remote: string;
+  activity: ActivityTimer;
+  /** Resolves when the connection is gone. */
+  closed: Promise<void>;
+}
+
+/** Serves one session channel of `peer`. */
+export function handleSession(peer: Peer, accept: () => Session): void {
+  const session = accept();
+  let pty = false;
+  const env: Record<string, string> = {};
+  session.on("pty", (accept, _reject) => {
+    pty = true;
+    accept?.();
+  });
+  session.on("window-change", (accept) => accept?.());
+  session.on("env", (accept, reject, info) => {
+    // Only a well-formed GIT_PROTOCOL is forwarded (to git); everything else is refused.
+    const value = info.key === "GIT_PROTOCOL" ? gitProtocolEnv(info.val).GIT_PROTOCOL : undefined;
+    if (value === undefined) return reject?.();
+    env.GIT_PROTOCOL = value;
+    accept?.();
+  });
+  session.on("exec", (accept, _reject, info) => {
+    const io = open(accept(), pty, peer);
+    runExec(peer, io, info.command, env).catch((err) => internalError(io, err));
+  });
+  session.on("shell", (accept) => {
+    const io = open(accept(), pty, peer);
+    runShell(peer, io).catch((err) => internalError(io, err));
+  });
+}
+
+function open(channel: ServerChannel, pty: boolean, peer: Peer): ChannelIO {
+  const io = new ChannelIO(channel, pty, peer.closed);
+  sshSessionsActive.inc();
+  io.closed.then(() => sshSessionsActive.dec());
+  return io;
+}
+
+async function runExec(
+  peer: Peer,
+  io: ChannelIO,
+  commandLine: string,
+  env: Record<string, string>,
+): Promise<void> {
+  peer.activity.touch();
+  const user = findUserBySshKey(peer.ctx, peer.key.line);
+  if (!user) {
+    io.discardInput();
+    log("info", "ssh command refused: key not registered", { remote_addr: peer.remote });
+    await io.err(unregisteredRefusal(peer.ctx, peer.fingerprint));
+    return io.finish(1);
+  }
+  if (peer.activity.busy >= MAX_COMMANDS_PER_CONNECTION) {
+    io.discardInput();
+    await io.err("error: too many commands running on this connection\n");
+    return io.finish(1);
+  }
+  const release = peer.activity.hold();
+  try {
+    io.finish(await runCommand(peer.ctx, user, io, commandLine, env));
+  } finally {
+    release();
+  }
+}
+
+/** Runs one command line for `user`; reports failures as one `error:` line on stderr. */
+async function runCommand(
+  ctx: Signet,
+  user: UserRow,
+  io: ChannelIO,
+  commandLine: string,
+  env: Record<string, string>,
+): Promise<number> {
+  let status: number;
+  let message: string;
+  try {
+    const { command, args } = resolveCommand(splitCommandLine(commandLine));
+    if (!command.readsInput) io.discardInput();
+    return await command.run({ ctx, user, args, env, io });
+  } catch (err) {
+    io.discardInput();
+    if (err instanceof UsageError) {
+      [status, message] = [2, `usage: ${err.message}`];
+    } else if (err instanceof UnknownCommandError) {
+      [status, message] = [127, `unknown command "${err.message}"; run help for the list`];
+    } else if (err instanceof DomainError) {
+      [status, message] = [1, err.message];
+    } else {
+      throw err;
+    }
+  }
+  await io.err(`error: ${message}\n`);
+  return status;
+}
+
+async function runShell(peer: Peer, io: ChannelIO): Promise<void> {
+  peer.activity.touch();
+  const user = findUserBySshKey(peer.ctx, peer.key.line);
+  if (user) {
+    io.discardInput();
+    await io.out(greeting(peer.ctx, user));
+    return io.finish(0);
+  }
+  io.finish(await runSignup(peer, io, () => peer.activity.touch()));
+}
+
+async function internalError(io: ChannelIO, err: unknown): Promise<void> {
+  log("error", "ssh command failed", { error: String((err as Error)?.stack ?? err) });
+  io.discardInput();
+  await io.err("error: internal server error\n");
+  io.finish(1);
+}
