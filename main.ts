@@ -1,6 +1,5 @@
 /** The `signet` executable: the first argument picks the job. */
-import { ConfigError } from "./server/config.ts";
-import { startServer } from "./server/serve.ts";
+import { clientCommandSummaries, findClientCommand, runClientCommand } from "./client/cli/index.ts";
 
 /** Version of this build. */
 export const VERSION = "0.1.0";
@@ -11,6 +10,14 @@ Usage: signet <command> [args]
 
 Server:
   serve            run the HTTP, SSH and registry servers (configured by SERVICE_* env vars)
+
+Client:
+${clientCommandSummaries()}
+
+Client environment:
+  SERVICE_HOST     host URL (overrides the stored one)
+  SERVICE_SSH_KEY  private key (default ~/.ssh/id_ed25519)
+  SERVICE_USER     user the credential helper logs in as (default: the repository owner)
 
 Other:
   version          print the version
@@ -26,6 +33,9 @@ export async function main(args: string[]): Promise<number> {
         console.log(SERVE_HELP);
         return 0;
       }
+      // Loaded lazily so client commands (and the git credential helper) start fast.
+      const { ConfigError } = await import("./server/config.ts");
+      const { startServer } = await import("./server/serve.ts");
       try {
         await startServer();
       } catch (err) {
@@ -42,15 +52,35 @@ export async function main(args: string[]): Promise<number> {
       console.log(`signet ${VERSION}`);
       return 0;
     case undefined:
-    case "help":
     case "--help":
     case "-h":
       console.log(USAGE);
       return 0;
-    default:
+    case "help":
+      return help(rest[0]);
+    default: {
+      const client = findClientCommand(command);
+      if (client) return await runClientCommand(client, rest);
       console.error(`signet: unknown command "${command}"\n\n${USAGE}`);
       return 2;
+    }
   }
+}
+
+/** `signet help [command]`. */
+function help(topic: string | undefined): number {
+  if (topic === undefined) console.log(USAGE);
+  else if (topic === "serve") console.log(SERVE_HELP);
+  else if (topic === "version" || topic === "help") console.log(USAGE);
+  else {
+    const client = findClientCommand(topic);
+    if (!client) {
+      console.error(`signet: no help for unknown command "${topic}"\n\n${USAGE}`);
+      return 2;
+    }
+    console.log(client.help);
+  }
+  return 0;
 }
 
 const SERVE_HELP = `signet serve: run the Signet servers
