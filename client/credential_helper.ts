@@ -90,7 +90,7 @@ export async function credentialGet(input: CredentialAttrs): Promise<HelperResul
           : "";
         return none(
           `cannot log in as ${user} on ${host}: your key ${fp} is not ${user}'s key${who}; ` +
-            `only ${user} can push to ${repoPath ?? "this repository"}`,
+            `only ${user} can push to ${repoPath?.replace(/\.git$/, "") ?? "this repository"}`,
         );
       }
       throw err;
