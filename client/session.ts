@@ -4,6 +4,7 @@
  */
 import { Api, ApiError, type ApiUser } from "./api.ts";
 import { type ClientConfig, keyPath, loadConfig, normalizeHost, saveConfig } from "./config.ts";
+import { fingerprint } from "../server/crypto/sshkey.ts";
 import { CliError } from "./errors.ts";
 import { loadSigner, type SignerOptions, type SshSigner } from "./signer.ts";
 
@@ -62,9 +63,19 @@ export async function login(
   opts: SignerOptions = {},
 ): Promise<{ user: ApiUser; signer: SshSigner }> {
   const signer = await loadSigner(keyPath(), opts);
-  const { token, user } = await obtainToken(session.api, username, signer);
-  await remember(session, user.username, token);
-  return { user, signer };
+  let result: { token: string; user: ApiUser };
+  try {
+    result = await obtainToken(session.api, username, signer);
+  } catch (err) {
+    if (!(err instanceof ApiError && err.status === 401)) throw err;
+    const fp = await fingerprint(signer.publicKey.blob);
+    throw new CliError(
+      `cannot log in as ${username} on ${session.host} with key ${fp}: ${err.message} ` +
+        `(is ${username} registered there with this key?)`,
+    );
+  }
+  await remember(session, result.user.username, result.token);
+  return { user: result.user, signer };
 }
 
 /** Stores host, username and token for `session` in the config file. */
