@@ -99,7 +99,11 @@ export async function credentialGet(input: CredentialAttrs): Promise<HelperResul
     return none(`cannot log in as ${user} on ${host}: ${(err as Error).message}`);
   }
   if (ours && (storedUser === undefined || storedUser === user)) {
-    await saveConfig({ ...config, host, username: user, token } satisfies ClientConfig);
+    try {
+      await saveConfig({ ...config, host, username: user, token } satisfies ClientConfig);
+    } catch (err) {
+      notes.push(`the new token works but was not stored: ${(err as Error).message}`);
+    }
   }
   return { output: { username: user, password: token }, notes };
 }
