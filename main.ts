@@ -10,6 +10,8 @@ Usage: signet <command> [args]
 
 Server:
   serve            run the HTTP, SSH and registry servers (configured by SERVICE_* env vars)
+  backup <dir>     write a consistent snapshot of SERVICE_DATA_DIR into <dir>, even while serving
+  restore <dir>    restore a snapshot into an empty SERVICE_DATA_DIR
 
 Client:
 ${clientCommandSummaries()}
@@ -33,11 +35,12 @@ export async function main(args: string[]): Promise<number> {
         console.log(SERVE_HELP);
         return 0;
       }
-      // Loaded lazily so client commands (and the git credential helper) start fast.
+      // Server code is loaded lazily so client commands (and the git credential helper) start fast.
       const { ConfigError } = await import("./server/config.ts");
       const { startServer } = await import("./server/serve.ts");
+      let server;
       try {
-        await startServer();
+        server = await startServer();
       } catch (err) {
         if (err instanceof ConfigError) {
           console.error(`signet: configuration error: ${err.message}`);
@@ -45,7 +48,12 @@ export async function main(args: string[]): Promise<number> {
         }
         throw err;
       }
-      return await new Promise<number>(() => {});
+      return await untilSignal(() => server.close());
+    }
+    case "backup":
+    case "restore": {
+      const { backupCommand } = await import("./server/ops/commands.ts");
+      return await backupCommand(command, rest);
     }
     case "version":
     case "--version":
@@ -67,11 +75,28 @@ export async function main(args: string[]): Promise<number> {
   }
 }
 
+/** Resolves with 0 after the first SIGTERM/SIGINT has run `shutdown`; a second signal exits at once. */
+function untilSignal(shutdown: () => Promise<void>): Promise<number> {
+  return new Promise((resolve) => {
+    let stopping = false;
+    const onSignal = () => {
+      if (stopping) Deno.exit(130);
+      stopping = true;
+      shutdown().then(() => resolve(0), (err) => {
+        console.error(`signet: shutdown failed: ${err}`);
+        resolve(1);
+      });
+    };
+    Deno.addSignalListener("SIGTERM", onSignal);
+    Deno.addSignalListener("SIGINT", onSignal);
+  });
+}
+
 /** `signet help [command]`. */
 function help(topic: string | undefined): number {
   if (topic === undefined) console.log(USAGE);
   else if (topic === "serve") console.log(SERVE_HELP);
-  else if (topic === "version" || topic === "help") console.log(USAGE);
+  else if (["version", "help", "backup", "restore"].includes(topic)) console.log(USAGE);
   else {
     const client = findClientCommand(topic);
     if (!client) {

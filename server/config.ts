@@ -18,6 +18,8 @@ export interface ServerConfig {
   sshHostKeyPath: string;
   registryBind: BindAddress | null;
   baseUrl: string | null;
+  /** Largest pack a push may send (SERVICE_MAX_PUSH_BYTES), enforced by git on both transports. */
+  maxPushBytes: number;
 }
 
 /** Raised when an env value is invalid; the message names the variable and the fix. */
@@ -89,7 +91,22 @@ export function loadServerConfig(
       env.SERVICE_REGISTRY_BIND || DEFAULTS.SERVICE_REGISTRY_BIND,
     ),
     baseUrl: parseBaseUrl(env.SERVICE_BASE_URL),
+    maxPushBytes: parseSize("SERVICE_MAX_PUSH_BYTES", env.SERVICE_MAX_PUSH_BYTES, 1024 ** 3),
   };
+}
+
+/** Parses a byte count like `1048576`, `512m` or `2g`; `fallback` when unset. */
+export function parseSize(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback;
+  const m = /^(\d+)([kmg]?)$/i.exec(value.trim());
+  if (!m) {
+    throw new ConfigError(`${name}="${value}" must be a byte count such as 1048576, 512m or 2g`);
+  }
+  const unit =
+    { "": 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[m[2].toLowerCase() as "" | "k" | "m" | "g"];
+  const bytes = Number(m[1]) * unit;
+  if (bytes < 1) throw new ConfigError(`${name} must be at least 1 byte`);
+  return bytes;
 }
 
 function absolute(path: string): string {

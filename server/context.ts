@@ -1,6 +1,7 @@
 /** The shared state every transport and domain function receives. */
 import type { Database } from "../db/database.ts";
 import type { ServerConfig } from "./config.ts";
+import type { RateLimiter } from "./ratelimit.ts";
 
 /** Database plus resolved configuration; the admin key is always set once serving. */
 export interface Signet {
@@ -8,4 +9,6 @@ export interface Signet {
   config: ServerConfig & { adminKey: string };
   /** The SSH port users should connect to, for messages (from the SSH bind). */
   sshPort: number | null;
+  /** Per-IP / per-user / per-bot request limits. */
+  limiter: RateLimiter;
 }

@@ -5,6 +5,15 @@ import { type BindAddress, loadServerConfig, type ServerConfig } from "./config.
 import type { Signet } from "./context.ts";
 import { hostingApp } from "./http/app.ts";
 import { log } from "./log.ts";
+import { rateLimiterFromEnv } from "./ratelimit.ts";
+import { startMaintenance } from "./maintenance.ts";
+import { activeTransfers, drainTransfers } from "./transfers.ts";
+
+/** How long shutdown waits for running git transfers (SERVICE_SHUTDOWN_TIMEOUT, seconds). */
+export function shutdownDeadlineMs(): number {
+  const v = Number(Deno.env.get("SERVICE_SHUTDOWN_TIMEOUT") ?? "30");
+  return Number.isFinite(v) && v >= 0 ? v * 1000 : 30_000;
+}
 
 /** A running server, for tests and graceful shutdown. */
 export interface RunningServer {
@@ -24,8 +33,10 @@ export async function startServer(
     db,
     config: { ...config, adminKey: admin.key },
     sshPort: config.sshBind?.port ?? null,
+    limiter: rateLimiterFromEnv(Deno.env.toObject()),
   };
 
+  const stopMaintenance = startMaintenance(ctx);
   const http = config.httpBind ? listen(config.httpBind, hostingApp(ctx).fetch) : null;
 
   log("info", "signet started", {
@@ -43,14 +54,28 @@ export async function startServer(
     ctx,
     http,
     async close() {
-      await http?.shutdown();
+      const deadline = shutdownDeadlineMs();
+      stopMaintenance();
+      log("info", "shutting down", { active_transfers: activeTransfers() });
+      const stopped = Promise.allSettled([http?.shutdown()]);
+      const left = await drainTransfers(deadline);
+      if (left > 0) log("warn", "shutdown deadline passed", { abandoned_transfers: left });
+      await Promise.race([stopped, new Promise((r) => setTimeout(r, 1000))]);
+      db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       db.close();
+      log("info", "stopped");
     },
   };
 }
 
-function listen(bind: BindAddress, handler: (req: Request) => Response | Promise<Response>) {
-  return Deno.serve({ hostname: bind.hostname, port: bind.port, onListen: () => {} }, handler);
+function listen(
+  bind: BindAddress,
+  handler: (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>,
+) {
+  return Deno.serve(
+    { hostname: bind.hostname, port: bind.port, onListen: () => {} },
+    (req, info) => handler(req, info),
+  );
 }
 
 function describe(bind: BindAddress | null): string {

@@ -1,7 +1,24 @@
 /** Facts about running git shared by both transports. */
+import type { Signet } from "../context.ts";
 
 /** Accepts a `GIT_PROTOCOL` value only of the form git sends (`version=2`, `key=value:...`). */
 export function gitProtocolEnv(value: string | undefined | null): Record<string, string> {
   if (!value || value.length > 256 || !/^[A-Za-z0-9=._:-]+$/.test(value)) return {};
   return { GIT_PROTOCOL: value };
+}
+
+/**
+ * The environment every git server process runs with, on every transport: a clean PATH and HOME,
+ * no system config, the push size limit, and a validated GIT_PROTOCOL.
+ */
+export function gitServerEnv(ctx: Signet, gitProtocol?: string | null): Record<string, string> {
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: ctx.config.dataDir,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_KEY_0: "receive.maxInputSize",
+    GIT_CONFIG_VALUE_0: String(ctx.config.maxPushBytes),
+    ...gitProtocolEnv(gitProtocol),
+  };
 }

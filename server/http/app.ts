@@ -8,6 +8,10 @@ import { repoRoutes } from "./routes/repos.ts";
 import { uiRoutes } from "./routes/ui.ts";
 import { gitRoutes } from "./git.ts";
 import { onError } from "./errors.ts";
+import { requestLog } from "./middleware.ts";
+import { requireAdmin } from "./auth.ts";
+import { checkHealth } from "../domain/health.ts";
+import { renderMetrics } from "../metrics.ts";
 
 /** Largest JSON body the API accepts. */
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
@@ -15,14 +19,23 @@ export const MAX_JSON_BODY_BYTES = 64 * 1024;
 /** Builds the hosting app for `ctx`. */
 export function hostingApp(ctx: Signet): Hono {
   const app = new Hono();
+  app.use("*", requestLog("hosting"));
   const api = new Hono();
   api.use("*", bodyLimit({ maxSize: MAX_JSON_BODY_BYTES }));
   api.route("/admin", adminRoutes(ctx));
   api.route("/", accountRoutes(ctx));
   api.route("/", repoRoutes(ctx));
-  api.get("/health", (c) => c.json({ status: "ok" }));
+  api.get("/health", async (c) => {
+    const health = await checkHealth(ctx);
+    return c.json(health, health.status === "ok" ? 200 : 503);
+  });
   api.all("*", (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}` }, 404));
   app.route("/api", api);
+  app.get(
+    "/metrics",
+    requireAdmin(ctx),
+    (c) => c.body(renderMetrics(), 200, { "Content-Type": "text/plain; version=0.0.4" }),
+  );
   app.route("/", uiRoutes());
   app.route("/", gitRoutes(ctx));
   app.notFound((c) => c.json({ error: "not found" }, 404));

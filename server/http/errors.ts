@@ -3,9 +3,13 @@ import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { DomainError, HTTP_STATUS } from "../domain/errors.ts";
 import { log } from "../log.ts";
+import { RateLimitError } from "../ratelimit.ts";
 
 /** Hono `onError` handler: domain errors keep their message, anything else is a logged 500. */
 export function onError(err: Error, c: Context): Response {
+  if (err instanceof RateLimitError) {
+    return c.json({ error: err.message }, 429, { "Retry-After": String(err.retryAfterSeconds) });
+  }
   if (err instanceof DomainError) {
     const res = c.json({ error: err.message }, HTTP_STATUS[err.kind]);
     if (err.kind === "unauthorized") res.headers.set("WWW-Authenticate", 'Bearer realm="service"');
@@ -39,4 +43,11 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
     throw new DomainError("invalid", "request body must be a JSON object");
   }
   return value as Record<string, unknown>;
+}
+
+/** The client's IP address as seen by this server (the socket peer). */
+export function clientIp(c: Context): string {
+  const info = c.env as Deno.ServeHandlerInfo | undefined;
+  const addr = info?.remoteAddr as Deno.NetAddr | undefined;
+  return addr?.hostname ?? "unknown";
 }

@@ -6,9 +6,12 @@ import type { Signet } from "../context.ts";
 import { authorizeGit, type GitService } from "../domain/access.ts";
 import { DomainError } from "../domain/errors.ts";
 import { getRepo, recordPush } from "../domain/repos.ts";
-import { gitProtocolEnv } from "../domain/git.ts";
+import { gitServerEnv } from "../domain/git.ts";
+import { clientIp } from "./errors.ts";
 import { log } from "../log.ts";
 import { userFromAuthorization } from "./auth.ts";
+import { gitTransfers } from "../metrics.ts";
+import { trackTransfer } from "../transfers.ts";
 
 const SERVICES = new Set<GitService>(["git-upload-pack", "git-receive-pack"]);
 
@@ -54,17 +57,14 @@ async function serveGit(
     throw err;
   }
   const env: Record<string, string> = {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    ...gitServerEnv(ctx, c.req.header("Git-Protocol")),
     GIT_PROJECT_ROOT: ctx.config.reposDir,
     GIT_HTTP_EXPORT_ALL: "1",
-    GIT_CONFIG_NOSYSTEM: "1",
-    HOME: ctx.config.dataDir,
     PATH_INFO: `/${repo.owner}/${repo.name}.git/${rest}`,
     REQUEST_METHOD: c.req.method,
     QUERY_STRING: new URL(c.req.url).search.slice(1),
     CONTENT_TYPE: c.req.header("Content-Type") ?? "",
-    REMOTE_ADDR: "127.0.0.1",
-    ...gitProtocolEnv(c.req.header("Git-Protocol")),
+    REMOTE_ADDR: clientIp(c),
   };
   const length = c.req.header("Content-Length");
   if (length && /^\d+$/.test(length)) env.CONTENT_LENGTH = length;
@@ -87,7 +87,21 @@ async function serveGit(
   else child.stdin.close();
 
   const stderr = new Response(child.stderr).text();
-  child.status.then(async (status) => {
+  const started = performance.now();
+  trackTransfer(child.status.then(async (status) => {
+    const ms = Math.round(performance.now() - started);
+    const outcome = status.success ? "ok" : "failed";
+    if (rest !== "info/refs") {
+      gitTransfers.inc({ transport: "http", service, outcome });
+      log("info", "git transfer", {
+        transport: "http",
+        service,
+        repo: `${repo.owner}/${repo.name}`,
+        user: user?.username ?? null,
+        outcome,
+        ms,
+      });
+    }
     const errText = (await stderr).trim();
     if (errText) {
       log("warn", "git http-backend stderr", {
@@ -98,7 +112,7 @@ async function serveGit(
     if (status.success && service === "git-receive-pack" && rest === "git-receive-pack") {
       recordPush(ctx, repo);
     }
-  });
+  }));
 
   return await cgiResponse(child.stdout);
 }

@@ -48,6 +48,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     SERVICE_REGISTRY_BIND: `127.0.0.1:${ports.registry}`,
     SERVICE_ADMIN_KEY: adminKey,
     SERVICE_BASE_URL: `http://127.0.0.1:${ports.http}`,
+    // Throughput tests would trip the limits; the hostile suite turns them back on.
+    SERVICE_RATE_LIMITS: "off",
     ...opts.env,
   };
   const child = new Deno.Command(Deno.execPath(), {

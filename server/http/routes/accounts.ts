@@ -2,13 +2,16 @@
 import { Hono } from "hono";
 import type { Signet } from "../../context.ts";
 import { issueChallenge, publicUser, signup, verifyLogin } from "../../domain/accounts.ts";
-import { readJsonObject } from "../errors.ts";
+import { clientIp, readJsonObject } from "../errors.ts";
+import { logins } from "../../metrics.ts";
+import { log } from "../../log.ts";
 
 /** `/api/signup`, `/api/login/challenge`, `/api/login/verify` */
 export function accountRoutes(ctx: Signet): Hono {
   const app = new Hono();
 
   app.post("/signup", async (c) => {
+    ctx.limiter.take("signup_ip", clientIp(c));
     const body = await readJsonObject(c);
     const user = signup(ctx, {
       username: body.username,
@@ -19,18 +22,32 @@ export function accountRoutes(ctx: Signet): Hono {
   });
 
   app.post("/login/challenge", async (c) => {
+    ctx.limiter.take("login_ip", clientIp(c));
     const body = await readJsonObject(c);
+    ctx.limiter.take("login_user", String(body.username).slice(0, 64));
     return c.json({ nonce: issueChallenge(ctx, body.username) });
   });
 
   app.post("/login/verify", async (c) => {
+    ctx.limiter.take("login_ip", clientIp(c));
     const body = await readJsonObject(c);
-    const { token, user } = await verifyLogin(ctx, {
-      username: body.username,
-      nonce: body.nonce,
-      signature: body.signature,
-    });
-    return c.json({ token, user: publicUser(user) });
+    ctx.limiter.take("login_user", String(body.username).slice(0, 64));
+    try {
+      const { token, user } = await verifyLogin(ctx, {
+        username: body.username,
+        nonce: body.nonce,
+        signature: body.signature,
+      });
+      logins.inc({ outcome: "ok" });
+      return c.json({ token, user: publicUser(user) });
+    } catch (err) {
+      logins.inc({ outcome: "failed" });
+      log("warn", "login failed", {
+        username: typeof body.username === "string" ? body.username.slice(0, 40) : null,
+        reason: (err as Error).message,
+      });
+      throw err;
+    }
   });
 
   return app;

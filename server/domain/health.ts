@@ -1,0 +1,32 @@
+/** Health checks shared by the hosting and registry health routes. */
+import type { Signet } from "../context.ts";
+
+/** The result of a health check: ok, or the failing component's message. */
+export interface Health {
+  status: "ok" | "unavailable";
+  checks: { database: string; repositories: string };
+}
+
+/** Checks that SQLite answers and the repository directory is a writable directory. */
+export async function checkHealth(ctx: Signet): Promise<Health> {
+  let database = "ok";
+  try {
+    ctx.db.prepare("SELECT 1").get();
+  } catch (err) {
+    database = `error: ${(err as Error).message}`;
+  }
+  let repositories = "ok";
+  try {
+    const info = await Deno.stat(ctx.config.reposDir);
+    if (!info.isDirectory) repositories = "error: not a directory";
+    else {
+      const probe = `${ctx.config.reposDir}/.health-${crypto.randomUUID()}`;
+      await Deno.writeTextFile(probe, "");
+      await Deno.remove(probe);
+    }
+  } catch (err) {
+    repositories = `error: ${(err as Error).message}`;
+  }
+  const ok = database === "ok" && repositories === "ok";
+  return { status: ok ? "ok" : "unavailable", checks: { database, repositories } };
+}

@@ -1,0 +1,60 @@
+/** In-process metrics, rendered in the Prometheus text format at `GET /metrics`. */
+
+type Labels = Record<string, string>;
+
+class Counter {
+  readonly values = new Map<string, number>();
+  constructor(readonly name: string, readonly help: string) {}
+  inc(labels: Labels = {}, by = 1): void {
+    const key = labelKey(labels);
+    this.values.set(key, (this.values.get(key) ?? 0) + by);
+  }
+}
+
+class Gauge extends Counter {
+  dec(labels: Labels = {}): void {
+    this.inc(labels, -1);
+  }
+}
+
+function labelKey(labels: Labels): string {
+  const entries = Object.entries(labels).sort(([a], [b]) => a.localeCompare(b));
+  if (entries.length === 0) return "";
+  return `{${entries.map(([k, v]) => `${k}="${v.replace(/["\\\n]/g, "_")}"`).join(",")}}`;
+}
+
+/** HTTP requests by app, route pattern, method and status. */
+export const httpRequests = new Counter("signet_http_requests_total", "HTTP requests handled");
+/** Git transfers by transport, service and outcome. */
+export const gitTransfers = new Counter("signet_git_transfers_total", "git transfers");
+/** SSH sessions currently open. */
+export const sshSessionsActive = new Gauge("signet_ssh_sessions_active", "open SSH sessions");
+/** Logins by outcome. */
+export const logins = new Counter("signet_logins_total", "login verifications by outcome");
+/** Registry mutations by operation and result. */
+export const registryOperations = new Counter(
+  "signet_registry_operations_total",
+  "registry mutations by operation and result",
+);
+
+const ALL = [httpRequests, gitTransfers, sshSessionsActive, logins, registryOperations];
+const startedAt = Date.now();
+
+/** Renders every metric in the Prometheus exposition format. */
+export function renderMetrics(): string {
+  const lines: string[] = [];
+  for (const m of ALL) {
+    lines.push(`# HELP ${m.name} ${m.help}`);
+    lines.push(`# TYPE ${m.name} ${m instanceof Gauge ? "gauge" : "counter"}`);
+    if (m.values.size === 0 && m instanceof Gauge) lines.push(`${m.name} 0`);
+    for (const [key, value] of m.values) lines.push(`${m.name}${key} ${value}`);
+  }
+  lines.push("# HELP signet_uptime_seconds seconds since start");
+  lines.push("# TYPE signet_uptime_seconds gauge");
+  lines.push(`signet_uptime_seconds ${Math.round((Date.now() - startedAt) / 1000)}`);
+  const mem = Deno.memoryUsage();
+  lines.push("# HELP signet_resident_memory_bytes resident set size");
+  lines.push("# TYPE signet_resident_memory_bytes gauge");
+  lines.push(`signet_resident_memory_bytes ${mem.rss}`);
+  return lines.join("\n") + "\n";
+}
