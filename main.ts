@@ -1,8 +1,6 @@
 /** The `signet` executable: the first argument picks the job. */
 import { runBotCommand } from "./client/bot_cli.ts";
-import { ConfigError } from "./server/config.ts";
-import { startServer } from "./server/serve.ts";
-import { backupCommand } from "./server/ops/commands.ts";
+import { clientCommandSummaries, findClientCommand, runClientCommand } from "./client/cli/index.ts";
 
 /** Version of this build. */
 export const VERSION = "0.1.0";
@@ -20,6 +18,14 @@ Bot registry:
   bot <command>    manage bot identities (keygen, create, get, update, add-key, remove-key,
                    rotate, revoke, attest, search); see \`signet bot help\`
 
+Client:
+${clientCommandSummaries()}
+
+Client environment:
+  SERVICE_HOST     host URL (overrides the stored one)
+  SERVICE_SSH_KEY  private key (default ~/.ssh/id_ed25519)
+  SERVICE_USER     user the credential helper logs in as (default: the repository owner)
+
 Other:
   version          print the version
   help [command]   show help
@@ -34,6 +40,9 @@ export async function main(args: string[]): Promise<number> {
         console.log(SERVE_HELP);
         return 0;
       }
+      // Server code is loaded lazily so client commands (and the git credential helper) start fast.
+      const { ConfigError } = await import("./server/config.ts");
+      const { startServer } = await import("./server/serve.ts");
       let server;
       try {
         server = await startServer();
@@ -49,21 +58,27 @@ export async function main(args: string[]): Promise<number> {
     case "bot":
       return await runBotCommand(rest);
     case "backup":
-    case "restore":
+    case "restore": {
+      const { backupCommand } = await import("./server/ops/commands.ts");
       return await backupCommand(command, rest);
+    }
     case "version":
     case "--version":
       console.log(`signet ${VERSION}`);
       return 0;
     case undefined:
-    case "help":
     case "--help":
     case "-h":
       console.log(USAGE);
       return 0;
-    default:
+    case "help":
+      return help(rest[0]);
+    default: {
+      const client = findClientCommand(command);
+      if (client) return await runClientCommand(client, rest);
       console.error(`signet: unknown command "${command}"\n\n${USAGE}`);
       return 2;
+    }
   }
 }
 
@@ -82,6 +97,22 @@ function untilSignal(shutdown: () => Promise<void>): Promise<number> {
     Deno.addSignalListener("SIGTERM", onSignal);
     Deno.addSignalListener("SIGINT", onSignal);
   });
+}
+
+/** `signet help [command]`. */
+function help(topic: string | undefined): number {
+  if (topic === undefined) console.log(USAGE);
+  else if (topic === "serve") console.log(SERVE_HELP);
+  else if (["version", "help", "backup", "restore"].includes(topic)) console.log(USAGE);
+  else {
+    const client = findClientCommand(topic);
+    if (!client) {
+      console.error(`signet: no help for unknown command "${topic}"\n\n${USAGE}`);
+      return 2;
+    }
+    console.log(client.help);
+  }
+  return 0;
 }
 
 const SERVE_HELP = `signet serve: run the Signet servers

@@ -1,0 +1,99 @@
+/** `signet init`: choose the host and make sure an SSH key exists. */
+import { fingerprint } from "../../server/crypto/sshkey.ts";
+import { Api } from "../api.ts";
+import { keyPath, loadConfig, normalizeHost, saveConfig } from "../config.ts";
+import { parseArgs } from "../args.ts";
+import { CliError, UsageError } from "../errors.ts";
+import { ask, confirm, isInteractive } from "../prompt.ts";
+import { readPublicKey } from "../signer.ts";
+import type { Command } from "./command.ts";
+
+/** `signet init [--host URL] [--create-key]` */
+export const initCommand: Command = {
+  name: "init",
+  summary: "store the host and check (or create) your SSH key",
+  help: `Usage: signet init [--host URL] [--create-key]
+
+Stores the Signet host in the config file and checks that your SSH key exists.
+When the key is missing, offers to create one with ssh-keygen (on a terminal);
+--create-key creates it without asking, with no passphrase.
+
+Options:
+  --host URL      the Signet host (default: $SERVICE_HOST, else the stored host)
+  --create-key    create a missing key without asking (unencrypted)
+
+Environment:
+  SERVICE_HOST      default host
+  SERVICE_SSH_KEY   private key path (default ~/.ssh/id_ed25519)
+`,
+  async run(args) {
+    const { flags } = parseArgs(args, { host: "string", "create-key": "boolean" }, 0);
+    const config = await loadConfig();
+    let input = (flags.host as string | undefined) ?? Deno.env.get("SERVICE_HOST") ?? config.host;
+    if (!input && isInteractive()) {
+      input = await ask("Signet host URL (e.g. https://git.example.com): ");
+    }
+    if (!input) throw new UsageError("no host given: pass --host URL or set SERVICE_HOST");
+    const host = normalizeHost(input);
+
+    const sameHost = config.host !== undefined && normalizeHost(config.host) === host;
+    await saveConfig(sameHost ? { ...config, host } : { host });
+    const reachable = await new Api(host).healthy();
+    console.log(`Host: ${host}${reachable ? "" : " (not reachable right now)"}`);
+
+    const path = keyPath();
+    if (!(await exists(path))) await createKey(path, flags["create-key"] === true);
+    const pub = await readPublicKey(path).catch((err) => {
+      throw new CliError((err as Error).message);
+    });
+    console.log(`SSH key: ${path} (${await fingerprint(pub.key.blob)})`);
+    const stored = sameHost ? config.username : undefined;
+    console.log(
+      stored
+        ? `Account: ${stored}. Next: signet login`
+        : "Next: signet register <username> --invite <code>  (or signet login <username>)",
+    );
+    return 0;
+  },
+};
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return false;
+    throw err;
+  }
+}
+
+/** Creates an ed25519 key at `path` with ssh-keygen, asking first unless `force`. */
+async function createKey(path: string, force: boolean): Promise<void> {
+  const interactive = isInteractive();
+  if (!force) {
+    const hint = `create one with "signet init --create-key" or ` +
+      `"ssh-keygen -t ed25519 -f ${path}", or point SERVICE_SSH_KEY at your key`;
+    if (!interactive) throw new CliError(`no SSH key at ${path}: ${hint}`);
+    if (!(await confirm(`No SSH key at ${path}. Create one with ssh-keygen?`, true))) {
+      throw new CliError(`no SSH key at ${path}: ${hint}`);
+    }
+  }
+  const dir = path.slice(0, path.lastIndexOf("/"));
+  if (dir) await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+  // Asked on a terminal: ssh-keygen asks for a passphrase itself. --create-key: none, quietly.
+  const args = force
+    ? ["-q", "-t", "ed25519", "-N", "", "-f", path]
+    : ["-t", "ed25519", "-f", path];
+  let status: Deno.CommandStatus;
+  try {
+    status = await new Deno.Command("ssh-keygen", {
+      args,
+      stdin: force ? "null" : "inherit",
+      stdout: "inherit",
+      stderr: "inherit",
+    }).spawn().status;
+  } catch (err) {
+    throw new CliError(`cannot run ssh-keygen: ${(err as Error).message}`);
+  }
+  if (!status.success) throw new CliError(`ssh-keygen failed (exit ${status.code})`);
+}
