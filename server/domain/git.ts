@@ -22,3 +22,29 @@ export function gitServerEnv(ctx: Signet, gitProtocol?: string | null): Record<s
     ...gitProtocolEnv(gitProtocol),
   };
 }
+
+const programs = new Map<string, string>();
+
+/**
+ * Path of a git helper program (e.g. `git-http-backend`) in git's exec path, found once with
+ * `git --exec-path`; plain `git` when it is not there. Spawning the helper directly skips the
+ * `git` wrapper process (one fork+exec) on every request.
+ */
+export function gitProgram(name: string): string {
+  let path = programs.get(name);
+  if (path === undefined) {
+    path = "git";
+    try {
+      const out = new Deno.Command("git", {
+        args: ["--exec-path"],
+        stdout: "piped",
+        stderr: "null",
+      })
+        .outputSync();
+      const dir = new TextDecoder().decode(out.stdout).trim();
+      if (out.success && dir && Deno.statSync(`${dir}/${name}`).isFile) path = `${dir}/${name}`;
+    } catch { /* keep plain git */ }
+    programs.set(name, path);
+  }
+  return path;
+}

@@ -6,7 +6,7 @@ import type { Signet } from "../context.ts";
 import { authorizeGit, type GitService } from "../domain/access.ts";
 import { DomainError } from "../domain/errors.ts";
 import { getRepo, recordPush } from "../domain/repos.ts";
-import { gitServerEnv } from "../domain/git.ts";
+import { gitProgram, gitServerEnv } from "../domain/git.ts";
 import { clientIp } from "./errors.ts";
 import { log } from "../log.ts";
 import { userFromAuthorization } from "./auth.ts";
@@ -73,8 +73,9 @@ async function serveGit(
   // REMOTE_USER enables receive-pack in http-backend: set only after the owner check above.
   if (user && service === "git-receive-pack") env.REMOTE_USER = user.username;
 
-  const child = new Deno.Command("git", {
-    args: ["http-backend"],
+  const program = gitProgram("git-http-backend");
+  const child = new Deno.Command(program, {
+    args: program === "git" ? ["http-backend"] : [],
     env,
     clearEnv: true,
     stdin: "piped",
