@@ -15,6 +15,7 @@ import { log } from "../log.ts";
 import { userFromAuthorization } from "./auth.ts";
 import { gitTransfers } from "../metrics.ts";
 import { trackTransfer } from "../transfers.ts";
+import { uploadPackV2Advertisement } from "./advertisement.ts";
 
 const SERVICES = new Set<GitService>(["git-upload-pack", "git-receive-pack"]);
 
@@ -86,6 +87,19 @@ async function serveGit(
     }
   }
 
+  const headers = {
+    "Content-Type": `application/x-git-${service.slice(4)}-${
+      advertise ? "advertisement" : "result"
+    }`,
+    "Cache-Control": "no-cache, max-age=0, must-revalidate",
+    "Expires": "Fri, 01 Jan 1980 00:00:00 GMT",
+    "Pragma": "no-cache",
+  };
+  if (advertise && service === "git-upload-pack" && isProtocolV2(gitProtocol)) {
+    const bytes = await uploadPackV2Advertisement(ctx, dir, env);
+    if (bytes) return new Response(bytes as BodyInit, { status: 200, headers });
+  }
+
   // The same processes http-backend would start, minus http-backend itself.
   const child = new Deno.Command(gitProgram(service), {
     args: ["--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), dir],
@@ -124,14 +138,6 @@ async function serveGit(
     if (status.success && service === "git-receive-pack" && !advertise) recordPush(ctx, repo);
   }));
 
-  const headers = {
-    "Content-Type": `application/x-git-${service.slice(4)}-${
-      advertise ? "advertisement" : "result"
-    }`,
-    "Cache-Control": "no-cache, max-age=0, must-revalidate",
-    "Expires": "Fri, 01 Jan 1980 00:00:00 GMT",
-    "Pragma": "no-cache",
-  };
   // Protocol v0/v1 advertisements start with a service line; v2 has none (as in http-backend).
   const body = advertise && !isProtocolV2(gitProtocol)
     ? prepend(pktLine(`# service=${service}\n`) + "0000", child.stdout)
