@@ -109,10 +109,13 @@ export async function setupSignetRepos(
   if (signup.status !== 201) throw new Error(`signup failed: ${JSON.stringify(signup.body)}`);
   const user = { id: (signup.body.user as { id: number }).id, username: "bench", key };
   const token = await login(server, user);
-  for (const name of REPO_NAMES) {
-    await createRepo(server, token, name);
-    const source = name === "scratch" ? scratchSource : generated[name];
-    await mirrorInto(source, `${server.dataDir}/repos/bench/${name}.git`, home);
+  // Each Signet transport gets its own copies: pushes over one must not race the other's clients.
+  for (const prefix of ["http", "ssh"]) {
+    for (const name of REPO_NAMES) {
+      await createRepo(server, token, `${prefix}-${name}`);
+      const source = name === "scratch" ? scratchSource : generated[name];
+      await mirrorInto(source, `${server.dataDir}/repos/bench/${prefix}-${name}.git`, home);
+    }
   }
   return { username: user.username, token, key: user.key };
 }
@@ -138,9 +141,9 @@ export async function signetSshUp(server: SignetServer): Promise<boolean> {
 export function signetHttp(server: SignetServer, account: SignetAccount): Transport {
   return {
     id: "signet-http",
-    label: "Signet smart HTTP (Deno.serve + git http-backend)",
+    label: "Signet smart HTTP (Deno.serve + git upload-pack/receive-pack --stateless-rpc)",
     kind: "http",
-    url: (repo: RepoName) => `${server.httpUrl}/${account.username}/${repo}.git`,
+    url: (repo: RepoName) => `${server.httpUrl}/${account.username}/http-${repo}.git`,
     env: {},
     // A bearer header on every request, as a CI job would send it (no 401 round trip).
     gitArgs: ["-c", `http.extraHeader=Authorization: Bearer ${account.token}`],
@@ -155,7 +158,7 @@ export function signetSsh(server: SignetServer, account: SignetAccount): Transpo
     label: "Signet SSH (ssh2 + git upload-pack/receive-pack)",
     kind: "ssh",
     url: (repo: RepoName) =>
-      `ssh://git@127.0.0.1:${server.sshPort}/${account.username}/${repo}.git`,
+      `ssh://git@127.0.0.1:${server.sshPort}/${account.username}/ssh-${repo}.git`,
     env: { GIT_SSH_COMMAND: sshCommand(account.key.privatePath) },
     gitArgs: [],
     server: { name: "signet", roots: () => [server.pid], stop: () => server.stop() },
