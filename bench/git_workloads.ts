@@ -75,7 +75,12 @@ async function commitFile(
   content: Uint8Array,
 ): Promise<void> {
   await Deno.writeFile(`${repoDir}/${file}`, content);
-  await cmdOk("git", ["add", file], { cwd: repoDir, env: envFor(t, c) });
+  // Untimed preparation: store the new blob uncompressed (the push recompresses it anyway when it
+  // builds its pack), which saves seconds per big-push run.
+  await cmdOk("git", ["-c", "core.compression=0", "add", file], {
+    cwd: repoDir,
+    env: envFor(t, c),
+  });
   await cmdOk("git", ["commit", "-q", "-m", `bench ${file}`], { cwd: repoDir, env: envFor(t, c) });
 }
 
@@ -125,13 +130,16 @@ export const WORKLOADS: Workload[] = [
   },
 ];
 
-/** Runs every workload on every transport: `warmup` untimed runs, then `runs` timed ones. */
+/**
+ * Runs every workload on every transport: `warmup` untimed runs, then `runs` timed ones. Samples
+ * are appended to `out` as each workload finishes (so a later failure keeps the earlier ones).
+ */
 export async function runGitWorkloads(
   transports: Transport[],
   c: ClientContext,
   opts: { runs: number; warmup: number; only?: string[] },
-): Promise<GitSample[]> {
-  const out: GitSample[] = [];
+  out: GitSample[],
+): Promise<void> {
   for (const t of transports) await Deno.mkdir(`${c.dir}/${t.id}`, { recursive: true });
   for (const w of WORKLOADS) {
     if (opts.only && !opts.only.includes(w.id)) continue;
@@ -152,7 +160,6 @@ export async function runGitWorkloads(
       out.push({ workload: w.id, transport: t.id, samples: samples.get(t.id)! });
     }
   }
-  return out;
 }
 
 /** The commands of each workload, for RESULTS.md. */

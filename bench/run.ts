@@ -110,10 +110,22 @@ async function main(): Promise<number> {
   await Deno.mkdir(home);
   const stops: (() => Promise<void>)[] = [];
   const notes: string[] = [];
-  let git: GitSample[] = [];
+  const git: GitSample[] = [];
   const parallel: ParallelResult[] = [];
-  let api: ApiResults | null = null;
+  let api = null as ApiResults | null;
   const transports: Transport[] = [];
+  const errors: string[] = [];
+  /** Runs one phase; a failure is recorded (and fails the bench) but the report is still written. */
+  const phase = async (name: string, fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (err) {
+      const msg = `${name} failed: ${err instanceof Error ? err.message : String(err)}`;
+      progress(msg);
+      errors.push(msg);
+      notes.push(`**${msg.split("\n")[0]}**`);
+    }
+  };
   try {
     progress(`generating repositories in ${work}`);
     const generated = await generateRepos(`${work}/gen`, mode.sizes, home);
@@ -175,26 +187,31 @@ async function main(): Promise<number> {
       bigPushBytes: mode.bigPushBytes,
     };
     if (!values["skip-git"]) {
-      git = await runGitWorkloads(transports, client, {
-        runs: mode.runs,
-        warmup: mode.warmup,
-        only: values.workloads?.split(","),
-      });
+      await phase("git workloads", () =>
+        runGitWorkloads(transports, client, {
+          runs: mode.runs,
+          warmup: mode.warmup,
+          only: values.workloads?.split(","),
+        }, git));
     }
     if (!values["skip-parallel"]) {
-      for (const t of transports) {
-        progress(`${mode.parallel} parallel clones over ${t.id}`);
-        const r = await parallelClones(t, client, mode.parallel);
-        parallel.push(r);
-        if (r.failures) progress(`  ${r.failures} failed: ${r.firstError}`);
-      }
+      await phase("parallel clones", async () => {
+        for (const t of transports) {
+          progress(`${mode.parallel} parallel clones over ${t.id}`);
+          const r = await parallelClones(t, client, mode.parallel);
+          parallel.push(r);
+          if (r.failures) progress(`  ${r.failures} failed: ${r.firstError}`);
+        }
+      });
     }
     if (!values["skip-api"]) {
-      api = await runApiWorkloads(signet, {
-        seconds: mode.apiSeconds,
-        connections: mode.apiConnections,
-        bots: mode.bots,
-        workDir: work,
+      await phase("API workloads", async () => {
+        api = await runApiWorkloads(signet, {
+          seconds: mode.apiSeconds,
+          connections: mode.apiConnections,
+          bots: mode.bots,
+          workDir: work,
+        });
       });
     }
   } finally {
@@ -239,8 +256,8 @@ async function main(): Promise<number> {
   }
   const failures = parallel.reduce((n, p) => n + p.failures, 0) +
     (api?.rows.reduce((n, r) => n + r.errors, 0) ?? 0);
-  if (failures) {
-    console.error(`${failures} operations failed`);
+  if (failures || errors.length) {
+    console.error(`${failures} operations failed${errors.length ? `; ${errors.join("; ")}` : ""}`);
     return 1;
   }
   return 0;
