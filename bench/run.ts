@@ -5,7 +5,7 @@
  * It exits non-zero only when something fails (a clone, a server), never because of timings.
  */
 import { parseArgs } from "node:util";
-import { cmd, cmdOk, gitClientEnv, progress } from "./util.ts";
+import { cmd, cmdOk, exists, gitClientEnv, progress } from "./util.ts";
 import { ensurePackages } from "./packages.ts";
 import { generateRepos, mirrorInto, type RepoSizes } from "./repos.ts";
 import { REPO_NAMES, type Transport } from "./transport.ts";
@@ -80,6 +80,11 @@ async function machineInfo(): Promise<Record<string, string>> {
   };
 }
 
+async function freeBytes(path: string): Promise<number> {
+  const r = await cmd("df", ["-B1", "--output=avail", path]);
+  return Number(r.stdout.trim().split("\n").pop());
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     args: Deno.args,
@@ -92,6 +97,8 @@ async function main(): Promise<number> {
       workloads: { type: "string" },
       runs: { type: "string" },
       keep: { type: "boolean", default: false },
+      disk: { type: "boolean", default: false },
+      note: { type: "string", multiple: true },
     },
   });
   const mode = { ...(values.quick ? QUICK : FULL) };
@@ -104,12 +111,21 @@ async function main(): Promise<number> {
   await ensurePackages();
   const machine = await machineInfo();
 
-  const work = await Deno.makeTempDir({ prefix: "signet-bench-" });
+  // Repositories and clones live on tmpfs unless --disk: a shared machine's disk stalls (others'
+  // writeback) otherwise swamp the differences between transports. Same place for all of them.
+  const onTmpfs = !values.disk && (await exists("/dev/shm")) && (await freeBytes("/dev/shm")) > 4e9;
+  const work = await Deno.makeTempDir({
+    dir: onTmpfs ? "/dev/shm" : undefined,
+    prefix: "signet-bench-",
+  });
   await Deno.chmod(work, 0o755);
   const home = `${work}/home`;
   await Deno.mkdir(home);
   const stops: (() => Promise<void>)[] = [];
-  const notes: string[] = [];
+  const notes: string[] = [...(values.note ?? [])];
+  notes.push(
+    `Repositories, clones and Signet's data dir on ${onTmpfs ? "tmpfs (/dev/shm)" : "disk"}.`,
+  );
   const git: GitSample[] = [];
   const parallel: ParallelResult[] = [];
   let api = null as ApiResults | null;

@@ -16,6 +16,10 @@ import { userFromAuthorization } from "./auth.ts";
 import { gitTransfers } from "../metrics.ts";
 import { trackTransfer } from "../transfers.ts";
 import { uploadPackV2Advertisement } from "./advertisement.ts";
+import { pumpBody } from "./body_pump.ts";
+
+/** Request body bytes held in memory while git catches up; the rest waits in a temp file. */
+const BODY_MEMORY_LIMIT = 8 * 1024 * 1024;
 
 const SERVICES = new Set<GitService>(["git-upload-pack", "git-receive-pack"]);
 
@@ -109,7 +113,12 @@ async function serveGit(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  if (input) input.pipeTo(child.stdin).catch(() => {});
+  if (input) {
+    pumpBody(input, child.stdin, {
+      memoryLimit: BODY_MEMORY_LIMIT,
+      spillDir: `${ctx.config.dataDir}/tmp`,
+    }).catch(() => {});
+  }
 
   const stderr = collectText(child.stderr, 4096);
   const started = performance.now();
