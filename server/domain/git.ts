@@ -48,3 +48,44 @@ export function gitProgram(name: string): string {
   }
   return path;
 }
+
+/** Limits how many git server processes (upload-pack, receive-pack) run at once. */
+export class GitSlots {
+  #free: number;
+  #waiting: (() => void)[] = [];
+  constructor(readonly limit: number) {
+    this.#free = limit;
+  }
+
+  /** Waits for a free slot; call the returned function exactly once when git has exited. */
+  async acquire(): Promise<() => void> {
+    if (this.#free > 0) this.#free--;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free++;
+    };
+  }
+
+  /** Transfers waiting for a slot right now. */
+  get queued(): number {
+    return this.#waiting.length;
+  }
+}
+
+/**
+ * The process-wide git slots: SERVICE_GIT_CONCURRENCY, default 4 per CPU core. A clone storm then
+ * queues instead of starting every pack-objects at once, which on a small machine only adds
+ * context switches and memory.
+ */
+export const gitSlots = new GitSlots(gitConcurrency(Deno.env.get("SERVICE_GIT_CONCURRENCY")));
+
+function gitConcurrency(value: string | undefined): number {
+  const n = Number(value);
+  if (value && Number.isInteger(n) && n >= 1) return n;
+  return Math.max(4, 4 * navigator.hardwareConcurrency);
+}

@@ -9,7 +9,7 @@ import type { Signet } from "../context.ts";
 import { authorizeGit, type GitService } from "../domain/access.ts";
 import { DomainError } from "../domain/errors.ts";
 import { getRepo, recordPush, repoDir } from "../domain/repos.ts";
-import { gitProgram, gitServerEnv } from "../domain/git.ts";
+import { gitProgram, gitServerEnv, gitSlots } from "../domain/git.ts";
 import { clientIp } from "./errors.ts";
 import { log } from "../log.ts";
 import { userFromAuthorization } from "./auth.ts";
@@ -105,6 +105,7 @@ async function serveGit(
   }
 
   // The same processes http-backend would start, minus http-backend itself.
+  const release = await gitSlots.acquire();
   const child = new Deno.Command(gitProgram(service), {
     args: ["--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), dir],
     env,
@@ -122,6 +123,7 @@ async function serveGit(
 
   const stderr = collectText(child.stderr, 4096);
   const started = performance.now();
+  child.status.finally(release);
   trackTransfer(child.status.then(async (status) => {
     const ms = Math.round(performance.now() - started);
     const outcome = status.success ? "ok" : "failed";
