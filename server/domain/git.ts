@@ -78,7 +78,7 @@ export class GitSlots {
 }
 
 /**
- * The process-wide git slots: SERVICE_GIT_CONCURRENCY, default 4 per CPU core. A clone storm then
+ * The process-wide git slots: SERVICE_GIT_CONCURRENCY, default 8 per CPU core. A clone storm then
  * queues instead of starting every pack-objects at once, which on a small machine only adds
  * context switches and memory.
  */
@@ -87,5 +87,5 @@ export const gitSlots = new GitSlots(gitConcurrency(Deno.env.get("SERVICE_GIT_CO
 function gitConcurrency(value: string | undefined): number {
   const n = Number(value);
   if (value && Number.isInteger(n) && n >= 1) return n;
-  return Math.max(4, 4 * navigator.hardwareConcurrency);
+  return Math.max(8, 8 * navigator.hardwareConcurrency);
 }
