@@ -201,7 +201,9 @@ export function renderReport(report: BenchReport): string {
     out.push("", "## Parallel clones (`git clone --bare` of the small repo, all at once)", "");
     out.push(
       "Memory is sampled every 100 ms from /proc: RSS of the main server process, and the sum of " +
-        "PSS over its whole process tree (including the git processes it starts).",
+        "PSS over its whole process tree (including the git processes it starts). The server has " +
+        "served every earlier workload by then; its RSS at the start of this phase shows what " +
+        "that left behind (allocator high-water marks, e.g. after 50 MB pushes).",
       "",
     );
     const file = report.parallel.find((p) => p.transport === "file");
@@ -222,6 +224,7 @@ export function renderReport(report: BenchReport): string {
         String(p.failures),
         fmt(p.totalMs),
         file ? fmtRatio(p.totalMs / file.totalMs) : "n/a",
+        p.memory ? fmt(p.memory.startRss / 1024) : "n/a",
         p.memory ? fmt(p.memory.mainRss / 1024) : "n/a",
         p.memory ? fmt(p.memory.treePss / 1024) : "n/a",
         p.memory ? String(p.memory.maxProcesses) : "n/a",

@@ -62,6 +62,8 @@ export function memoryOf(pid: number): { rss: number; pss: number } {
 
 /** Peak memory seen while sampling a server. All values in KiB. */
 export interface MemoryPeak {
+  /** RSS of the main server process when sampling started (what earlier work left behind). */
+  startRss: number;
   /** Largest RSS of the main server process alone (the first root). */
   mainRss: number;
   /** Largest sum of PSS over the whole process tree (server + git children). */
@@ -72,14 +74,16 @@ export interface MemoryPeak {
 
 /** Samples the memory of `server` every `everyMs` until `stop()` is called. */
 export function sampleMemory(server: ServerProcess, everyMs = 100): { stop(): MemoryPeak } {
-  const peak: MemoryPeak = { mainRss: 0, treePss: 0, maxProcesses: 0 };
+  const peak: MemoryPeak = { startRss: -1, mainRss: 0, treePss: 0, maxProcesses: 0 };
   const take = () => {
     const roots = server.roots();
     if (roots.length === 0) return;
     const tree = processTree(roots);
     let pss = 0;
     for (const pid of tree) pss += memoryOf(pid).pss;
-    peak.mainRss = Math.max(peak.mainRss, memoryOf(roots[0]).rss);
+    const rss = memoryOf(roots[0]).rss;
+    if (peak.startRss < 0) peak.startRss = rss;
+    peak.mainRss = Math.max(peak.mainRss, rss);
     peak.treePss = Math.max(peak.treePss, pss);
     peak.maxProcesses = Math.max(peak.maxProcesses, tree.length);
   };

@@ -115,7 +115,6 @@ export async function pumpBody(
   })();
 
   const writer = stdin.getWriter();
-  const buffer = new Uint8Array(64 * 1024);
   try {
     while (true) {
       if (st.error) throw st.error;
@@ -127,11 +126,11 @@ export async function pumpBody(
       }
       const spill = st.spill;
       if (spill && spill.read < spill.written) {
-        const want = Math.min(buffer.length, spill.written - spill.read);
-        const n = await spill.in.read(buffer.subarray(0, want));
+        const buffer = new Uint8Array(Math.min(64 * 1024, spill.written - spill.read));
+        const n = await spill.in.read(buffer);
         if (!n) throw new Error("request body spill file ended early");
         spill.read += n;
-        await writer.write(buffer.slice(0, n));
+        await writer.write(n === buffer.length ? buffer : buffer.subarray(0, n));
         continue;
       }
       if (st.readerDone && st.spillerDone) break;
