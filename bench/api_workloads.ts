@@ -136,3 +136,14 @@ export async function runApiWorkloads(
     registry: null,
   };
 }
+
+/** True when the registry answers on its address. */
+export async function registryUp(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/health`);
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}

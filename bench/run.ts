@@ -22,7 +22,8 @@ import {
   runGitWorkloads,
   workloadCommands,
 } from "./git_workloads.ts";
-import { type ApiResults, runApiWorkloads } from "./api_workloads.ts";
+import { type ApiResults, registryUp, runApiWorkloads } from "./api_workloads.ts";
+import { runRegistryWorkloads } from "./registry_workloads.ts";
 import { type BenchReport, checkGoals, renderReport } from "./results.ts";
 import { makeKey } from "../tests/helpers/accounts.ts";
 
@@ -35,6 +36,10 @@ interface Mode {
   apiSeconds: number;
   apiConnections: number;
   bots: number;
+  /** Back-to-back rounds of bare endpoint vs GET bot. */
+  rounds: number;
+  /** Pre-signed mutations for the mutation load. */
+  mutations: number;
 }
 
 const MB = 1024 * 1024;
@@ -47,6 +52,8 @@ const FULL: Mode = {
   apiSeconds: 5,
   apiConnections: 16,
   bots: 100_000,
+  rounds: 2,
+  mutations: 20_000,
 };
 const QUICK: Mode = {
   sizes: { files: 200, commits: 20, blobBytes: 2 * MB },
@@ -57,6 +64,8 @@ const QUICK: Mode = {
   apiSeconds: 1,
   apiConnections: 8,
   bots: 2_000,
+  rounds: 1,
+  mutations: 1_000,
 };
 
 async function machineInfo(): Promise<Record<string, string>> {
@@ -229,6 +238,20 @@ async function main(): Promise<number> {
           workDir: work,
         });
       });
+      if (api && await registryUp(signet.registryUrl)) {
+        await phase("registry workloads", async () => {
+          const r = await runRegistryWorkloads(signet, {
+            seconds: mode.apiSeconds,
+            connections: mode.apiConnections,
+            bots: mode.bots,
+            workDir: work,
+            rounds: mode.rounds,
+            mutations: mode.mutations,
+          });
+          api!.rows.push(...r.rows);
+          api!.registry = r.registry;
+        });
+      } else notes.push("The registry is not available in this build: registry rows are missing.");
     }
   } finally {
     for (const stop of stops.reverse()) {
