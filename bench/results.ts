@@ -153,6 +153,21 @@ export function renderReport(report: BenchReport): string {
   out.push("## Machine and conditions", "");
   for (const [k, v] of Object.entries(report.machine)) out.push(`- ${k}: ${v}`);
   for (const n of report.notes) out.push(`- ${n}`);
+  out.push("", "## Reading these numbers", "");
+  out.push(
+    "- Every transport ran in the same process tree on the same machine, interleaved run by run " +
+      "(order rotated), so background load hits all of them alike; compare ratios, not absolute " +
+      "milliseconds, and treat differences of a few percent as noise.",
+    "- `file://` is a lower bound, not a server: one local `git upload-pack`, no network, no " +
+      "helper process. HTTP always adds git's `git-remote-http` helper and one server process per " +
+      "request (two or three requests per operation), so the fixed-cost workloads (`ls-remote`, " +
+      "fetch and push of one commit) cannot approach it over HTTP: nginx itself is far above 1.3x " +
+      "there.",
+    "- `push-big` mostly measures zlib (client recompression, server unpack below " +
+      "`transfer.unpackLimit`); the transports are judged by the other workloads.",
+    "- Registry latency is measured under load (the connection count below): p99 then includes " +
+      "queueing behind other requests; the one-connection search row shows service time alone.",
+  );
   out.push("", "## Settings", "");
   for (const [k, v] of Object.entries(report.settings)) out.push(`- ${k}: ${v}`);
   out.push("", "## Transports", "");
