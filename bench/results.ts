@@ -229,8 +229,9 @@ export function renderReport(report: BenchReport): string {
         "failures",
         "total ms",
         "vs file://",
-        "main RSS MB",
-        "tree PSS MB",
+        "main RSS at start MB",
+        "main RSS peak MB",
+        "tree PSS peak MB",
         "max procs",
       ],
       report.parallel.map((p) => [
