@@ -8,6 +8,7 @@ export type Database = DatabaseSync;
 /** Opens (creating if needed) the database at `path`, sets pragmas, and migrates it. */
 export function openDatabase(path: string): Database {
   const db = new DatabaseSync(path);
+  cacheStatements(db);
   db.exec("PRAGMA journal_mode = WAL");
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
@@ -45,4 +46,25 @@ export function transaction<T>(db: Database, fn: () => T): T {
     db.exec("ROLLBACK");
     throw err;
   }
+}
+
+/**
+ * Makes `db.prepare(sql)` return one cached statement per SQL text. Data access prepares its SQL
+ * on every call; compiling it again each time cost more than the query itself on hot read paths.
+ * Statements here are only run to completion (`get`/`all`/`run`), never iterated, so sharing one is
+ * safe. The cache is bounded: SQL built with a varying number of placeholders could otherwise grow
+ * it without end.
+ */
+function cacheStatements(db: DatabaseSync): void {
+  const prepare = db.prepare.bind(db);
+  const cache = new Map<string, ReturnType<typeof prepare>>();
+  db.prepare = (sql: string) => {
+    let statement = cache.get(sql);
+    if (!statement) {
+      statement = prepare(sql);
+      if (cache.size >= 500) cache.clear();
+      cache.set(sql, statement);
+    }
+    return statement;
+  };
 }

@@ -1,4 +1,9 @@
-/** Structured logging: JSON lines when stderr is not a terminal, short text when it is. */
+/**
+ * Structured logging: JSON lines when stderr is not a terminal, short text when it is. Info lines
+ * are batched and written together every few milliseconds (one write instead of one per request,
+ * which at registry request rates was a tenth of the server's CPU); warnings and errors, and
+ * everything before exit, are written at once.
+ */
 
 /** Fields of one log record; never put secrets, tokens, nonces or keys here. */
 export type LogFields = Record<string, string | number | boolean | null | undefined>;
@@ -21,5 +26,36 @@ export function log(level: "info" | "warn" | "error", msg: string, fields: LogFi
       Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => ` ${k}=${v}`)
         .join("")
     }`;
-  console.error(line);
+  pending.push(line);
+  pendingBytes += line.length + 1;
+  if (level !== "info" || pendingBytes >= FLUSH_BYTES) flushLogs();
+  else if (timer === undefined) {
+    timer = setTimeout(flushLogs, FLUSH_MS);
+    Deno.unrefTimer(timer as unknown as number);
+  }
 }
+
+const FLUSH_MS = 10;
+const FLUSH_BYTES = 64 * 1024;
+const encoder = new TextEncoder();
+let pending: string[] = [];
+let pendingBytes = 0;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
+/** Writes every buffered log line now (called on its own timer, for warnings, and at exit). */
+export function flushLogs(): void {
+  if (timer !== undefined) {
+    clearTimeout(timer);
+    timer = undefined;
+  }
+  if (pending.length === 0) return;
+  const bytes = encoder.encode(pending.join("\n") + "\n");
+  pending = [];
+  pendingBytes = 0;
+  try {
+    let off = 0;
+    while (off < bytes.length) off += Deno.stderr.writeSync(bytes.subarray(off));
+  } catch { /* stderr is gone: nothing left to tell */ }
+}
+
+globalThis.addEventListener("unload", flushLogs);

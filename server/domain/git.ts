@@ -22,3 +22,70 @@ export function gitServerEnv(ctx: Signet, gitProtocol?: string | null): Record<s
     ...gitProtocolEnv(gitProtocol),
   };
 }
+
+const programs = new Map<string, string>();
+
+/**
+ * Path of a git helper program (e.g. `git-http-backend`) in git's exec path, found once with
+ * `git --exec-path`; plain `git` when it is not there. Spawning the helper directly skips the
+ * `git` wrapper process (one fork+exec) on every request.
+ */
+export function gitProgram(name: string): string {
+  let path = programs.get(name);
+  if (path === undefined) {
+    path = "git";
+    try {
+      const out = new Deno.Command("git", {
+        args: ["--exec-path"],
+        stdout: "piped",
+        stderr: "null",
+      })
+        .outputSync();
+      const dir = new TextDecoder().decode(out.stdout).trim();
+      if (out.success && dir && Deno.statSync(`${dir}/${name}`).isFile) path = `${dir}/${name}`;
+    } catch { /* keep plain git */ }
+    programs.set(name, path);
+  }
+  return path;
+}
+
+/** Limits how many git server processes (upload-pack, receive-pack) run at once. */
+export class GitSlots {
+  #free: number;
+  #waiting: (() => void)[] = [];
+  constructor(readonly limit: number) {
+    this.#free = limit;
+  }
+
+  /** Waits for a free slot; call the returned function exactly once when git has exited. */
+  async acquire(): Promise<() => void> {
+    if (this.#free > 0) this.#free--;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiting.shift();
+      if (next) next();
+      else this.#free++;
+    };
+  }
+
+  /** Transfers waiting for a slot right now. */
+  get queued(): number {
+    return this.#waiting.length;
+  }
+}
+
+/**
+ * The process-wide git slots: SERVICE_GIT_CONCURRENCY, default 8 per CPU core. A clone storm then
+ * queues instead of starting every pack-objects at once, which on a small machine only adds
+ * context switches and memory.
+ */
+export const gitSlots = new GitSlots(gitConcurrency(Deno.env.get("SERVICE_GIT_CONCURRENCY")));
+
+function gitConcurrency(value: string | undefined): number {
+  const n = Number(value);
+  if (value && Number.isInteger(n) && n >= 1) return n;
+  return Math.max(8, 8 * navigator.hardwareConcurrency);
+}

@@ -1,17 +1,25 @@
-/** Smart HTTP: git transfers handed to `git http-backend` as CGI, streamed both ways. */
+/**
+ * Smart HTTP: the CGI part of `git http-backend` done here (headers, service line, gzip request
+ * bodies), the git part by `git upload-pack`/`git receive-pack --stateless-rpc`, streamed both ways.
+ */
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { UserRow } from "../../db/users.ts";
 import type { Signet } from "../context.ts";
 import { authorizeGit, type GitService } from "../domain/access.ts";
 import { DomainError } from "../domain/errors.ts";
-import { getRepo, recordPush } from "../domain/repos.ts";
-import { gitServerEnv } from "../domain/git.ts";
+import { getRepo, recordPush, repoDir } from "../domain/repos.ts";
+import { gitProgram, gitServerEnv, gitSlots } from "../domain/git.ts";
 import { clientIp } from "./errors.ts";
 import { log } from "../log.ts";
 import { userFromAuthorization } from "./auth.ts";
 import { gitTransfers } from "../metrics.ts";
 import { trackTransfer } from "../transfers.ts";
+import { uploadPackV2Advertisement } from "./advertisement.ts";
+import { pumpBody } from "./body_pump.ts";
+
+/** Request body bytes held in memory while git catches up; the rest waits in a temp file. */
+const BODY_MEMORY_LIMIT = 8 * 1024 * 1024;
 
 const SERVICES = new Set<GitService>(["git-upload-pack", "git-receive-pack"]);
 
@@ -56,42 +64,70 @@ async function serveGit(
     }
     throw err;
   }
-  const env: Record<string, string> = {
-    ...gitServerEnv(ctx, c.req.header("Git-Protocol")),
-    GIT_PROJECT_ROOT: ctx.config.reposDir,
-    GIT_HTTP_EXPORT_ALL: "1",
-    PATH_INFO: `/${repo.owner}/${repo.name}.git/${rest}`,
-    REQUEST_METHOD: c.req.method,
-    QUERY_STRING: new URL(c.req.url).search.slice(1),
-    CONTENT_TYPE: c.req.header("Content-Type") ?? "",
-    REMOTE_ADDR: clientIp(c),
-  };
-  const length = c.req.header("Content-Length");
-  if (length && /^\d+$/.test(length)) env.CONTENT_LENGTH = length;
-  const encoding = c.req.header("Content-Encoding");
-  if (encoding) env.HTTP_CONTENT_ENCODING = encoding;
-  // REMOTE_USER enables receive-pack in http-backend: set only after the owner check above.
-  if (user && service === "git-receive-pack") env.REMOTE_USER = user.username;
+  const gitProtocol = c.req.header("Git-Protocol");
+  const env: Record<string, string> = gitServerEnv(ctx, gitProtocol);
+  if (user && service === "git-receive-pack") {
+    // What http-backend would set: reflog entries name the pushing user.
+    env.GIT_COMMITTER_NAME = user.username;
+    env.GIT_COMMITTER_EMAIL = `${user.username}@http.${clientIp(c)}`;
+  }
+  const dir = repoDir(ctx, repo.owner, repo.name);
+  const advertise = rest === "info/refs";
+  let input: ReadableStream<Uint8Array> | null = null;
+  if (!advertise) {
+    const expected = `application/x-git-${service.slice(4)}-request`;
+    if (c.req.header("Content-Type") !== expected) {
+      return c.json({ error: `Content-Type must be ${expected}` }, 415);
+    }
+    const encoding = (c.req.header("Content-Encoding") ?? "").toLowerCase();
+    if (encoding !== "" && encoding !== "gzip" && encoding !== "x-gzip") {
+      return c.json({ error: `unsupported Content-Encoding ${encoding}` }, 415);
+    }
+    input = c.req.raw.body;
+    if (input && encoding) {
+      input = input.pipeThrough(
+        new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>,
+      );
+    }
+  }
 
-  const child = new Deno.Command("git", {
-    args: ["http-backend"],
+  const headers = {
+    "Content-Type": `application/x-git-${service.slice(4)}-${
+      advertise ? "advertisement" : "result"
+    }`,
+    "Cache-Control": "no-cache, max-age=0, must-revalidate",
+    "Expires": "Fri, 01 Jan 1980 00:00:00 GMT",
+    "Pragma": "no-cache",
+  };
+  if (advertise && service === "git-upload-pack" && isProtocolV2(gitProtocol)) {
+    const bytes = await uploadPackV2Advertisement(ctx, dir, env);
+    if (bytes) return new Response(bytes as BodyInit, { status: 200, headers });
+  }
+
+  // The same processes http-backend would start, minus http-backend itself.
+  const release = await gitSlots.acquire();
+  const child = new Deno.Command(gitProgram(service), {
+    args: ["--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), dir],
     env,
     clearEnv: true,
-    stdin: "piped",
+    stdin: input ? "piped" : "null",
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  if (input) {
+    pumpBody(input, child.stdin, {
+      memoryLimit: BODY_MEMORY_LIMIT,
+      spillDir: `${ctx.config.dataDir}/tmp`,
+    }).catch(() => {});
+  }
 
-  const body = c.req.raw.body;
-  if (body) body.pipeTo(child.stdin).catch(() => {});
-  else child.stdin.close();
-
-  const stderr = new Response(child.stderr).text();
+  const stderr = collectText(child.stderr, 4096);
   const started = performance.now();
+  child.status.finally(release);
   trackTransfer(child.status.then(async (status) => {
     const ms = Math.round(performance.now() - started);
     const outcome = status.success ? "ok" : "failed";
-    if (rest !== "info/refs") {
+    if (!advertise) {
       gitTransfers.inc({ transport: "http", service, outcome });
       log("info", "git transfer", {
         transport: "http",
@@ -104,69 +140,64 @@ async function serveGit(
     }
     const errText = (await stderr).trim();
     if (errText) {
-      log("warn", "git http-backend stderr", {
+      log("warn", "git stderr", {
         repo: `${repo.owner}/${repo.name}`,
+        service,
         stderr: errText.slice(0, 500),
       });
     }
-    if (status.success && service === "git-receive-pack" && rest === "git-receive-pack") {
-      recordPush(ctx, repo);
-    }
+    if (status.success && service === "git-receive-pack" && !advertise) recordPush(ctx, repo);
   }));
 
-  return await cgiResponse(child.stdout);
+  // Protocol v0/v1 advertisements start with a service line; v2 has none (as in http-backend).
+  const body = advertise && !isProtocolV2(gitProtocol)
+    ? prepend(pktLine(`# service=${service}\n`) + "0000", child.stdout)
+    : child.stdout;
+  return new Response(body, { status: 200, headers });
 }
 
-/** Reads CGI headers from `stdout` and returns a Response streaming the rest of it. */
-async function cgiResponse(stdout: ReadableStream<Uint8Array>): Promise<Response> {
-  const reader = stdout.getReader();
-  let buf = new Uint8Array(0);
-  let headerEnd = -1;
-  let sepLen = 0;
-  while (headerEnd < 0) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    const next = new Uint8Array(buf.length + value.length);
-    next.set(buf);
-    next.set(value, buf.length);
-    buf = next;
-    [headerEnd, sepLen] = findHeaderEnd(buf);
+/** True when a Git-Protocol value asks for version 2 (the highest `version=N` wins). */
+function isProtocolV2(value: string | undefined): boolean {
+  let version = 0;
+  for (const part of (value ?? "").split(":")) {
+    const m = /^version=(\d+)$/.exec(part);
+    if (m) version = Math.max(version, Number(m[1]));
   }
-  if (headerEnd < 0) {
-    return Response.json({ error: "git http-backend produced no response" }, { status: 500 });
-  }
-  const headers = new Headers();
-  let status = 200;
-  for (const line of new TextDecoder().decode(buf.subarray(0, headerEnd)).split(/\r?\n/)) {
-    const colon = line.indexOf(":");
-    if (colon <= 0) continue;
-    const name = line.slice(0, colon).trim();
-    const value = line.slice(colon + 1).trim();
-    if (name.toLowerCase() === "status") status = parseInt(value, 10) || 200;
-    else headers.append(name, value);
-  }
-  const leftover = buf.subarray(headerEnd + sepLen);
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (leftover.length) controller.enqueue(leftover);
-    },
+  return version === 2;
+}
+
+function pktLine(text: string): string {
+  return (text.length + 4).toString(16).padStart(4, "0") + text;
+}
+
+/** `head` followed by everything in `rest`. */
+function prepend(head: string, rest: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const first = new TextEncoder().encode(head);
+  const reader = rest.getReader();
+  let sentHead = false;
+  return new ReadableStream<Uint8Array>({
     async pull(controller) {
+      if (!sentHead) {
+        sentHead = true;
+        controller.enqueue(first);
+        return;
+      }
       const { value, done } = await reader.read();
       if (done) controller.close();
       else controller.enqueue(value);
     },
-    cancel() {
-      reader.cancel().catch(() => {});
+    cancel(reason) {
+      return reader.cancel(reason);
     },
   });
-  const noBody = status === 204 || status === 304;
-  return new Response(noBody ? null : stream, { status, headers });
 }
 
-function findHeaderEnd(buf: Uint8Array): [number, number] {
-  for (let i = 0; i < buf.length - 1; i++) {
-    if (buf[i] === 10 && buf[i + 1] === 10) return [i, 2];
-    if (buf[i] === 13 && buf[i + 1] === 10 && buf[i + 2] === 13 && buf[i + 3] === 10) return [i, 4];
+/** Reads a stream to its end, keeping at most `limit` bytes of it as text. */
+async function collectText(stream: ReadableStream<Uint8Array>, limit: number): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = "";
+  for await (const chunk of stream) {
+    if (text.length < limit) text += decoder.decode(chunk.subarray(0, limit - text.length));
   }
-  return [-1, 0];
+  return text;
 }

@@ -1,0 +1,149 @@
+/** API workloads: login rate, and the registry against a bare Deno.serve endpoint. */
+import { cmd, freePort, median, progress, quantile, waitForPort } from "./util.ts";
+import type { SignetServer } from "./signet.ts";
+import { wrk } from "./load/wrk.ts";
+
+/** One row of the API table. Latencies in milliseconds. */
+export interface ApiRow {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  note?: string;
+}
+
+/** Registry measurements, with their references from the same run. */
+export interface RegistryResults {
+  bots: number;
+  bare: ApiRow;
+  getBot: ApiRow;
+  search: ApiRow;
+  mutations: ApiRow;
+  rawVerifyPerSec: number;
+}
+
+/** Everything the API part measured. */
+export interface ApiResults {
+  generator: string;
+  durationS: number;
+  connections: number;
+  rows: ApiRow[];
+  registry: RegistryResults | null;
+}
+
+/** Settings of the API part. */
+export interface ApiOptions {
+  seconds: number;
+  connections: number;
+  bots: number;
+  workDir: string;
+}
+
+const LOAD = new URL("./load/", import.meta.url).pathname;
+
+async function deno(script: string, args: string[]): Promise<string> {
+  const r = await cmd(Deno.execPath(), ["run", "-A", `${LOAD}${script}`, ...args]);
+  if (r.code !== 0) throw new Error(`${script} failed (${r.code}):\n${r.stderr.slice(-2000)}`);
+  return r.stdout.trim().split("\n").pop()!;
+}
+
+/** Login (challenge + SSHSIG sign + verify) per second, from a separate client process. */
+export async function measureLogin(server: SignetServer, opts: ApiOptions): Promise<ApiRow> {
+  const out = JSON.parse(
+    await deno("login_client.ts", [
+      server.httpUrl,
+      server.adminKey,
+      String(opts.seconds),
+      String(opts.connections),
+    ]),
+  ) as { logins: number; errors: number; elapsed: number; latenciesMs: number[] };
+  return {
+    name: "login (POST challenge + sign + POST verify)",
+    rps: out.logins / out.elapsed,
+    p50: median(out.latenciesMs),
+    p99: quantile(out.latenciesMs, 0.99),
+    errors: out.errors,
+    note:
+      `bench/load/login_client.ts, ${opts.connections} concurrent loops; signing is client-side`,
+  };
+}
+
+/** A running bare Deno.serve JSON endpoint. */
+export interface BareServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the reference endpoint serving `json` (use a real bot record's bytes). */
+export async function startBareServer(json: string, workDir: string): Promise<BareServer> {
+  const file = `${workDir}/bare.json`;
+  await Deno.writeTextFile(file, json);
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${LOAD}bare_server.ts`, String(port), file],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  await waitForPort(port);
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
+}
+
+/** Runs wrk against `url` and shapes the result as a table row. */
+export async function wrkRow(
+  name: string,
+  url: string,
+  opts: ApiOptions,
+  extra: { script?: string; scriptArgs?: string[]; note?: string } = {},
+): Promise<ApiRow> {
+  progress(`wrk ${name}`);
+  const r = await wrk({
+    url,
+    seconds: opts.seconds,
+    connections: opts.connections,
+    script: extra.script,
+    scriptArgs: extra.scriptArgs,
+  });
+  return { name, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, note: extra.note };
+}
+
+/** WebCrypto Ed25519 importKey + verify per second in one Deno process. */
+export async function measureRawVerify(seconds: number): Promise<number> {
+  return (JSON.parse(await deno("raw_verify.ts", [String(seconds)])) as { perSec: number }).perSec;
+}
+
+/** Runs the API workloads that exist on this server. */
+export async function runApiWorkloads(
+  server: SignetServer,
+  opts: ApiOptions,
+): Promise<ApiResults> {
+  const rows: ApiRow[] = [];
+  progress("login rate");
+  rows.push(await measureLogin(server, opts));
+  rows.push(await wrkRow("hosting GET /api/health", `${server.httpUrl}/api/health`, opts));
+  return {
+    generator: "wrk 4.1 (Debian), 1 thread; login: a separate Deno client process",
+    durationS: opts.seconds,
+    connections: opts.connections,
+    rows,
+    registry: null,
+  };
+}
+
+/** True when the registry answers on its address. */
+export async function registryUp(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/health`);
+    await res.body?.cancel();
+    return res.ok;
+  } catch {
+    return false;
+  }
+}

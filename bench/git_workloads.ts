@@ -1,0 +1,212 @@
+/** Git workloads, run interleaved over every transport so noise hits all of them alike. */
+import { cmd, cmdOk, gitClientEnv, progress, randomBytes } from "./util.ts";
+import type { RepoName, Transport } from "./transport.ts";
+import { type MemoryPeak, sampleMemory } from "./baselines/process.ts";
+
+/** Where clients put their working copies, and the git identity they use. */
+export interface ClientContext {
+  /** Scratch directory for clones; each transport gets a sub-directory. */
+  dir: string;
+  home: string;
+  /** Bytes of the file committed by the big-push workload. */
+  bigPushBytes: number;
+}
+
+/** Samples of one workload on one transport, in milliseconds. */
+export interface GitSample {
+  workload: string;
+  transport: string;
+  samples: number[];
+}
+
+/** One sequential workload: an untimed `prepare`, then a timed `measure`. */
+interface Workload {
+  id: string;
+  /** The git command line as the table shows it. */
+  command: string;
+  setup?(t: Transport, c: ClientContext): Promise<void>;
+  prepare?(t: Transport, c: ClientContext, run: number): Promise<void>;
+  measure(t: Transport, c: ClientContext, run: number): Promise<number>;
+}
+
+function envFor(t: Transport, c: ClientContext): Record<string, string> {
+  return { ...gitClientEnv(c.home), ...t.env };
+}
+
+/** Runs `git <t.gitArgs> args…` for transport `t`, throwing on failure; returns milliseconds. */
+export async function git(
+  t: Transport,
+  c: ClientContext,
+  args: string[],
+  cwd?: string,
+): Promise<number> {
+  const r = await cmd("git", [...t.gitArgs, ...args], { env: envFor(t, c), cwd });
+  if (r.code !== 0) {
+    throw new Error(
+      `[${t.id}] git ${args.join(" ")} failed (${r.code}):\n${r.stderr.slice(-2000)}`,
+    );
+  }
+  return r.ms;
+}
+
+function clientDir(t: Transport, c: ClientContext, name: string): string {
+  return `${c.dir}/${t.id}/${name}`;
+}
+
+async function rmrf(path: string): Promise<void> {
+  await Deno.remove(path, { recursive: true }).catch(() => {});
+}
+
+function cloneWorkload(id: string, repo: RepoName, bare: boolean): Workload {
+  const flags = bare ? ["--bare"] : [];
+  return {
+    id,
+    command: `git clone${bare ? " --bare" : ""} -q <url>/${repo}.git`,
+    prepare: (t, c) => rmrf(clientDir(t, c, id)),
+    measure: (t, c) => git(t, c, ["clone", ...flags, "-q", t.url(repo), clientDir(t, c, id)]),
+  };
+}
+
+async function commitFile(
+  t: Transport,
+  c: ClientContext,
+  repoDir: string,
+  file: string,
+  content: Uint8Array,
+): Promise<void> {
+  await Deno.writeFile(`${repoDir}/${file}`, content);
+  // Untimed preparation: store the new blob uncompressed (the push recompresses it anyway when it
+  // builds its pack), which saves seconds per big-push run.
+  await cmdOk("git", ["-c", "core.compression=0", "add", file], {
+    cwd: repoDir,
+    env: envFor(t, c),
+  });
+  await cmdOk("git", ["commit", "-q", "-m", `bench ${file}`], { cwd: repoDir, env: envFor(t, c) });
+}
+
+const pusher = (t: Transport, c: ClientContext) => clientDir(t, c, "pusher");
+const fetcher = (t: Transport, c: ClientContext) => clientDir(t, c, "fetcher");
+const bigPusher = (t: Transport, c: ClientContext) => clientDir(t, c, "big-pusher");
+const enc = new TextEncoder();
+
+/** The sequential workloads, in the order they run. */
+export const WORKLOADS: Workload[] = [
+  {
+    id: "ls-remote",
+    command: "git ls-remote <url>/small.git",
+    measure: (t, c) => git(t, c, ["ls-remote", t.url("small")]),
+  },
+  cloneWorkload("clone-bare-small", "small", true),
+  cloneWorkload("clone-small", "small", false),
+  cloneWorkload("clone-bare-big", "big", true),
+  cloneWorkload("clone-big", "big", false),
+  {
+    id: "fetch-1-commit",
+    command: "git fetch -q origin (one new commit, pushed untimed by another clone)",
+    async setup(t, c) {
+      await git(t, c, ["clone", "-q", t.url("small"), pusher(t, c)]);
+      await git(t, c, ["clone", "-q", t.url("small"), fetcher(t, c)]);
+    },
+    async prepare(t, c, run) {
+      await commitFile(t, c, pusher(t, c), "fetch-me.txt", enc.encode(`fetch run ${run}\n`));
+      await git(t, c, ["push", "-q", "origin", "main"], pusher(t, c));
+    },
+    measure: (t, c) => git(t, c, ["fetch", "-q", "origin"], fetcher(t, c)),
+  },
+  {
+    id: "push-1-commit",
+    command: "git push -q origin main (one small commit)",
+    prepare: (t, c, run) =>
+      commitFile(t, c, pusher(t, c), "push-me.txt", enc.encode(`push run ${run}\n`)),
+    measure: (t, c) => git(t, c, ["push", "-q", "origin", "main"], pusher(t, c)),
+  },
+  {
+    id: "push-big",
+    command: "git push -q origin main (one commit adding an incompressible file)",
+    setup: (t, c) => git(t, c, ["clone", "-q", t.url("scratch"), bigPusher(t, c)]).then(() => {}),
+    prepare: (t, c, run) =>
+      commitFile(t, c, bigPusher(t, c), `big-${run}.bin`, randomBytes(c.bigPushBytes)),
+    measure: (t, c) => git(t, c, ["push", "-q", "origin", "main"], bigPusher(t, c)),
+  },
+];
+
+/**
+ * Runs every workload on every transport: `warmup` untimed runs, then `runs` timed ones. Samples
+ * are appended to `out` as each workload finishes (so a later failure keeps the earlier ones).
+ */
+export async function runGitWorkloads(
+  transports: Transport[],
+  c: ClientContext,
+  opts: { runs: number; warmup: number; only?: string[] },
+  out: GitSample[],
+): Promise<void> {
+  for (const t of transports) await Deno.mkdir(`${c.dir}/${t.id}`, { recursive: true });
+  for (const w of WORKLOADS) {
+    if (opts.only && !opts.only.includes(w.id)) continue;
+    progress(`workload ${w.id}`);
+    const samples = new Map(transports.map((t) => [t.id, [] as number[]]));
+    for (const t of transports) await w.setup?.(t, c);
+    const total = opts.warmup + opts.runs;
+    for (let run = 0; run < total; run++) {
+      // Rotate the order each run so no transport always goes first (or right after another).
+      const order = transports.map((_, i) => transports[(i + run) % transports.length]);
+      for (const t of order) {
+        await w.prepare?.(t, c, run);
+        const ms = await w.measure(t, c, run);
+        if (run >= opts.warmup) samples.get(t.id)!.push(ms);
+      }
+    }
+    for (const t of transports) {
+      out.push({ workload: w.id, transport: t.id, samples: samples.get(t.id)! });
+    }
+  }
+}
+
+/** The commands of each workload, for RESULTS.md. */
+export function workloadCommands(): { id: string; command: string }[] {
+  return WORKLOADS.map((w) => ({ id: w.id, command: w.command }));
+}
+
+/** Result of cloning in parallel on one transport. */
+export interface ParallelResult {
+  transport: string;
+  clones: number;
+  failures: number;
+  totalMs: number;
+  memory: MemoryPeak | null;
+  firstError?: string;
+}
+
+/** Starts `n` `git clone --bare` of the small repository at once and waits for all of them. */
+export async function parallelClones(
+  t: Transport,
+  c: ClientContext,
+  n: number,
+): Promise<ParallelResult> {
+  const base = clientDir(t, c, "parallel");
+  await rmrf(base);
+  await Deno.mkdir(base, { recursive: true });
+  const sampler = t.server ? sampleMemory(t.server) : null;
+  const started = performance.now();
+  const results = await Promise.all(
+    Array.from(
+      { length: n },
+      (_, i) =>
+        cmd("git", [...t.gitArgs, "clone", "--bare", "-q", t.url("small"), `${base}/c${i}`], {
+          env: envFor(t, c),
+        }),
+    ),
+  );
+  const totalMs = performance.now() - started;
+  const memory = sampler ? sampler.stop() : null;
+  const failed = results.filter((r) => r.code !== 0);
+  await rmrf(base);
+  return {
+    transport: t.id,
+    clones: n,
+    failures: failed.length,
+    totalMs,
+    memory,
+    firstError: failed[0]?.stderr.slice(-500),
+  };
+}

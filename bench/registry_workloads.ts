@@ -1,0 +1,126 @@
+/** Registry workloads: GET bot and search at scale against a bare Deno.serve, verified mutations. */
+import { cmd, progress } from "./util.ts";
+import type { SignetServer } from "./signet.ts";
+import {
+  type ApiOptions,
+  type ApiRow,
+  measureRawVerify,
+  type RegistryResults,
+  startBareServer,
+  wrkRow,
+} from "./api_workloads.ts";
+import { SEED_WORDS, seedBotId } from "./load/seed_names.ts";
+
+const LOAD = new URL("./load/", import.meta.url).pathname;
+
+async function denoScript(script: string, args: string[]): Promise<string> {
+  const r = await cmd(Deno.execPath(), ["run", "-A", `${LOAD}${script}`, ...args]);
+  if (r.code !== 0) throw new Error(`${script} failed (${r.code}):\n${r.stderr.slice(-2000)}`);
+  return r.stdout.trim();
+}
+
+/** Mean of the rows' numbers, as one row (for rounds run back to back). */
+function meanRow(name: string, rows: ApiRow[], note: string): ApiRow {
+  const avg = (f: (r: ApiRow) => number) => rows.reduce((n, r) => n + f(r), 0) / rows.length;
+  return {
+    name,
+    rps: avg((r) => r.rps),
+    p50: avg((r) => r.p50),
+    p99: avg((r) => r.p99),
+    errors: rows.reduce((n, r) => n + r.errors, 0),
+    note: `${note}${
+      rows.length > 1
+        ? `; mean of ${rows.length} rounds: ${rows.map((r) => Math.round(r.rps)).join(", ")} req/s`
+        : ""
+    }`,
+  };
+}
+
+/** Seeds `opts.bots` bots, then measures the registry against its references. */
+export async function runRegistryWorkloads(
+  server: SignetServer,
+  opts: ApiOptions & { rounds: number; mutations: number },
+): Promise<{ rows: ApiRow[]; registry: RegistryResults }> {
+  progress(`seeding ${opts.bots} bots`);
+  const templateFile = `${opts.workDir}/template.json`;
+  await Deno.writeTextFile(
+    templateFile,
+    await denoScript("registry_template.ts", [server.registryUrl]),
+  );
+  const seeded = performance.now();
+  await denoScript("seed_registry.ts", [
+    `${server.dataDir}/signet.db`,
+    String(opts.bots),
+    templateFile,
+  ]);
+  progress(`  seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+
+  const sample = await fetch(`${server.registryUrl}/v1/bots/${seedBotId(1)}`);
+  if (sample.status !== 200) throw new Error(`seeded bot not readable: ${sample.status}`);
+  const bare = await startBareServer(await sample.text(), opts.workDir);
+  const bareRows: ApiRow[] = [];
+  const getRows: ApiRow[] = [];
+  try {
+    for (let round = 0; round < opts.rounds; round++) {
+      bareRows.push(await wrkRow("bare Deno.serve JSON", bare.url, opts));
+      getRows.push(
+        await wrkRow("GET /v1/bots/{id}", `${server.registryUrl}/`, opts, {
+          script: `${LOAD}get_bot.lua`,
+          scriptArgs: [String(opts.bots)],
+        }),
+      );
+    }
+  } finally {
+    await bare.stop();
+  }
+  const searchRow = await wrkRow("GET /v1/search", `${server.registryUrl}/`, opts, {
+    script: `${LOAD}search.lua`,
+    scriptArgs: [SEED_WORDS.join(",")],
+    note: "mix: common word, rare id fragment, capability, word+capability+status",
+  });
+
+  // The same mix with one connection: service time without queueing behind other requests.
+  const searchAlone = await wrkRow("GET /v1/search, 1 connection", `${server.registryUrl}/`, {
+    ...opts,
+    connections: 1,
+  }, {
+    script: `${LOAD}search.lua`,
+    scriptArgs: [SEED_WORDS.join(",")],
+    note: "same mix, one request at a time (service time)",
+  });
+
+  progress("raw Ed25519 import+verify rate");
+  const rawVerifyPerSec = await measureRawVerify(Math.max(1, opts.seconds / 2));
+  progress(`pre-signing ${opts.mutations} mutations`);
+  const bodies = `${opts.workDir}/mutations.txt`;
+  await denoScript("make_mutations.ts", [
+    server.registryUrl,
+    String(opts.mutations),
+    bodies,
+    "load",
+  ]);
+  const mutRow = await wrkRow("POST /v1/bots (verified create)", `${server.registryUrl}/`, opts, {
+    script: `${LOAD}mutations.lua`,
+    scriptArgs: [bodies],
+    note: `${opts.mutations} distinct pre-signed bodies, each with its own key and nonce`,
+  });
+
+  const bareRow = meanRow(
+    "bare Deno.serve JSON (same bytes as a bot record)",
+    bareRows,
+    "reference",
+  );
+  const getRow = meanRow("GET /v1/bots/{id}", getRows, `random ids of ${opts.bots} bots`);
+  const rows = [bareRow, getRow, searchRow, searchAlone, mutRow];
+  return {
+    rows,
+    registry: {
+      bots: opts.bots,
+      bare: bareRow,
+      getBot: getRow,
+      search: searchRow,
+      mutations: mutRow,
+      rawVerifyPerSec,
+    },
+  };
+}

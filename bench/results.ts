@@ -1,0 +1,284 @@
+/** Turns the measurements into bench/RESULTS.md: conditions, commands, raw numbers, ratios, goals. */
+import { fmt, fmtRatio, median } from "./util.ts";
+import type { GitSample, ParallelResult } from "./git_workloads.ts";
+import type { ApiResults } from "./api_workloads.ts";
+import type { Transport } from "./transport.ts";
+
+/** Everything one bench run produced. */
+export interface BenchReport {
+  started: Date;
+  finished: Date;
+  quick: boolean;
+  machine: Record<string, string>;
+  settings: Record<string, string>;
+  transports: Transport[];
+  commands: { id: string; command: string }[];
+  git: GitSample[];
+  parallel: ParallelResult[];
+  api: ApiResults | null;
+  notes: string[];
+}
+
+/** One goal and whether it held in this run. */
+export interface GoalCheck {
+  goal: string;
+  measured: string;
+  ok: boolean | null;
+}
+
+function med(report: BenchReport, workload: string, transport: string): number {
+  const s = report.git.find((g) => g.workload === workload && g.transport === transport);
+  return s ? median(s.samples) : NaN;
+}
+
+function has(report: BenchReport, transport: string): boolean {
+  return report.transports.some((t) => t.id === transport);
+}
+
+const SMALL_REPO_WORKLOADS = ["clone-bare-small", "clone-small", "fetch-1-commit", "push-1-commit"];
+
+/** Evaluates the issue's goals against this run. `null` = not measurable in this run. */
+export function checkGoals(report: BenchReport): GoalCheck[] {
+  const goals: GoalCheck[] = [];
+  const workloads = [...new Set(report.git.map((g) => g.workload))];
+  const ratioGoal = (
+    goal: string,
+    num: string,
+    den: string,
+    ids: string[],
+    limit: number,
+  ) => {
+    if (!has(report, num) || !has(report, den)) {
+      goals.push({ goal, measured: `${num} not measured`, ok: null });
+      return;
+    }
+    const parts: string[] = [];
+    let ok = true;
+    for (const id of ids) {
+      const r = med(report, id, num) / med(report, id, den);
+      if (!Number.isFinite(r)) continue;
+      parts.push(`${id} ${fmtRatio(r)}`);
+      if (r > limit) ok = false;
+    }
+    goals.push({ goal, measured: parts.join(", "), ok: parts.length ? ok : null });
+  };
+  const notBig = workloads.filter((w) => w !== "push-big");
+  ratioGoal("SSH: every workload <= 1.0x OpenSSH", "signet-ssh", "openssh", workloads, 1.0);
+  ratioGoal("SSH: ls-remote <= 0.3x OpenSSH", "signet-ssh", "openssh", ["ls-remote"], 0.3);
+  ratioGoal(
+    "SSH: clone, fetch, push of the small repo <= 1.4x file://",
+    "signet-ssh",
+    "file",
+    SMALL_REPO_WORKLOADS,
+    1.4,
+  );
+  ratioGoal("HTTP: every workload <= 1.0x nginx", "signet-http", "nginx", workloads, 1.0);
+  ratioGoal(
+    "HTTP: every workload <= 1.3x file:// (push-big judged separately)",
+    "signet-http",
+    "file",
+    notBig,
+    1.3,
+  );
+  const file = report.parallel.find((p) => p.transport === "file");
+  for (const id of ["signet-ssh", "signet-http"]) {
+    const p = report.parallel.find((x) => x.transport === id);
+    if (!p || !file) {
+      goals.push({ goal: `${id}: parallel clones`, measured: "not measured", ok: null });
+      continue;
+    }
+    const r = p.totalMs / file.totalMs;
+    const rssMb = (p.memory?.mainRss ?? 0) / 1024;
+    goals.push({
+      goal: `${id}: ${p.clones} parallel clones, 0 failures, <= 1.3x file://, server RSS < 300 MB`,
+      measured: `${p.failures} failures, ${fmtRatio(r)}, RSS ${fmt(rssMb)} MB`,
+      ok: p.failures === 0 && r <= 1.3 && rssMb < 300,
+    });
+  }
+  const api = report.api;
+  if (api?.registry) {
+    const g = api.registry;
+    const r = g.getBot.rps / g.bare.rps;
+    goals.push({
+      goal: "Registry: GET bot >= 50% of bare Deno.serve req/s",
+      measured: `${fmt(g.getBot.rps)} vs ${fmt(g.bare.rps)} req/s = ${(r * 100).toFixed(0)}%`,
+      ok: r >= 0.5,
+    });
+    goals.push({
+      goal: `Registry: search p99 < 25 ms at ${g.bots.toLocaleString("en")} bots`,
+      measured: `p99 ${fmt(g.search.p99)} ms`,
+      ok: g.search.p99 < 25,
+    });
+    const m = g.mutations.rps / g.rawVerifyPerSec;
+    goals.push({
+      goal: "Registry: verified mutations/s >= 40% of raw import+verify rate",
+      measured: `${fmt(g.mutations.rps)} vs ${fmt(g.rawVerifyPerSec)}/s = ${(m * 100).toFixed(0)}%`,
+      ok: m >= 0.4,
+    });
+  } else {
+    goals.push({ goal: "Registry goals", measured: "registry not available", ok: null });
+  }
+  const minutes = (report.finished.getTime() - report.started.getTime()) / 60000;
+  goals.push({
+    goal: report.quick
+      ? "--quick finishes in under 2 minutes"
+      : "bench finishes in under 10 minutes",
+    measured: `${minutes.toFixed(1)} min`,
+    ok: minutes < (report.quick ? 2 : 10),
+  });
+  return goals;
+}
+
+function table(header: string[], rows: string[][]): string {
+  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
+  return [line(header), line(header.map(() => "---")), ...rows.map(line)].join("\n");
+}
+
+const mark = (ok: boolean | null) => (ok === null ? "n/a" : ok ? "yes" : "**no**");
+
+/** Renders the Markdown report. */
+export function renderReport(report: BenchReport): string {
+  const ids = report.transports.map((t) => t.id);
+  const workloads = [...new Set(report.git.map((g) => g.workload))];
+  const out: string[] = [];
+  out.push(`# Benchmark results${report.quick ? " (--quick)" : ""}`, "");
+  out.push(
+    `Generated by \`deno task bench${
+      report.quick ? " --quick" : ""
+    }\` on ${report.started.toISOString()} (${
+      ((report.finished.getTime() - report.started.getTime()) / 1000).toFixed(0)
+    } s).`,
+    "",
+  );
+  out.push("## Machine and conditions", "");
+  for (const [k, v] of Object.entries(report.machine)) out.push(`- ${k}: ${v}`);
+  for (const n of report.notes) out.push(`- ${n}`);
+  out.push("", "## Reading these numbers", "");
+  out.push(
+    "- Every transport ran in the same process tree on the same machine, interleaved run by run " +
+      "(order rotated), so background load hits all of them alike; compare ratios, not absolute " +
+      "milliseconds, and treat differences of a few percent as noise.",
+    "- `file://` is a lower bound, not a server: one local `git upload-pack`, no network, no " +
+      "helper process. HTTP always adds git's `git-remote-http` helper and one server process per " +
+      "request (two or three requests per operation), so the fixed-cost workloads (`ls-remote`, " +
+      "fetch and push of one commit) cannot approach it over HTTP: nginx itself is far above 1.3x " +
+      "there.",
+    "- `push-big` mostly measures zlib (client recompression, server unpack below " +
+      "`transfer.unpackLimit`); the transports are judged by the other workloads.",
+    "- Registry latency is measured under load (the connection count below): p99 then includes " +
+      "queueing behind other requests; the one-connection search row shows service time alone.",
+  );
+  out.push("", "## Settings", "");
+  for (const [k, v] of Object.entries(report.settings)) out.push(`- ${k}: ${v}`);
+  out.push("", "## Transports", "");
+  for (const t of report.transports) out.push(`- \`${t.id}\`: ${t.label}`);
+  out.push("", "## Goals", "");
+  out.push(table(
+    ["goal", "measured", "holds"],
+    checkGoals(report).map((g) => [g.goal, g.measured, mark(g.ok)]),
+  ));
+
+  if (report.git.length) {
+    out.push("", "## Git workloads: median ms", "");
+    out.push(table(
+      ["workload", ...ids],
+      workloads.map((w) => [w, ...ids.map((id) => fmt(med(report, w, id)))]),
+    ));
+    const pairs: [string, string][] = [
+      ["signet-ssh", "openssh"],
+      ["signet-ssh", "file"],
+      ["signet-http", "nginx"],
+      ["signet-http", "file"],
+      ["openssh", "file"],
+      ["nginx", "file"],
+    ];
+    const present = pairs.filter(([a, b]) => has(report, a) && has(report, b));
+    out.push("", "## Git workloads: ratios of medians", "");
+    out.push(table(
+      ["workload", ...present.map(([a, b]) => `${a} / ${b}`)],
+      workloads.map((w) => [
+        w,
+        ...present.map(([a, b]) => fmtRatio(med(report, w, a) / med(report, w, b))),
+      ]),
+    ));
+    out.push("", "## Commands", "");
+    for (const c of report.commands) out.push(`- \`${c.id}\`: \`${c.command}\``);
+    out.push("", "## Raw samples (ms, in run order)", "");
+    out.push(table(
+      ["workload", "transport", "samples"],
+      report.git.map((
+        g,
+      ) => [g.workload, g.transport, g.samples.map((s) => s.toFixed(1)).join(", ")]),
+    ));
+  }
+
+  if (report.parallel.length) {
+    out.push("", "## Parallel clones (`git clone --bare` of the small repo, all at once)", "");
+    out.push(
+      "Memory is sampled every 100 ms from /proc: RSS of the main server process, and the sum of " +
+        "PSS over its whole process tree (including the git processes it starts). The server has " +
+        "served every earlier workload by then; its RSS at the start of this phase shows what " +
+        "that left behind (allocator high-water marks, e.g. after 50 MB pushes).",
+      "",
+    );
+    const file = report.parallel.find((p) => p.transport === "file");
+    out.push(table(
+      [
+        "transport",
+        "clones",
+        "failures",
+        "total ms",
+        "vs file://",
+        "main RSS at start MB",
+        "main RSS peak MB",
+        "tree PSS peak MB",
+        "max procs",
+      ],
+      report.parallel.map((p) => [
+        p.transport,
+        String(p.clones),
+        String(p.failures),
+        fmt(p.totalMs),
+        file ? fmtRatio(p.totalMs / file.totalMs) : "n/a",
+        p.memory ? fmt(p.memory.startRss / 1024) : "n/a",
+        p.memory ? fmt(p.memory.mainRss / 1024) : "n/a",
+        p.memory ? fmt(p.memory.treePss / 1024) : "n/a",
+        p.memory ? String(p.memory.maxProcesses) : "n/a",
+      ]),
+    ));
+    for (const p of report.parallel.filter((p) => p.firstError)) {
+      out.push("", `First failure on ${p.transport}:`, "", "```", p.firstError!.trim(), "```");
+    }
+  }
+
+  if (report.api) out.push("", ...renderApi(report.api));
+  out.push("");
+  return out.join("\n");
+}
+
+function renderApi(api: ApiResults): string[] {
+  const out: string[] = ["## API", ""];
+  out.push(
+    `Load generator: ${api.generator}. Each row is one run of ${api.durationS} s with ` +
+      `${api.connections} connections.`,
+    "",
+  );
+  const rows = api.rows.map((r) => [
+    r.name,
+    fmt(r.rps),
+    fmt(r.p50),
+    fmt(r.p99),
+    String(r.errors),
+    r.note ?? "",
+  ]);
+  out.push(table(["endpoint", "req/s", "p50 ms", "p99 ms", "errors", "note"], rows));
+  if (api.registry) {
+    out.push(
+      "",
+      `Raw WebCrypto Ed25519 importKey+verify in one Deno process: ${
+        fmt(api.registry.rawVerifyPerSec)
+      }/s.`,
+    );
+  }
+  return out;
+}

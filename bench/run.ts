@@ -1,0 +1,311 @@
+/**
+ * `deno task bench [--quick] [--out FILE] [--skip-git] [--skip-api] [--workloads a,b] [--keep]`:
+ * Signet side by side with OpenSSH + git-shell, nginx + fcgiwrap + git http-backend and file://,
+ * in one run on one machine; writes bench/RESULTS.md (full mode) with medians and ratios.
+ * It exits non-zero only when something fails (a clone, a server), never because of timings.
+ */
+import { parseArgs } from "node:util";
+import { cmd, cmdOk, exists, gitClientEnv, progress } from "./util.ts";
+import { ensurePackages } from "./packages.ts";
+import { generateRepos, mirrorInto, type RepoSizes } from "./repos.ts";
+import { REPO_NAMES, type Transport } from "./transport.ts";
+import { ensureGitAccount } from "./baselines/account.ts";
+import { startSshd } from "./baselines/sshd.ts";
+import { startNginx } from "./baselines/nginx.ts";
+import { fileTransport } from "./baselines/file.ts";
+import { setupSignetRepos, signetHttp, signetSsh, signetSshUp, startSignet } from "./signet.ts";
+import {
+  type ClientContext,
+  type GitSample,
+  parallelClones,
+  type ParallelResult,
+  runGitWorkloads,
+  workloadCommands,
+} from "./git_workloads.ts";
+import { type ApiResults, registryUp, runApiWorkloads } from "./api_workloads.ts";
+import { runRegistryWorkloads } from "./registry_workloads.ts";
+import { type BenchReport, checkGoals, renderReport } from "./results.ts";
+import { makeKey } from "../tests/helpers/accounts.ts";
+
+interface Mode {
+  sizes: RepoSizes;
+  bigPushBytes: number;
+  runs: number;
+  warmup: number;
+  parallel: number;
+  apiSeconds: number;
+  apiConnections: number;
+  bots: number;
+  /** Back-to-back rounds of bare endpoint vs GET bot. */
+  rounds: number;
+  /** Pre-signed mutations for the mutation load. */
+  mutations: number;
+}
+
+const MB = 1024 * 1024;
+const FULL: Mode = {
+  sizes: { files: 2000, commits: 200, blobBytes: 50 * MB },
+  bigPushBytes: 50 * MB,
+  runs: 5,
+  warmup: 1,
+  parallel: 50,
+  apiSeconds: 5,
+  apiConnections: 16,
+  bots: 100_000,
+  rounds: 2,
+  mutations: 20_000,
+};
+const QUICK: Mode = {
+  sizes: { files: 200, commits: 20, blobBytes: 2 * MB },
+  bigPushBytes: 2 * MB,
+  runs: 2,
+  warmup: 1,
+  parallel: 10,
+  apiSeconds: 1,
+  apiConnections: 8,
+  bots: 2_000,
+  rounds: 1,
+  mutations: 1_000,
+};
+
+async function machineInfo(): Promise<Record<string, string>> {
+  const cpu = (await Deno.readTextFile("/proc/cpuinfo")).match(/^model name\s*:\s*(.*)$/m)?.[1];
+  const mem = (await Deno.readTextFile("/proc/meminfo")).match(/^MemTotal:\s*(\d+)/m)?.[1];
+  const os = (await Deno.readTextFile("/etc/os-release")).match(/^PRETTY_NAME="(.*)"$/m)?.[1];
+  const first = async (p: string, a: string[]) => {
+    const r = await cmd(p, a);
+    return (r.stdout || r.stderr).trim().split("\n")[0];
+  };
+  return {
+    cpu: `${cpu ?? "unknown"} x ${navigator.hardwareConcurrency} cores`,
+    memory: `${Math.round(Number(mem) / 1024)} MB`,
+    os: `${os ?? "unknown"}, kernel ${Deno.osRelease()}`,
+    deno: Deno.version.deno,
+    git: await first("git", ["--version"]),
+    openssh: await first("ssh", ["-V"]),
+    nginx: (await first("/usr/sbin/nginx", ["-v"])).replace(/^nginx version: /, ""),
+    "load average at start": (await Deno.readTextFile("/proc/loadavg")).split(" ").slice(0, 3)
+      .join(" "),
+  };
+}
+
+async function freeBytes(path: string): Promise<number> {
+  const r = await cmd("df", ["-B1", "--output=avail", path]);
+  return Number(r.stdout.trim().split("\n").pop());
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      quick: { type: "boolean", default: false },
+      out: { type: "string" },
+      "skip-git": { type: "boolean", default: false },
+      "skip-api": { type: "boolean", default: false },
+      "skip-parallel": { type: "boolean", default: false },
+      workloads: { type: "string" },
+      runs: { type: "string" },
+      keep: { type: "boolean", default: false },
+      disk: { type: "boolean", default: false },
+      note: { type: "string", multiple: true },
+    },
+  });
+  const mode = { ...(values.quick ? QUICK : FULL) };
+  if (values.runs) mode.runs = Number(values.runs);
+  const started = new Date();
+  if (Deno.uid() !== 0) {
+    console.error("the bench must run as root: it installs packages and runs sshd as `git`");
+    return 2;
+  }
+  await ensurePackages();
+  const machine = await machineInfo();
+
+  // Repositories and clones live on tmpfs unless --disk: a shared machine's disk stalls (others'
+  // writeback) otherwise swamp the differences between transports. Same place for all of them.
+  const onTmpfs = !values.disk && (await exists("/dev/shm")) && (await freeBytes("/dev/shm")) > 4e9;
+  const work = await Deno.makeTempDir({
+    dir: onTmpfs ? "/dev/shm" : undefined,
+    prefix: "signet-bench-",
+  });
+  await Deno.chmod(work, 0o755);
+  const home = `${work}/home`;
+  await Deno.mkdir(home);
+  const stops: (() => Promise<void>)[] = [];
+  const notes: string[] = [...(values.note ?? [])];
+  notes.push(
+    `Repositories, clones and Signet's data dir on ${onTmpfs ? "tmpfs (/dev/shm)" : "disk"}.`,
+  );
+  const git: GitSample[] = [];
+  const parallel: ParallelResult[] = [];
+  let api = null as ApiResults | null;
+  const transports: Transport[] = [];
+  const errors: string[] = [];
+  /** Runs one phase; a failure is recorded (and fails the bench) but the report is still written. */
+  const phase = async (name: string, fn: () => Promise<void>) => {
+    try {
+      await fn();
+    } catch (err) {
+      const msg = `${name} failed: ${err instanceof Error ? err.message : String(err)}`;
+      progress(msg);
+      errors.push(msg);
+      notes.push(`**${msg.split("\n")[0]}**`);
+    }
+  };
+  try {
+    progress(`generating repositories in ${work}`);
+    const generated = await generateRepos(`${work}/gen`, mode.sizes, home);
+    const serve = async (id: string) => {
+      const dir = `${work}/srv/${id}`;
+      await Deno.mkdir(dir, { recursive: true, mode: 0o755 });
+      await Deno.chmod(`${work}/srv`, 0o755);
+      for (const name of REPO_NAMES) {
+        const target = `${dir}/${name}.git`;
+        await cmdOk("git", ["init", "-q", "--bare", "--initial-branch=main", target], {
+          env: gitClientEnv(home),
+        });
+        await mirrorInto(name === "scratch" ? generated.small : generated[name], target, home);
+      }
+      return dir;
+    };
+
+    const key = await makeKey("bench");
+    await Deno.chmod(key.privatePath.replace(/\/[^/]+$/, ""), 0o755);
+    transports.push(fileTransport(await serve("file")));
+
+    // A baseline that cannot start (e.g. an existing `git` account with another shell) is left
+    // out with a note and counts as a failure; the other transports are still measured.
+    await phase("OpenSSH and nginx baselines", async () => {
+      progress("starting OpenSSH baseline");
+      const account = await ensureGitAccount();
+      const sshdDir = `${work}/sshd`;
+      await Deno.mkdir(sshdDir, { mode: 0o755 });
+      const sshd = await startSshd({
+        dir: sshdDir,
+        reposDir: await serve("openssh"),
+        account,
+        clientKey: key,
+      });
+      stops.push(() => sshd.server!.stop());
+      transports.push(sshd);
+
+      progress("starting nginx baseline");
+      const nginxDir = `${work}/nginx`;
+      await Deno.mkdir(nginxDir, { mode: 0o755 });
+      const nginx = await startNginx({
+        dir: nginxDir,
+        reposDir: await serve("nginx"),
+        account,
+        fcgiChildren: 16,
+      });
+      stops.push(() => nginx.server!.stop());
+      transports.push(nginx);
+    });
+
+    progress("starting Signet");
+    const signet = await startSignet(`${work}/signet-data`);
+    stops.push(() => signet.stop());
+    // The bench user signs in with the same key the baselines accept.
+    const signetAccount = await setupSignetRepos(signet, generated, generated.small, home, key);
+    if (await signetSshUp(signet)) transports.push(signetSsh(signet, signetAccount));
+    else notes.push("Signet's SSH server is not available in this build: SSH rows are missing.");
+    transports.push(signetHttp(signet, signetAccount));
+
+    const client: ClientContext = {
+      dir: `${work}/clients`,
+      home,
+      bigPushBytes: mode.bigPushBytes,
+    };
+    if (!values["skip-git"]) {
+      await phase("git workloads", () =>
+        runGitWorkloads(transports, client, {
+          runs: mode.runs,
+          warmup: mode.warmup,
+          only: values.workloads?.split(","),
+        }, git));
+    }
+    if (!values["skip-parallel"]) {
+      await phase("parallel clones", async () => {
+        for (const t of transports) {
+          progress(`${mode.parallel} parallel clones over ${t.id}`);
+          const r = await parallelClones(t, client, mode.parallel);
+          parallel.push(r);
+          if (r.failures) progress(`  ${r.failures} failed: ${r.firstError}`);
+        }
+      });
+    }
+    if (!values["skip-api"]) {
+      await phase("API workloads", async () => {
+        api = await runApiWorkloads(signet, {
+          seconds: mode.apiSeconds,
+          connections: mode.apiConnections,
+          bots: mode.bots,
+          workDir: work,
+        });
+      });
+      if (api && await registryUp(signet.registryUrl)) {
+        await phase("registry workloads", async () => {
+          const r = await runRegistryWorkloads(signet, {
+            seconds: mode.apiSeconds,
+            connections: mode.apiConnections,
+            bots: mode.bots,
+            workDir: work,
+            rounds: mode.rounds,
+            mutations: mode.mutations,
+          });
+          api!.rows.push(...r.rows);
+          api!.registry = r.registry;
+        });
+      } else notes.push("The registry is not available in this build: registry rows are missing.");
+    }
+  } finally {
+    for (const stop of stops.reverse()) {
+      await stop().catch((e) => console.error(`stop failed: ${e}`));
+    }
+    if (!values.keep) await Deno.remove(work, { recursive: true }).catch(() => {});
+    else progress(`kept ${work}`);
+  }
+
+  const report: BenchReport = {
+    started,
+    finished: new Date(),
+    quick: values.quick!,
+    machine,
+    settings: {
+      "small repository": `${mode.sizes.files} files, ${mode.sizes.commits} commits`,
+      "big repository": `one ${mode.sizes.blobBytes / MB} MB incompressible blob`,
+      "big push": `${mode.bigPushBytes / MB} MB incompressible file in one commit`,
+      "runs per workload and transport": `${mode.runs} timed after ${mode.warmup} warm-up, ` +
+        "transports interleaved and rotated every run",
+      "parallel clones": String(mode.parallel),
+      "API load": `${mode.apiSeconds} s per endpoint, ${mode.apiConnections} connections`,
+      "registry bots": mode.bots.toLocaleString("en"),
+    },
+    transports,
+    commands: workloadCommands(),
+    git,
+    parallel,
+    api,
+    notes,
+  };
+  const text = renderReport(report);
+  const out = values.out ??
+    (values.quick ? null : new URL("./RESULTS.md", import.meta.url).pathname);
+  if (out) {
+    await Deno.writeTextFile(out, text);
+    // The project's formatter aligns Markdown tables; keep the committed file as `check` wants it.
+    await cmd(Deno.execPath(), ["fmt", "--quiet", out]);
+    progress(`wrote ${out}`);
+  }
+  for (const g of checkGoals(report)) {
+    console.log(`${g.ok === null ? "n/a " : g.ok ? "ok  " : "MISS"} ${g.goal}: ${g.measured}`);
+  }
+  const failures = parallel.reduce((n, p) => n + p.failures, 0) +
+    (api?.rows.reduce((n, r) => n + r.errors, 0) ?? 0);
+  if (failures || errors.length) {
+    console.error(`${failures} operations failed${errors.length ? `; ${errors.join("; ")}` : ""}`);
+    return 1;
+  }
+  return 0;
+}
+
+Deno.exit(await main());

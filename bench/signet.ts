@@ -1,0 +1,166 @@
+/** Starts the real Signet (`deno run -A main.ts serve`) and sets up the bench account and repos. */
+import type { TestServer } from "../tests/helpers/server.ts";
+import {
+  createRepo,
+  login,
+  mintInvite,
+  postJson,
+  type TestKey,
+} from "../tests/helpers/accounts.ts";
+import { freePort, sleep } from "./util.ts";
+import { mirrorInto } from "./repos.ts";
+import { REPO_NAMES, type RepoName, sshCommand, type Transport } from "./transport.ts";
+import { signal } from "./baselines/process.ts";
+import type { GeneratedRepos } from "./repos.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+
+/** A running Signet server: the test-server shape plus the PID of the Deno process. */
+export interface SignetServer extends TestServer {
+  pid: number;
+}
+
+/** Starts `signet serve` on free loopback ports with `dataDir`; waits for /api/health. */
+export async function startSignet(
+  dataDir: string,
+  env: Record<string, string> = {},
+): Promise<SignetServer> {
+  const ports = { http: freePort(), ssh: freePort(), registry: freePort() };
+  const adminKey = "bench-admin-key-0123456789abcdef";
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${ROOT}main.ts`, "serve"],
+    env: {
+      SERVICE_DATA_DIR: dataDir,
+      SERVICE_HTTP_BIND: `127.0.0.1:${ports.http}`,
+      SERVICE_SSH_BIND: `127.0.0.1:${ports.ssh}`,
+      SERVICE_REGISTRY_BIND: `127.0.0.1:${ports.registry}`,
+      SERVICE_ADMIN_KEY: adminKey,
+      SERVICE_BASE_URL: `http://127.0.0.1:${ports.http}`,
+      // The bench hammers login and the registry on purpose.
+      SERVICE_RATE_LIMITS: "off",
+      ...env,
+    },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let logText = "";
+  const decoder = new TextDecoder();
+  const drain = async (s: ReadableStream<Uint8Array>) => {
+    for await (const chunk of s) {
+      logText += decoder.decode(chunk, { stream: true });
+      if (logText.length > 1_000_000) logText = logText.slice(-200_000);
+    }
+  };
+  const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
+  let exited = false;
+  child.status.then(() => (exited = true));
+  const httpUrl = `http://127.0.0.1:${ports.http}`;
+  const deadline = Date.now() + 60_000;
+  while (true) {
+    if (exited) throw new Error(`signet exited during start:\n${logText}`);
+    try {
+      const res = await fetch(`${httpUrl}/api/health`);
+      await res.body?.cancel();
+      if (res.ok) break;
+    } catch { /* not up yet */ }
+    if (Date.now() > deadline) throw new Error(`signet did not start:\n${logText}`);
+    await sleep(50);
+  }
+  const finish = async (sig: Deno.Signal) => {
+    if (!exited) signal(child.pid, sig);
+    await child.status;
+    await drained;
+  };
+  return {
+    pid: child.pid,
+    dataDir,
+    httpUrl,
+    httpPort: ports.http,
+    sshPort: ports.ssh,
+    registryUrl: `http://127.0.0.1:${ports.registry}`,
+    adminKey,
+    logs: () => logText,
+    stop: () => finish("SIGTERM"),
+    kill: () => finish("SIGKILL"),
+  };
+}
+
+/** The bench account on Signet, with its API token. */
+export interface SignetAccount {
+  username: string;
+  token: string;
+  key: TestKey;
+}
+
+/** Creates the `bench` user with `key` (the baselines' key too) and its repositories. */
+export async function setupSignetRepos(
+  server: SignetServer,
+  generated: GeneratedRepos,
+  scratchSource: string,
+  home: string,
+  key: TestKey,
+): Promise<SignetAccount> {
+  const signup = await postJson(`${server.httpUrl}/api/signup`, {
+    username: "bench",
+    public_key: key.publicLine,
+    invite_code: await mintInvite(server),
+  });
+  if (signup.status !== 201) throw new Error(`signup failed: ${JSON.stringify(signup.body)}`);
+  const user = { id: (signup.body.user as { id: number }).id, username: "bench", key };
+  const token = await login(server, user);
+  // Each Signet transport gets its own copies: pushes over one must not race the other's clients.
+  for (const prefix of ["http", "ssh"]) {
+    for (const name of REPO_NAMES) {
+      await createRepo(server, token, `${prefix}-${name}`);
+      const source = name === "scratch" ? scratchSource : generated[name];
+      await mirrorInto(source, `${server.dataDir}/repos/bench/${prefix}-${name}.git`, home);
+    }
+  }
+  return { username: user.username, token, key: user.key };
+}
+
+/** True when Signet's SSH listener accepts connections and speaks SSH. */
+export async function signetSshUp(server: SignetServer): Promise<boolean> {
+  try {
+    const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.sshPort });
+    const buf = new Uint8Array(64);
+    const timer = setTimeout(() => conn.close(), 2000);
+    const n = await conn.read(buf).catch(() => null);
+    clearTimeout(timer);
+    try {
+      conn.close();
+    } catch { /* closed by timer */ }
+    return n !== null && new TextDecoder().decode(buf.subarray(0, n)).startsWith("SSH-");
+  } catch {
+    return false;
+  }
+}
+
+/** Signet's smart HTTP transport, pushing with the bench token. */
+export function signetHttp(server: SignetServer, account: SignetAccount): Transport {
+  return {
+    id: "signet-http",
+    label: "Signet smart HTTP (Deno.serve + git upload-pack/receive-pack --stateless-rpc)",
+    kind: "http",
+    url: (repo: RepoName) => `${server.httpUrl}/${account.username}/http-${repo}.git`,
+    env: {},
+    // A bearer header on every request, as a CI job would send it (no 401 round trip).
+    gitArgs: ["-c", `http.extraHeader=Authorization: Bearer ${account.token}`],
+    server: { name: "signet", roots: () => [server.pid], stop: () => server.stop() },
+  };
+}
+
+/** Signet's SSH transport, with the bench key. */
+export function signetSsh(server: SignetServer, account: SignetAccount): Transport {
+  return {
+    id: "signet-ssh",
+    label: "Signet SSH (ssh2 + git upload-pack/receive-pack)",
+    kind: "ssh",
+    url: (repo: RepoName) =>
+      `ssh://git@127.0.0.1:${server.sshPort}/${account.username}/ssh-${repo}.git`,
+    env: { GIT_SSH_COMMAND: sshCommand(account.key.privatePath) },
+    gitArgs: [],
+    server: { name: "signet", roots: () => [server.pid], stop: () => server.stop() },
+  };
+}

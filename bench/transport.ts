@@ -1,0 +1,38 @@
+/** What every workload needs to know about one way of reaching the bench repositories. */
+import type { ServerProcess } from "./baselines/process.ts";
+
+/** The repositories every transport serves: generated ones, plus a scratch one for big pushes. */
+export type RepoName = "small" | "big" | "scratch";
+
+/** The repositories each transport serves, in this order. */
+export const REPO_NAMES: RepoName[] = ["small", "big", "scratch"];
+
+/** One transport under test (a baseline or Signet). */
+export interface Transport {
+  /** Short id used in tables: file, openssh, nginx, signet-ssh, signet-http. */
+  id: string;
+  /** Human description for RESULTS.md. */
+  label: string;
+  kind: "file" | "ssh" | "http";
+  /** The clone URL of `repo`. */
+  url(repo: RepoName): string;
+  /** Extra env for git on the client (e.g. GIT_SSH_COMMAND). */
+  env: Record<string, string>;
+  /** Extra git arguments placed before the subcommand (e.g. `-c http.extraHeader=...`). */
+  gitArgs: string[];
+  /** The server process tree (null for file://). */
+  server: ServerProcess | null;
+}
+
+/** The ssh command git should use to reach a bench SSH server with `keyPath`. */
+export function sshCommand(keyPath: string): string {
+  return [
+    "ssh",
+    `-i ${keyPath}`,
+    "-o IdentitiesOnly=yes",
+    "-o BatchMode=yes",
+    "-o StrictHostKeyChecking=no",
+    "-o UserKnownHostsFile=/dev/null",
+    "-o LogLevel=ERROR",
+  ].join(" ");
+}

@@ -1,0 +1,164 @@
+/** Small helpers shared by the bench: running commands, timing, statistics. */
+
+/** Output of a finished command. */
+export interface CmdResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Options for `cmd`. */
+export interface CmdOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  stdin?: string | Uint8Array;
+  /** Run as this uid/gid (the bench runs as root; baselines own their repositories). */
+  uid?: number;
+  gid?: number;
+}
+
+/** Runs a command to completion, timing it from spawn to exit; never throws on exit code. */
+export async function cmd(
+  program: string,
+  args: string[],
+  opts: CmdOptions = {},
+): Promise<CmdResult> {
+  const started = performance.now();
+  const child = new Deno.Command(program, {
+    args,
+    cwd: opts.cwd,
+    env: opts.env,
+    uid: opts.uid,
+    gid: opts.gid,
+    stdin: opts.stdin === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  if (opts.stdin !== undefined) {
+    const w = child.stdin.getWriter();
+    await w.write(
+      typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : opts.stdin,
+    );
+    await w.close();
+  }
+  const out = await child.output();
+  const ms = performance.now() - started;
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr), ms };
+}
+
+/** Like `cmd`, but throws with the output when the command fails. */
+export async function cmdOk(
+  program: string,
+  args: string[],
+  opts: CmdOptions = {},
+): Promise<CmdResult> {
+  const r = await cmd(program, args, opts);
+  if (r.code !== 0) {
+    throw new Error(
+      `${program} ${args.join(" ")} failed (${r.code}):\n${r.stdout.slice(-2000)}\n${
+        r.stderr.slice(-2000)
+      }`,
+    );
+  }
+  return r;
+}
+
+/** True when `program` is on PATH (or is an existing absolute path). */
+export async function haveProgram(program: string): Promise<boolean> {
+  if (program.startsWith("/")) return await exists(program);
+  return (await cmd("sh", ["-c", `command -v ${program}`])).code === 0;
+}
+
+/** True when `path` exists. */
+export async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.lstat(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The median of `xs` (mean of the middle two for an even count). */
+export function median(xs: number[]): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/** The `p`-quantile (0..1) of `xs`, nearest rank. */
+export function quantile(xs: number[], p: number): number {
+  if (xs.length === 0) return NaN;
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil(p * s.length) - 1))];
+}
+
+/** Rounds for display: 1 decimal under 100, integer above. */
+export function fmt(n: number): string {
+  if (!Number.isFinite(n)) return "n/a";
+  return Math.abs(n) < 100 ? n.toFixed(1) : Math.round(n).toString();
+}
+
+/** Formats a ratio as `0.53x`. */
+export function fmtRatio(r: number): string {
+  return Number.isFinite(r) ? `${r.toFixed(2)}x` : "n/a";
+}
+
+/** Prints a progress line to stderr (stdout stays for the summary). */
+export function progress(msg: string): void {
+  console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}`);
+}
+
+/** Resolves after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1. */
+export function freePort(): number {
+  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (l.addr as Deno.NetAddr).port;
+  l.close();
+  return port;
+}
+
+/** Waits until something accepts TCP connections on 127.0.0.1:`port`. */
+export async function waitForPort(port: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (true) {
+    try {
+      const c = await Deno.connect({ hostname: "127.0.0.1", port });
+      c.close();
+      return;
+    } catch {
+      if (Date.now() > deadline) throw new Error(`nothing listens on 127.0.0.1:${port}`);
+      await sleep(25);
+    }
+  }
+}
+
+/** Fills `n` bytes with random data (incompressible), in 64 KiB getRandomValues chunks. */
+export function randomBytes(n: number): Uint8Array {
+  const out = new Uint8Array(n);
+  for (let off = 0; off < n; off += 65536) {
+    crypto.getRandomValues(out.subarray(off, Math.min(n, off + 65536)));
+  }
+  return out;
+}
+
+/** Env for a git client: no user or system config, fixed identity, no prompts. */
+export function gitClientEnv(home: string): Record<string, string> {
+  return {
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    HOME: home,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_NAME: "Bench",
+    GIT_AUTHOR_EMAIL: "bench@example.com",
+    GIT_COMMITTER_NAME: "Bench",
+    GIT_COMMITTER_EMAIL: "bench@example.com",
+    GIT_TERMINAL_PROMPT: "0",
+  };
+}

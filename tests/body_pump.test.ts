@@ -1,0 +1,70 @@
+/** pumpBody: request bodies reach git complete and in order, spilling to a file when git lags. */
+import { assert, assertEquals } from "./helpers/assert.ts";
+import { pumpBody } from "../server/http/body_pump.ts";
+
+function source(
+  total: number,
+  seed: number,
+): { stream: ReadableStream<Uint8Array>; bytes: Uint8Array } {
+  const bytes = new Uint8Array(total);
+  for (let i = 0; i < total; i++) bytes[i] = (i * 31 + seed + (i >> 9)) & 0xff;
+  let off = 0;
+  let n = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (off >= total) return controller.close();
+      const size = Math.min(total - off, 1000 + ((n++ * 7919) % 60_000));
+      controller.enqueue(bytes.slice(off, off + size));
+      off += size;
+    },
+  });
+  return { stream, bytes };
+}
+
+/** A sink that takes its time with every write, like git unpacking objects. */
+function slowSink(delayMs: number, failAfter = Infinity) {
+  const parts: Uint8Array[] = [];
+  let received = 0;
+  const stream = new WritableStream<Uint8Array>({
+    async write(chunk) {
+      if (received >= failAfter) throw new Error("sink broke");
+      await new Promise((r) => setTimeout(r, delayMs));
+      parts.push(chunk.slice());
+      received += chunk.length;
+    },
+  });
+  const bytes = () => {
+    const out = new Uint8Array(received);
+    let off = 0;
+    for (const p of parts) {
+      out.set(p, off);
+      off += p.length;
+    }
+    return out;
+  };
+  return { stream, bytes };
+}
+
+Deno.test("pumpBody delivers every byte in order, in memory and through the spill file", async () => {
+  for (const memoryLimit of [64 * 1024 * 1024, 100_000]) {
+    const spillDir = await Deno.makeTempDir();
+    const src = source(3_000_000, memoryLimit & 0xff);
+    const sink = slowSink(1);
+    await pumpBody(src.stream, sink.stream, { memoryLimit, spillDir });
+    assertEquals(sink.bytes().length, src.bytes.length);
+    assert(sink.bytes().every((b, i) => b === src.bytes[i]), "bytes differ");
+    assertEquals([...Deno.readDirSync(spillDir)].length, 0, "spill file left behind");
+  }
+});
+
+Deno.test("pumpBody rejects when the child stops taking input, and cleans up", async () => {
+  const spillDir = await Deno.makeTempDir();
+  const src = source(2_000_000, 7);
+  const sink = slowSink(1, 300_000);
+  let error: unknown = null;
+  await pumpBody(src.stream, sink.stream, { memoryLimit: 50_000, spillDir }).catch((e) =>
+    error = e
+  );
+  assert(error instanceof Error, "expected a rejection");
+  assertEquals([...Deno.readDirSync(spillDir)].length, 0, "spill file left behind");
+});

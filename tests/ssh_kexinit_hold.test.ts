@@ -1,0 +1,89 @@
+/** holdKexInitUntilPeerSpeaks: what follows our version line waits for the client's first packet. */
+import { createServer, type Socket } from "node:net";
+import { holdKexInitUntilPeerSpeaks } from "../server/ssh/kexinit_hold.ts";
+import { assert, assertEquals } from "./helpers/assert.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const enc = new TextEncoder();
+
+/** A server that writes a version line and a "KEXINIT" at once, as an SSH library does. */
+async function speakingServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => {});
+    holdKexInitUntilPeerSpeaks(socket);
+    socket.write(enc.encode("SSH-2.0-Test\r\n"));
+    socket.write(enc.encode("KEXINIT-FROM-SERVER"));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  return {
+    port: typeof address === "object" && address ? address.port : 0,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** Collects what a raw connection receives, in the background. */
+function collect(conn: Deno.TcpConn): { text(): string; done: Promise<void> } {
+  let text = "";
+  const done = (async () => {
+    const buf = new Uint8Array(4096);
+    while (true) {
+      const n = await conn.read(buf).catch(() => null);
+      if (n === null) return;
+      text += new TextDecoder().decode(buf.subarray(0, n));
+    }
+  })();
+  return { text: () => text, done };
+}
+
+Deno.test({
+  name: "KEXINIT waits for the client's first packet, or for the fallback timer",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const server = await speakingServer();
+    try {
+      // A client that speaks first.
+      const a = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
+      const fromA = collect(a);
+      await sleep(50);
+      assertEquals(fromA.text(), "SSH-2.0-Test\r\n");
+      await a.write(enc.encode("SSH-2.0-Client\r\n"));
+      await sleep(120);
+      assertEquals(fromA.text(), "SSH-2.0-Test\r\n", "held until the client's packet");
+      await a.write(enc.encode("CLIENT-KEXINIT"));
+      await sleep(60);
+      assertEquals(fromA.text(), "SSH-2.0-Test\r\nKEXINIT-FROM-SERVER");
+      a.close();
+      await fromA.done;
+
+      // Version line and packet in one segment release at once too.
+      const b = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
+      const fromB = collect(b);
+      await b.write(enc.encode("SSH-2.0-Client\r\nCLIENT-KEXINIT"));
+      await sleep(80);
+      assertEquals(fromB.text(), "SSH-2.0-Test\r\nKEXINIT-FROM-SERVER");
+      b.close();
+      await fromB.done;
+
+      // A client that waits for the server still gets everything, after the fallback.
+      const c = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
+      const fromC = collect(c);
+      await c.write(enc.encode("SSH-2.0-Client\r\n"));
+      await sleep(100);
+      assert(!fromC.text().includes("KEXINIT"), "not before the fallback");
+      await sleep(400);
+      assertEquals(fromC.text(), "SSH-2.0-Test\r\nKEXINIT-FROM-SERVER");
+      c.close();
+      await fromC.done;
+    } finally {
+      await server.close();
+    }
+  },
+});
