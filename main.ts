@@ -124,7 +124,13 @@ Environment:
   SERVICE_SSH_BIND       SSH address (default 0.0.0.0:22; "off" disables)
   SERVICE_SSH_HOST_KEY   SSH host key path (default <data dir>/ssh_host_ed25519_key)
   SERVICE_REGISTRY_BIND  bot registry address (default 0.0.0.0:8081; "off" disables)
-  SERVICE_BASE_URL       public URL used in clone URLs and messages
+  SERVICE_BASE_URL       public URL used in clone URLs and messages (default from the HTTP bind)
+  SERVICE_MAX_PUSH_BYTES largest pack one push may send, e.g. 512m (default 1g), both transports
+  SERVICE_SHUTDOWN_TIMEOUT seconds running transfers get after SIGTERM (default 30)
+  SERVICE_RATE_LIMITS    on|off (default on): per-IP/user/bot limits, answered with 429
+  SERVICE_RATE_LIMIT_<RULE>  <burst>/<per minute> for one rule: LOGIN_IP (30/30), LOGIN_USER
+                         (10/10), SIGNUP_IP (10/5), REGISTRY_WRITE_IP (60/60), REGISTRY_WRITE_BOT
+                         (20/20), NONCE_IP (120/120), SSH_AUTH_FAIL_IP (20/10)
 `;
 
 if (import.meta.main) {

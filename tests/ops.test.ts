@@ -180,3 +180,38 @@ Deno.test("a database created by the first migration set upgrades to the current
   );
   db.close();
 });
+
+Deno.test("signet version, help and serve --help list every command and server env var", async () => {
+  const version = await signet(["version"], {});
+  assertEquals(version.code, 0);
+  assert(/^signet \d+\.\d+\.\d+/.test(version.stdout));
+  const help = await signet(["help"], {});
+  for (
+    const cmd of [
+      "serve",
+      "backup",
+      "restore",
+      "bot",
+      "init",
+      "register",
+      "login",
+      "whoami",
+      "repo",
+      "clone",
+      "credential",
+      "version",
+    ]
+  ) {
+    assertStringIncludes(help.stdout, `  ${cmd}`);
+  }
+  const serveHelp = await signet(["serve", "--help"], {});
+  const vars = new Set<string>();
+  for (const file of ["server/config.ts", "server/serve.ts", "server/ratelimit.ts"]) {
+    for (const m of (await Deno.readTextFile(`${ROOT}${file}`)).matchAll(/SERVICE_[A-Z_]+[A-Z]/g)) {
+      vars.add(m[0]);
+    }
+  }
+  vars.delete("SERVICE_RATE_LIMIT_");
+  for (const v of vars) assertStringIncludes(serveHelp.stdout, v);
+  assertEquals((await signet(["nonsense"], {})).code, 2);
+});
