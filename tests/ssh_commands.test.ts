@@ -234,5 +234,9 @@ Deno.test({
     });
 
     await server.stop();
+    // One structured line per SSH session, with the user, command, exit status and duration.
+    const sessions = server.logs().split("\n").filter((l) => l.includes('"msg":"ssh session"'));
+    assert(sessions.some((l) => l.includes('"user":"alice"') && l.includes('"exit_status":0')));
+    assert(sessions.every((l) => /"ms":\d+/.test(l)));
   },
 });

@@ -84,8 +84,11 @@ async function runExec(
     return io.finish(1);
   }
   const release = peer.activity.hold();
+  const started = performance.now();
   try {
-    io.finish(await runCommand(peer.ctx, user, io, commandLine, env));
+    const status = await runCommand(peer.ctx, user, io, commandLine, env);
+    logSession(peer, user.username, commandLine, status, started);
+    io.finish(status);
   } finally {
     release();
   }
@@ -124,12 +127,33 @@ async function runCommand(
 async function runShell(peer: Peer, io: ChannelIO): Promise<void> {
   peer.activity.touch();
   const user = findUserBySshKey(peer.ctx, peer.key.line);
+  const started = performance.now();
   if (user) {
     io.discardInput();
     await io.out(greeting(peer.ctx, user));
+    logSession(peer, user.username, "(shell)", 0, started);
     return io.finish(0);
   }
-  io.finish(await runSignup(peer, io, () => peer.activity.touch()));
+  const status = await runSignup(peer, io, () => peer.activity.touch());
+  logSession(peer, null, "(signup)", status, started);
+  io.finish(status);
+}
+
+/** One log line per SSH session: who, what (the command line, never input), outcome, duration. */
+function logSession(
+  peer: Peer,
+  user: string | null,
+  command: string,
+  status: number,
+  started: number,
+): void {
+  log("info", "ssh session", {
+    remote_addr: peer.remote,
+    user,
+    command: command.replace(/[^\x20-\x7e]/g, "?").slice(0, 120),
+    exit_status: status,
+    ms: Math.round(performance.now() - started),
+  });
 }
 
 async function internalError(io: ChannelIO, err: unknown): Promise<void> {
