@@ -1,13 +1,13 @@
 /** `signet serve`: opens the data dir and database, then starts every enabled listener. */
 import { openDatabase } from "../db/database.ts";
 import { resolveAdminKey } from "./admin_key.ts";
-import { type BindAddress, loadServerConfig, type ServerConfig } from "./config.ts";
+import { type BindAddress, ConfigError, loadServerConfig, type ServerConfig } from "./config.ts";
 import type { Signet } from "./context.ts";
 import { hostingApp } from "./http/app.ts";
 import { log } from "./log.ts";
 import { registryApp } from "./registry/http/app.ts";
 import { purgeExpiredRegistryNonces } from "./registry/maintenance.ts";
-import { type SshServer, startSshServer } from "./ssh/server.ts";
+import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server.ts";
 import { rateLimiterFromEnv } from "./ratelimit.ts";
 import { startMaintenance } from "./maintenance.ts";
 import { activeTransfers, drainTransfers } from "./transfers.ts";
@@ -44,7 +44,7 @@ export async function startServer(
   const stopMaintenance = startMaintenance(ctx, [purgeExpiredRegistryNonces]);
   // SSH first: once HTTP answers (health checks), every listener is up, and clone URLs know
   // the SSH port even when the bind asked for port 0.
-  const ssh = config.sshBind ? await startSshServer(ctx, config.sshBind) : null;
+  const ssh = config.sshBind ? await startSshServer(ctx, config.sshBind, sshLimitsFromEnv()) : null;
   if (ssh) ctx.sshPort = ssh.port;
   const http = config.httpBind ? listen(config.httpBind, hostingApp(ctx).fetch) : null;
   const registry = config.registryBind ? listen(config.registryBind, registryApp(ctx).fetch) : null;
@@ -98,4 +98,16 @@ function listen(
 
 function describe(bind: BindAddress | null): string {
   return bind ? `${bind.hostname}:${bind.port}` : "off";
+}
+
+/** SSH limits with SERVICE_SSH_MAX_CONNECTIONS_PER_IP (default 16) applied. */
+function sshLimitsFromEnv() {
+  const v = Deno.env.get("SERVICE_SSH_MAX_CONNECTIONS_PER_IP");
+  const n = v === undefined || v === "" ? DEFAULT_SSH_LIMITS.maxConnectionsPerIp : Number(v);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new ConfigError(
+      `SERVICE_SSH_MAX_CONNECTIONS_PER_IP must be a positive integer, got "${v}"`,
+    );
+  }
+  return { ...DEFAULT_SSH_LIMITS, maxConnectionsPerIp: n };
 }

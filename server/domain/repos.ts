@@ -13,6 +13,10 @@ import type { Signet } from "../context.ts";
 import { mustOwn } from "./access.ts";
 import { DomainError } from "./errors.ts";
 import { validateRepoName, validateUsername } from "./names.ts";
+import { KeyedLock } from "./keyed_lock.ts";
+
+// Creating and deleting one repository never overlap (directory and row change together).
+const repoLocks = new KeyedLock();
 
 /** A repository as APIs show it. */
 export interface RepoView {
@@ -78,6 +82,14 @@ export async function createRepo(
   nameInput: unknown,
 ): Promise<RepoRow> {
   const name = validateRepoName(nameInput);
+  return await repoLocks.run(
+    `${owner.username}/${name}`.toLowerCase(),
+    () => initRepo(ctx, owner, name),
+  );
+}
+
+// Creates the directory and the row; runs under the repository's lock.
+async function initRepo(ctx: Signet, owner: UserRow, name: string): Promise<RepoRow> {
   if (findRepo(ctx.db, owner.username, name)) {
     throw new DomainError("conflict", `repository ${owner.username}/${name} already exists`);
   }
@@ -119,11 +131,16 @@ export async function deleteRepo(
 
 /** Deletes a repository with no ownership check (admin use). */
 export async function removeRepo(ctx: Signet, repo: RepoRow): Promise<RepoRow> {
-  deleteRepoRow(ctx.db, repo.id);
-  await Deno.remove(repoDir(ctx, repo.owner, repo.name), { recursive: true }).catch((err) => {
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  return await repoLocks.run(`${repo.owner}/${repo.name}`.toLowerCase(), async () => {
+    if (findRepo(ctx.db, repo.owner, repo.name)?.id !== repo.id) {
+      throw new DomainError("not_found", `repository ${repo.owner}/${repo.name} not found`);
+    }
+    deleteRepoRow(ctx.db, repo.id);
+    await Deno.remove(repoDir(ctx, repo.owner, repo.name), { recursive: true }).catch((err) => {
+      if (!(err instanceof Deno.errors.NotFound)) throw err;
+    });
+    return repo;
   });
-  return repo;
 }
 
 /** Lists the repositories of `owner` (validated), or all when undefined. */

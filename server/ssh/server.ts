@@ -20,6 +20,8 @@ export interface SshLimits {
   maxConnections: number;
   /** Connections still in handshake or authentication at once (within maxConnections). */
   maxUnauthenticated: number;
+  /** Open connections at once from one IP address. */
+  maxConnectionsPerIp: number;
   /** Rejected authentication attempts before the connection is dropped. */
   maxAuthFailures: number;
   /** SSH-level keepalive probing, to drop peers that vanished mid-transfer. */
@@ -33,6 +35,7 @@ export const DEFAULT_SSH_LIMITS: SshLimits = {
   idleTimeoutMs: 10 * 60_000,
   maxConnections: 256,
   maxUnauthenticated: 64,
+  maxConnectionsPerIp: 16,
   maxAuthFailures: 10,
   keepaliveIntervalMs: 30_000,
   keepaliveCountMax: 4,
@@ -104,6 +107,7 @@ export async function startSshServer(
   const sockets = new Set<Socket>();
   const onAuthenticated = new Map<string, () => void>();
   let unauthenticated = 0;
+  const perIp = new Map<string, number>();
 
   const tcp = createServer((socket) => {
     const remote = socket.remoteAddress ?? "unknown";
@@ -112,6 +116,14 @@ export async function startSshServer(
       socket.destroy();
       return;
     }
+    if ((perIp.get(remote) ?? 0) >= limits.maxConnectionsPerIp) {
+      log("warn", "ssh connection refused: too many connections from this address", {
+        remote_addr: remote,
+      });
+      socket.destroy();
+      return;
+    }
+    perIp.set(remote, (perIp.get(remote) ?? 0) + 1);
     socket.setNoDelay(true);
     sockets.add(socket);
     unauthenticated++;
@@ -127,6 +139,9 @@ export async function startSshServer(
       clearTimeout(deadline);
     });
     socket.once("close", () => {
+      const left = (perIp.get(remote) ?? 1) - 1;
+      if (left > 0) perIp.set(remote, left);
+      else perIp.delete(remote);
       sockets.delete(socket);
       onAuthenticated.delete(id);
       clearTimeout(deadline);

@@ -17,6 +17,7 @@ import { logRoutes } from "./routes/log.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { type RegistryEnv, signedBody } from "./router.ts";
+import { registryBotLimits, registryIpLimits } from "./rate_limits.ts";
 
 /** Largest request body the registry accepts. */
 export const MAX_REGISTRY_BODY_BYTES = 64 * 1024;
@@ -40,7 +41,9 @@ export function registryApp(
         c.json({ error: `request body too large (limit ${MAX_REGISTRY_BODY_BYTES} bytes)` }, 413),
     }),
   );
+  app.use("/v1/*", registryIpLimits(ctx));
   app.use("/v1/*", signedBody);
+  app.use("/v1/*", registryBotLimits(ctx));
   app.route("/", metaRoutes(rc));
   app.route("/", botRoutes(rc));
   app.route("/", keyRoutes(rc));
