@@ -7,6 +7,7 @@ import { log } from "../log.ts";
 import { ActivityTimer } from "./activity.ts";
 import { authenticate, type AuthState, logAuthFailure, newAuthState } from "./auth.ts";
 import { loadOrCreateHostKey } from "./hostkey.ts";
+import { holdKexInitUntilPeerSpeaks } from "./kexinit_hold.ts";
 import { handleSession, type Peer } from "./session.ts";
 import { type Algorithms, type Connection, createSsh2Server } from "./ssh2.ts";
 
@@ -148,6 +149,7 @@ export async function startSshServer(
       if (!authenticated) unauthenticated--;
     });
     socket.on("error", () => {});
+    holdKexInitUntilPeerSpeaks(socket);
     ssh.injectSocket(socket);
   });
 

@@ -1,7 +1,7 @@
 /** `git-upload-pack`, `git-upload-archive`, `git-receive-pack`: git over SSH, streamed both ways. */
 import type { ServerChannel } from "../ssh2.ts";
 import { authorizeGit, type GitService, isPush } from "../../domain/access.ts";
-import { gitServerEnv } from "../../domain/git.ts";
+import { gitServerEnv, gitSlots } from "../../domain/git.ts";
 import { parseRepoPath } from "../../domain/names.ts";
 import { getRepo, recordPush, repoDir } from "../../domain/repos.ts";
 import { log } from "../../log.ts";
@@ -45,6 +45,16 @@ export function gitCommand(service: GitService): SshCommand {
 
 /** Spawns `git <service> <dir>` and pipes the channel through it; resolves to git's exit code. */
 async function runGit(inv: Invocation, service: GitService, dir: string): Promise<number> {
+  // One pool of git processes for every transport (see server/domain/git.ts).
+  const release = await gitSlots.acquire();
+  try {
+    return await runGitProcess(inv, service, dir);
+  } finally {
+    release();
+  }
+}
+
+async function runGitProcess(inv: Invocation, service: GitService, dir: string): Promise<number> {
   const child = new Deno.Command("git", {
     args: [service.slice("git-".length), dir],
     env: gitServerEnv(inv.ctx, inv.env.GIT_PROTOCOL),
