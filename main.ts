@@ -126,6 +126,8 @@ Environment:
   SERVICE_REGISTRY_BIND  bot registry address (default 0.0.0.0:8081; "off" disables)
   SERVICE_BASE_URL       public URL used in clone URLs and messages (default from the HTTP bind)
   SERVICE_MAX_PUSH_BYTES largest pack one push may send, e.g. 512m (default 1g), both transports
+  SERVICE_SSH_MAX_CONNECTIONS_PER_IP  open SSH connections one address may hold (default 16)
+  SERVICE_GIT_CONCURRENCY  git processes run at once, others queue (default 8 per CPU core)
   SERVICE_SHUTDOWN_TIMEOUT seconds running transfers get after SIGTERM (default 30)
   SERVICE_RATE_LIMITS    on|off (default on): per-IP/user/bot limits, answered with 429
   SERVICE_RATE_LIMIT_<RULE>  <burst>/<per minute> for one rule: LOGIN_IP (30/30), LOGIN_USER

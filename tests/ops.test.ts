@@ -206,7 +206,14 @@ Deno.test("signet version, help and serve --help list every command and server e
   }
   const serveHelp = await signet(["serve", "--help"], {});
   const vars = new Set<string>();
-  for (const file of ["server/config.ts", "server/serve.ts", "server/ratelimit.ts"]) {
+  for (
+    const file of [
+      "server/config.ts",
+      "server/serve.ts",
+      "server/ratelimit.ts",
+      "server/domain/git.ts",
+    ]
+  ) {
     for (const m of (await Deno.readTextFile(`${ROOT}${file}`)).matchAll(/SERVICE_[A-Z_]+[A-Z]/g)) {
       vars.add(m[0]);
     }
