@@ -8,8 +8,8 @@ import {
   Empty,
   errorMessage,
   ErrorNotice,
-  Loading,
   PageHeader,
+  ResourceStatus,
   Time,
   useResource,
 } from "../common/components.tsx";
@@ -146,12 +146,13 @@ export function InvitesPage() {
             </span>
           )}
         </div>
-        {invites.status === "loading" && <Loading label="Loading invites…" />}
-        {invites.status === "error" && (
-          <div class="card-pad">
-            <ErrorNotice title="Could not load invites" message={invites.error} onRetry={reload} />
-          </div>
-        )}
+        <ResourceStatus
+          resource={invites}
+          loading="Loading invites…"
+          failed="Could not load invites"
+          onRetry={reload}
+          padded
+        />
         {invites.data?.length === 0 && (
           <Empty icon="ticket" title="No invites yet">
             Create one to let the first user sign up.

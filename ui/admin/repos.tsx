@@ -6,8 +6,8 @@ import {
   Empty,
   errorMessage,
   ErrorNotice,
-  Loading,
   PageHeader,
+  ResourceStatus,
   Time,
   useResource,
 } from "../common/components.tsx";
@@ -187,16 +187,13 @@ export function ReposPage() {
             </span>
           )}
         </div>
-        {repos.status === "loading" && <Loading label="Loading repositories…" />}
-        {repos.status === "error" && (
-          <div class="card-pad">
-            <ErrorNotice
-              title="Could not load repositories"
-              message={repos.error}
-              onRetry={reload}
-            />
-          </div>
-        )}
+        <ResourceStatus
+          resource={repos}
+          loading="Loading repositories…"
+          failed="Could not load repositories"
+          onRetry={reload}
+          padded
+        />
         {repos.data?.length === 0 && (
           <Empty icon="repo" title="No repositories yet">
             Users create them with <code>signet repo new &lt;name&gt;</code> or{" "}

@@ -1,14 +1,13 @@
 /** Users: every account with its key fingerprint and how many repositories it owns. */
 import {
   Empty,
-  ErrorNotice,
-  Loading,
+  Link,
   PageHeader,
+  ResourceStatus,
   Time,
   useResource,
 } from "../common/components.tsx";
 import { plural } from "../common/format.ts";
-import { Link } from "../common/components.tsx";
 import { adminApi } from "./session.ts";
 import type { User } from "./types.ts";
 
@@ -29,12 +28,13 @@ export function UsersPage() {
           <h2 id="users-title">All users</h2>
           {users.data && <span class="muted">{plural(users.data.length, "user")}</span>}
         </div>
-        {users.status === "loading" && <Loading label="Loading users…" />}
-        {users.status === "error" && (
-          <div class="card-pad">
-            <ErrorNotice title="Could not load users" message={users.error} onRetry={reload} />
-          </div>
-        )}
+        <ResourceStatus
+          resource={users}
+          loading="Loading users…"
+          failed="Could not load users"
+          onRetry={reload}
+          padded
+        />
         {users.data?.length === 0 && (
           <Empty icon="users" title="No users yet">
             Users appear here once someone signs up with an{" "}

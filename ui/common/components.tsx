@@ -157,6 +157,22 @@ export function ErrorNotice(
   );
 }
 
+/** A resource's loading spinner or error notice (with Retry); nothing once it is ready. */
+export function ResourceStatus(
+  { resource, loading, failed, onRetry, padded = false }: {
+    resource: Resource<unknown>;
+    loading: string;
+    failed: string;
+    onRetry?: () => void;
+    padded?: boolean;
+  },
+) {
+  if (resource.status === "loading") return <Loading label={loading} />;
+  if (resource.status !== "error") return null;
+  const notice = <ErrorNotice title={failed} message={resource.error} onRetry={onRetry} />;
+  return padded ? <div class="card-pad">{notice}</div> : notice;
+}
+
 /** The title row of a page, with optional description and actions. */
 export function PageHeader(
   { title, description, actions }: {

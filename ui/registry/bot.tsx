@@ -9,6 +9,7 @@ import {
   ErrorNotice,
   Link,
   Loading,
+  ResourceStatus,
   Time,
   useResource,
 } from "../common/components.tsx";
@@ -478,10 +479,12 @@ export function BotPage({ id }: { id: string }) {
       <Link href="/" class="back-link">
         <Icon name="arrowLeft" /> All bots
       </Link>
-      {bot.status === "loading" && <Loading label="Loading bot…" />}
-      {bot.status === "error" && (
-        <ErrorNotice title={`Could not load ${id}`} message={bot.error} onRetry={reload} />
-      )}
+      <ResourceStatus
+        resource={bot}
+        loading="Loading bot…"
+        failed={`Could not load ${id}`}
+        onRetry={reload}
+      />
       {bot.data && (
         <>
           <div class="bot-header">

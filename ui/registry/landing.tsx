@@ -6,7 +6,7 @@ import {
   Empty,
   ErrorNotice,
   Link,
-  Loading,
+  ResourceStatus,
   Time,
   useResource,
 } from "../common/components.tsx";
@@ -230,10 +230,12 @@ function Results({ query }: { query: SearchQuery }) {
           </div>
         )}
       </div>
-      {results.status === "loading" && <Loading label="Searching…" />}
-      {results.status === "error" && (
-        <ErrorNotice title="Search failed" message={results.error} onRetry={reload} />
-      )}
+      <ResourceStatus
+        resource={results}
+        loading="Searching…"
+        failed="Search failed"
+        onRetry={reload}
+      />
       {results.data?.results.length === 0 && (
         <div class="card">
           <Empty icon="bot" title={filtered ? "No bots match" : "No bots registered yet"}>
