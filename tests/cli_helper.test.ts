@@ -8,6 +8,7 @@ import { makeKey, mintInvite } from "./helpers/accounts.ts";
 import { type CliUser, cliUser, git, readConfig, signet, signetOk } from "./helpers/cli.ts";
 import { runOk } from "./helpers/run.ts";
 import { startTestServer, type TestServer } from "./helpers/server.ts";
+import { pathExists } from "../server/fs.ts";
 
 /** Registers and logs in a fresh user through the CLI; `env` may point SERVICE_SSH_KEY away. */
 async function account(server: TestServer, name: string, env: Record<string, string> = {}) {
@@ -179,7 +180,7 @@ Deno.test("signet credential helper", async (t) => {
         stderr: "null",
       }).spawn();
       try {
-        for (let i = 0; i < 100 && !(await exists(socket)); i++) {
+        for (let i = 0; i < 100 && !(await pathExists(socket)); i++) {
           await new Promise((r) => setTimeout(r, 20));
         }
         const env = { SSH_AUTH_SOCK: socket, SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: "force" };
@@ -210,12 +211,3 @@ Deno.test("signet credential helper", async (t) => {
     await server.stop();
   }
 });
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}

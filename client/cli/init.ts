@@ -7,6 +7,7 @@ import { CliError, UsageError } from "../errors.ts";
 import { ask, confirm, isInteractive } from "../prompt.ts";
 import { readPublicKey } from "../signer.ts";
 import type { Command } from "./command.ts";
+import { pathExists } from "../../server/fs.ts";
 
 /** `signet init [--host URL] [--create-key]` */
 export const initCommand: Command = {
@@ -42,7 +43,7 @@ Environment:
     console.log(`Host: ${host}${reachable ? "" : " (not reachable right now)"}`);
 
     const path = keyPath();
-    if (!(await exists(path))) await createKey(path, flags["create-key"] === true);
+    if (!(await pathExists(path))) await createKey(path, flags["create-key"] === true);
     const pub = await readPublicKey(path).catch((err) => {
       throw new CliError((err as Error).message);
     });
@@ -56,16 +57,6 @@ Environment:
     return 0;
   },
 };
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
-  }
-}
 
 /** Creates an ed25519 key at `path` with ssh-keygen, asking first unless `force`. */
 async function createKey(path: string, force: boolean): Promise<void> {

@@ -1,6 +1,7 @@
 /** `signet backup <dir>` and `signet restore <dir>`: consistent online snapshots of a data dir. */
 import { integrityCheck, repositoriesIn, snapshotDatabase } from "../../db/backup.ts";
 import type { ServerConfig } from "../config.ts";
+import { pathExists } from "../fs.ts";
 
 const DB_FILE = "signet.db";
 
@@ -14,7 +15,7 @@ function secretFiles(config: ServerConfig): [string, string][] {
 }
 
 async function copySecret(from: string, to: string): Promise<void> {
-  if (!(await exists(from))) return;
+  if (!(await pathExists(from))) return;
   await Deno.copyFile(from, to);
   await Deno.chmod(to, 0o600);
 }
@@ -37,22 +38,13 @@ async function isEmptyDir(path: string): Promise<boolean> {
   }
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.stat(path);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Copies one repository by fetching every ref into a new bare repository: git reads the refs once
  * and transfers exactly the objects they need, so the copy is consistent while pushes go on.
  */
 async function copyRepo(src: string, dst: string): Promise<void> {
   await git(["init", "--quiet", "--bare", "--initial-branch=main", dst]);
-  if (!(await exists(src))) return;
+  if (!(await pathExists(src))) return;
   await git(["--git-dir", dst, "fetch", "--quiet", "--no-write-fetch-head", src, "+refs/*:refs/*"]);
   const head = await git(["--git-dir", src, "symbolic-ref", "HEAD"]).catch(() => "");
   if (head) await git(["--git-dir", dst, "symbolic-ref", "HEAD", head]);
@@ -61,7 +53,7 @@ async function copyRepo(src: string, dst: string): Promise<void> {
 /** Writes a snapshot of the running server's data dir into the new or empty directory `target`. */
 export async function backup(config: ServerConfig, target: string): Promise<string[]> {
   if (!(await isEmptyDir(target))) throw new Error(`backup target ${target} is not empty`);
-  if (!(await exists(config.databasePath))) {
+  if (!(await pathExists(config.databasePath))) {
     throw new Error(`no database at ${config.databasePath}: is SERVICE_DATA_DIR right?`);
   }
   await Deno.mkdir(`${target}/repos`, { recursive: true, mode: 0o700 });
@@ -81,7 +73,7 @@ export async function backup(config: ServerConfig, target: string): Promise<stri
 
 /** Restores a backup directory into the empty data dir of `config`. */
 export async function restore(config: ServerConfig, source: string): Promise<string[]> {
-  if (!(await exists(`${source}/${DB_FILE}`))) throw new Error(`${source} holds no ${DB_FILE}`);
+  if (!(await pathExists(`${source}/${DB_FILE}`))) throw new Error(`${source} holds no ${DB_FILE}`);
   if (!(await isEmptyDir(config.dataDir))) {
     throw new Error(`data dir ${config.dataDir} is not empty; restore only into an empty one`);
   }

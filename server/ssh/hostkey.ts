@@ -1,6 +1,7 @@
 /** The SSH host key: ed25519 in OpenSSH format, generated once and reused on every start. */
 import { dirname } from "node:path";
 import { fingerprint, parsePublicKeyLine } from "../crypto/sshkey.ts";
+import { pathExists } from "../fs.ts";
 
 /** The host key as the SSH server needs it. */
 export interface HostKey {
@@ -18,7 +19,7 @@ export interface HostKey {
  */
 export async function loadOrCreateHostKey(path: string): Promise<HostKey> {
   let generated = false;
-  if (!await exists(path)) {
+  if (!await pathExists(path)) {
     await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
     const out = await new Deno.Command("ssh-keygen", {
       args: ["-q", "-t", "ed25519", "-N", "", "-C", "signet host key", "-f", path],
@@ -57,14 +58,4 @@ async function derivePublicLine(path: string): Promise<string> {
     throw new Error(`${path} is not an unencrypted ssh-ed25519 host key`);
   }
   return line;
-}
-
-async function exists(path: string): Promise<boolean> {
-  try {
-    await Deno.lstat(path);
-    return true;
-  } catch (err) {
-    if (err instanceof Deno.errors.NotFound) return false;
-    throw err;
-  }
 }
