@@ -3,31 +3,13 @@
  * so the client's next small packet is not held by Nagle waiting on a delayed ACK (40 ms on
  * Linux). And the handshake still completes for a real client either way.
  */
-import { openDatabase } from "../db/database.ts";
-import { loadServerConfig } from "../server/config.ts";
-import type { Signet } from "../server/context.ts";
-import { rateLimiterFromEnv } from "../server/ratelimit.ts";
 import { setQuiet } from "../server/log.ts";
 import { DEFAULT_SSH_LIMITS, startSshServer } from "../server/ssh/server.ts";
 import { assert, assertEquals } from "./helpers/assert.ts";
+import { inProcessContext } from "./helpers/in_process.ts";
 
 setQuiet(true);
-const dataDir = await Deno.makeTempDir({ prefix: "signet-ssh-kexinit-" });
-const config = loadServerConfig({
-  SERVICE_DATA_DIR: dataDir,
-  SERVICE_SSH_BIND: "127.0.0.1:0",
-  SERVICE_HTTP_BIND: "off",
-  SERVICE_REGISTRY_BIND: "off",
-  SERVICE_ADMIN_KEY: "test-admin-key-0123456789abcdef",
-  SERVICE_BASE_URL: "http://127.0.0.1:9",
-});
-await Deno.mkdir(config.reposDir, { recursive: true });
-const ctx: Signet = {
-  db: openDatabase(config.databasePath),
-  config: { ...config, adminKey: config.adminKey! },
-  sshPort: null,
-  limiter: rateLimiterFromEnv({ SERVICE_RATE_LIMITS: "off" }),
-};
+const { ctx, config } = await inProcessContext("signet-ssh-kexinit-");
 
 /** A raw connection whose bytes are collected in the background, with arrival times. */
 function collect(

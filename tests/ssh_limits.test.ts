@@ -2,36 +2,18 @@
  * SSH robustness with short limits: handshake deadline, connection caps, idle timeout that
  * spares running transfers. The SSH server runs in-process so the limits can be tiny.
  */
-import { openDatabase } from "../db/database.ts";
-import { loadServerConfig } from "../server/config.ts";
-import type { Signet } from "../server/context.ts";
 import { mintInvite, signup } from "../server/domain/accounts.ts";
 import { createRepo, repoDir } from "../server/domain/repos.ts";
-import { rateLimiterFromEnv } from "../server/ratelimit.ts";
 import { setQuiet } from "../server/log.ts";
 import { DEFAULT_SSH_LIMITS, type SshLimits, startSshServer } from "../server/ssh/server.ts";
 import { assert, assertEquals } from "./helpers/assert.ts";
+import { inProcessContext } from "./helpers/in_process.ts";
 import { makeKey, type TestKey } from "./helpers/accounts.ts";
 import { run, runOk } from "./helpers/run.ts";
 import { gitSshEnv, ssh, sshOptions } from "./helpers/ssh.ts";
 
 setQuiet(true);
-const dataDir = await Deno.makeTempDir({ prefix: "signet-ssh-limits-" });
-const config = loadServerConfig({
-  SERVICE_DATA_DIR: dataDir,
-  SERVICE_SSH_BIND: "127.0.0.1:0",
-  SERVICE_HTTP_BIND: "off",
-  SERVICE_REGISTRY_BIND: "off",
-  SERVICE_ADMIN_KEY: "test-admin-key-0123456789abcdef",
-  SERVICE_BASE_URL: "http://127.0.0.1:9",
-});
-await Deno.mkdir(config.reposDir, { recursive: true });
-const ctx: Signet = {
-  db: openDatabase(config.databasePath),
-  config: { ...config, adminKey: config.adminKey! },
-  sshPort: null,
-  limiter: rateLimiterFromEnv({ SERVICE_RATE_LIMITS: "off" }),
-};
+const { ctx, config } = await inProcessContext("signet-ssh-limits-");
 const aliceKey = await makeKey("alice");
 const alice = signup(ctx, {
   username: "alice",

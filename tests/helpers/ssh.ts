@@ -1,6 +1,6 @@
 /** Talking to the test server with the real OpenSSH client (and git over it). */
 import type { TestKey } from "./accounts.ts";
-import { run, type RunResult } from "./run.ts";
+import { gitEnv, run, type RunResult } from "./run.ts";
 
 /** OpenSSH options for a throwaway test connection with exactly one key. */
 export function sshOptions(port: number, key: TestKey): string[] {
@@ -47,16 +47,7 @@ export function ssh(
 
 /** Env for running git over SSH with `key` (and a throwaway HOME). */
 export function gitSshEnv(port: number, key: TestKey, home: string): Record<string, string> {
-  return {
-    HOME: home,
-    GIT_CONFIG_NOSYSTEM: "1",
-    GIT_AUTHOR_NAME: "Test",
-    GIT_AUTHOR_EMAIL: "test@example.com",
-    GIT_COMMITTER_NAME: "Test",
-    GIT_COMMITTER_EMAIL: "test@example.com",
-    GIT_TERMINAL_PROMPT: "0",
-    GIT_SSH_COMMAND: sshCommand(port, key),
-  };
+  return { ...gitEnv(home), GIT_SSH_COMMAND: sshCommand(port, key) };
 }
 
 /** The server's host key fingerprint as the network shows it (`ssh-keyscan` + `ssh-keygen -lf`). */
