@@ -123,14 +123,17 @@ export async function signBody(
   return { ...payload, proof_set: proofSet };
 }
 
+/** What an attestation says, before it is signed. */
+export interface AttestationContent {
+  issuer: string;
+  subject: string;
+  claim: string;
+  evidence?: { type: string; value: string }[];
+}
+
 /** Signs an attestation (issuer, subject, claim, evidence) with an issuer key. */
 export async function signAttestation(
-  content: {
-    issuer: string;
-    subject: string;
-    claim: string;
-    evidence?: { type: string; value: string }[];
-  },
+  content: AttestationContent,
   signer: Signer,
 ): Promise<AttestationT> {
   const bytes = new TextEncoder().encode(canonicalJson(content));
@@ -313,15 +316,7 @@ export class RegistryClient {
   }
 
   /** Signs and publishes an attestation. */
-  async attest(
-    content: {
-      issuer: string;
-      subject: string;
-      claim: string;
-      evidence?: { type: string; value: string }[];
-    },
-    signer: Signer,
-  ): Promise<AttestationT> {
+  async attest(content: AttestationContent, signer: Signer): Promise<AttestationT> {
     const attestation = await signAttestation(content, signer);
     return this.call("POST", "/v1/attestations", { attestation, format: "jcs-ed25519" });
   }
