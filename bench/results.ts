@@ -31,6 +31,11 @@ function med(report: BenchReport, workload: string, transport: string): number {
   return s ? median(s.samples) : NaN;
 }
 
+function cpu(report: BenchReport, workload: string, transport: string): number {
+  const s = report.git.find((g) => g.workload === workload && g.transport === transport);
+  return s?.clientCpu?.length ? median(s.clientCpu) : NaN;
+}
+
 function has(report: BenchReport, transport: string): boolean {
   return report.transports.some((t) => t.id === transport);
 }
@@ -201,6 +206,7 @@ export function renderReport(report: BenchReport): string {
         ...present.map(([a, b]) => fmtRatio(med(report, w, a) / med(report, w, b))),
       ]),
     ));
+    out.push(...renderClientFloor(report, workloads, ids));
     out.push("", "## Commands", "");
     for (const c of report.commands) out.push(`- \`${c.id}\`: \`${c.command}\``);
     out.push("", "## Raw samples (ms, in run order)", "");
@@ -254,6 +260,40 @@ export function renderReport(report: BenchReport): string {
   if (report.api) out.push("", ...renderApi(report.api));
   out.push("");
   return out.join("\n");
+}
+
+/**
+ * Client-side CPU per workload, and the ratio to file:// that a server costing nothing would
+ * reach given that CPU: the floor under the `<= N x file://` goals.
+ */
+function renderClientFloor(report: BenchReport, workloads: string[], ids: string[]): string[] {
+  if (!has(report, "file") || !workloads.some((w) => Number.isFinite(cpu(report, w, "file")))) {
+    return [];
+  }
+  const others = ids.filter((id) => id !== "file");
+  const out = ["", "## Client-side CPU and the floor it sets (ms, medians)", ""];
+  out.push(
+    "CPU of the client's processes alone (git and its `ssh` or `git-remote-http` helper, from " +
+      "getrusage), the server excluded. For `file://` it includes the local `git upload-pack`, " +
+      "i.e. the server's work, so the floor is conservative. Floor = (file:// median + client " +
+      "CPU over the transport - client CPU over file://) / file:// median: the ratio a server " +
+      "that costs nothing would reach, taking the extra client CPU as sequential (SSH handshakes " +
+      "and HTTP request/response turns are).",
+    "",
+  );
+  out.push(table(
+    ["workload", ...ids.map((id) => `${id} CPU`), ...others.map((id) => `${id} floor`)],
+    workloads.map((w) => {
+      const fileMs = med(report, w, "file");
+      const fileCpu = cpu(report, w, "file");
+      return [
+        w,
+        ...ids.map((id) => fmt(cpu(report, w, id))),
+        ...others.map((id) => fmtRatio((fileMs + cpu(report, w, id) - fileCpu) / fileMs)),
+      ];
+    }),
+  ));
+  return out;
 }
 
 function renderApi(api: ApiResults): string[] {
