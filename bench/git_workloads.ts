@@ -179,6 +179,38 @@ export async function runGitWorkloads(
   }
 }
 
+/**
+ * Client CPU (median ms of `runs`) of the helper git starts for Signet's transport `t`, doing
+ * nothing else: `ssh … git@host help` for SSH (start-up, key exchange, authentication, one
+ * command), `git remote-http` starting and exiting for HTTP. Null for other transports.
+ */
+export async function helperCpu(
+  t: Transport,
+  c: ClientContext,
+  runs: number,
+): Promise<number | null> {
+  let run: () => Promise<number>;
+  if (t.id === "signet-ssh") {
+    const url = new URL(t.url("small"));
+    const ssh = `${t.env.GIT_SSH_COMMAND} -p ${url.port} git@${url.hostname} help`;
+    run = () => cmd("sh", ["-c", `exec ${ssh}`], { env: envFor(t, c) }).then((r) => r.code);
+  } else if (t.id === "signet-http") {
+    run = () =>
+      cmd("git", [...t.gitArgs, "remote-http", "origin", t.url("small")], {
+        env: envFor(t, c),
+        stdin: "\n",
+      }).then((r) => r.code);
+  } else return null;
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const cpu0 = childrenCpuMs();
+    if (await run() !== 0) throw new Error(`[${t.id}] helper no-op failed`);
+    samples.push(childrenCpuMs() - cpu0);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[samples.length >> 1];
+}
+
 /** The commands of each workload, for RESULTS.md. */
 export function workloadCommands(): { id: string; command: string }[] {
   return WORKLOADS.map((w) => ({ id: w.id, command: w.command }));

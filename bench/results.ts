@@ -14,6 +14,8 @@ export interface BenchReport {
   transports: Transport[];
   commands: { id: string; command: string }[];
   git: GitSample[];
+  /** Client CPU (ms) of a no-op run of the helper git starts for a Signet transport. */
+  helpers?: Record<string, number>;
   parallel: ParallelResult[];
   api: ApiResults | null;
   notes: string[];
@@ -263,33 +265,32 @@ export function renderReport(report: BenchReport): string {
 }
 
 /**
- * Client-side CPU per workload, and the ratio to file:// that a server costing nothing would
- * reach given that CPU: the floor under the `<= N x file://` goals.
+ * Client-side CPU per workload, and the floor the client's own helper sets under the
+ * `<= N x file://` goals: (file:// median + the helper's no-op CPU) / file:// median.
  */
 function renderClientFloor(report: BenchReport, workloads: string[], ids: string[]): string[] {
-  if (!has(report, "file") || !workloads.some((w) => Number.isFinite(cpu(report, w, "file")))) {
-    return [];
-  }
-  const others = ids.filter((id) => id !== "file");
+  if (!workloads.some((w) => ids.some((id) => Number.isFinite(cpu(report, w, id))))) return [];
+  const helpers = Object.entries(report.helpers ?? {});
   const out = ["", "## Client-side CPU and the floor it sets (ms, medians)", ""];
   out.push(
     "CPU of the client's processes alone (git and its `ssh` or `git-remote-http` helper, from " +
-      "getrusage), the server excluded. For `file://` it includes the local `git upload-pack`, " +
-      "i.e. the server's work, so the floor is conservative. Floor = (file:// median + client " +
-      "CPU over the transport - client CPU over file://) / file:// median: the ratio a server " +
-      "that costs nothing would reach, taking the extra client CPU as sequential (SSH handshakes " +
-      "and HTTP request/response turns are).",
+      "getrusage), the server excluded; for `file://` it includes the local `git upload-pack`. " +
+      `Helper no-op CPU: ${
+        helpers.map(([id, ms]) => `${id} ${fmt(ms)} ms`).join(", ") || "not measured"
+      } (\`ssh … help\`: start-up, key exchange, authentication, one command; ` +
+      "`git remote-http` starting and exiting). Floor = (file:// median + that CPU) / file:// " +
+      "median: the ratio a server costing nothing would reach, since the work `file://` does " +
+      "still runs (on the server) and the helper's CPU comes on top, in sequence with it.",
     "",
   );
   out.push(table(
-    ["workload", ...ids.map((id) => `${id} CPU`), ...others.map((id) => `${id} floor`)],
+    ["workload", ...ids.map((id) => `${id} CPU`), ...helpers.map(([id]) => `${id} floor`)],
     workloads.map((w) => {
       const fileMs = med(report, w, "file");
-      const fileCpu = cpu(report, w, "file");
       return [
         w,
         ...ids.map((id) => fmt(cpu(report, w, id))),
-        ...others.map((id) => fmtRatio((fileMs + cpu(report, w, id) - fileCpu) / fileMs)),
+        ...helpers.map(([, ms]) => fmtRatio((fileMs + ms) / fileMs)),
       ];
     }),
   ));
