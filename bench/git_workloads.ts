@@ -2,6 +2,7 @@
 import { cmd, cmdOk, gitClientEnv, progress, randomBytes } from "./util.ts";
 import type { RepoName, Transport } from "./transport.ts";
 import { type MemoryPeak, sampleMemory } from "./baselines/process.ts";
+import { childrenCpuMs } from "./client_cpu.ts";
 
 /** Where clients put their working copies, and the git identity they use. */
 export interface ClientContext {
@@ -17,6 +18,14 @@ export interface GitSample {
   workload: string;
   transport: string;
   samples: number[];
+  /** Client-side CPU of each sample (git and its ssh/http helper; the server excluded). */
+  clientCpu: number[];
+}
+
+/** One timed git command: wall time and the CPU its processes used, in milliseconds. */
+export interface Timing {
+  ms: number;
+  cpuMs: number;
 }
 
 /** One sequential workload: an untimed `prepare`, then a timed `measure`. */
@@ -26,27 +35,29 @@ interface Workload {
   command: string;
   setup?(t: Transport, c: ClientContext): Promise<void>;
   prepare?(t: Transport, c: ClientContext, run: number): Promise<void>;
-  measure(t: Transport, c: ClientContext, run: number): Promise<number>;
+  measure(t: Transport, c: ClientContext, run: number): Promise<Timing>;
 }
 
 function envFor(t: Transport, c: ClientContext): Record<string, string> {
   return { ...gitClientEnv(c.home), ...t.env };
 }
 
-/** Runs `git <t.gitArgs> args…` for transport `t`, throwing on failure; returns milliseconds. */
+/** Runs `git <t.gitArgs> args…` for transport `t`, throwing on failure; returns its timing. */
 export async function git(
   t: Transport,
   c: ClientContext,
   args: string[],
   cwd?: string,
-): Promise<number> {
+): Promise<Timing> {
+  const cpu0 = childrenCpuMs();
   const r = await cmd("git", [...t.gitArgs, ...args], { env: envFor(t, c), cwd });
+  const cpuMs = childrenCpuMs() - cpu0;
   if (r.code !== 0) {
     throw new Error(
       `[${t.id}] git ${args.join(" ")} failed (${r.code}):\n${r.stderr.slice(-2000)}`,
     );
   }
-  return r.ms;
+  return { ms: r.ms, cpuMs };
 }
 
 function clientDir(t: Transport, c: ClientContext, name: string): string {
@@ -144,7 +155,7 @@ export async function runGitWorkloads(
   for (const w of WORKLOADS) {
     if (opts.only && !opts.only.includes(w.id)) continue;
     progress(`workload ${w.id}`);
-    const samples = new Map(transports.map((t) => [t.id, [] as number[]]));
+    const samples = new Map(transports.map((t) => [t.id, [] as Timing[]]));
     for (const t of transports) await w.setup?.(t, c);
     const total = opts.warmup + opts.runs;
     for (let run = 0; run < total; run++) {
@@ -152,14 +163,52 @@ export async function runGitWorkloads(
       const order = transports.map((_, i) => transports[(i + run) % transports.length]);
       for (const t of order) {
         await w.prepare?.(t, c, run);
-        const ms = await w.measure(t, c, run);
-        if (run >= opts.warmup) samples.get(t.id)!.push(ms);
+        const timing = await w.measure(t, c, run);
+        if (run >= opts.warmup) samples.get(t.id)!.push(timing);
       }
     }
     for (const t of transports) {
-      out.push({ workload: w.id, transport: t.id, samples: samples.get(t.id)! });
+      const timings = samples.get(t.id)!;
+      out.push({
+        workload: w.id,
+        transport: t.id,
+        samples: timings.map((x) => x.ms),
+        clientCpu: timings.map((x) => x.cpuMs),
+      });
     }
   }
+}
+
+/**
+ * Client CPU (median ms of `runs`) of the helper git starts for Signet's transport `t`, doing
+ * nothing else: `ssh … git@host help` for SSH (start-up, key exchange, authentication, one
+ * command), `git remote-http` starting and exiting for HTTP. Null for other transports.
+ */
+export async function helperCpu(
+  t: Transport,
+  c: ClientContext,
+  runs: number,
+): Promise<number | null> {
+  let run: () => Promise<number>;
+  if (t.id === "signet-ssh") {
+    const url = new URL(t.url("small"));
+    const ssh = `${t.env.GIT_SSH_COMMAND} -p ${url.port} git@${url.hostname} help`;
+    run = () => cmd("sh", ["-c", `exec ${ssh}`], { env: envFor(t, c) }).then((r) => r.code);
+  } else if (t.id === "signet-http") {
+    run = () =>
+      cmd("git", [...t.gitArgs, "remote-http", "origin", t.url("small")], {
+        env: envFor(t, c),
+        stdin: "\n",
+      }).then((r) => r.code);
+  } else return null;
+  const samples: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const cpu0 = childrenCpuMs();
+    if (await run() !== 0) throw new Error(`[${t.id}] helper no-op failed`);
+    samples.push(childrenCpuMs() - cpu0);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[samples.length >> 1];
 }
 
 /** The commands of each workload, for RESULTS.md. */
@@ -175,6 +224,21 @@ export interface ParallelResult {
   totalMs: number;
   memory: MemoryPeak | null;
   firstError?: string;
+}
+
+/** Loopback addresses parallel SSH clients connect from (Linux routes all of 127.0.0.0/8). */
+const CLIENT_ADDRESSES = 8;
+
+/**
+ * The env of parallel client `i`: SSH clients are spread over 127.0.0.2-9, as clones from many
+ * machines would be, so Signet's per-address connection cap (16) does not refuse them.
+ */
+function parallelEnv(t: Transport, c: ClientContext, i: number): Record<string, string> {
+  const env = envFor(t, c);
+  if (t.kind === "ssh" && env.GIT_SSH_COMMAND) {
+    env.GIT_SSH_COMMAND += ` -o BindAddress=127.0.0.${2 + (i % CLIENT_ADDRESSES)}`;
+  }
+  return env;
 }
 
 /** Starts `n` `git clone --bare` of the small repository at once and waits for all of them. */
@@ -193,7 +257,7 @@ export async function parallelClones(
       { length: n },
       (_, i) =>
         cmd("git", [...t.gitArgs, "clone", "--bare", "-q", t.url("small"), `${base}/c${i}`], {
-          env: envFor(t, c),
+          env: parallelEnv(t, c, i),
         }),
     ),
   );

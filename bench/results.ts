@@ -14,6 +14,8 @@ export interface BenchReport {
   transports: Transport[];
   commands: { id: string; command: string }[];
   git: GitSample[];
+  /** Client CPU (ms) of a no-op run of the helper git starts for a Signet transport. */
+  helpers?: Record<string, number>;
   parallel: ParallelResult[];
   api: ApiResults | null;
   notes: string[];
@@ -29,6 +31,11 @@ export interface GoalCheck {
 function med(report: BenchReport, workload: string, transport: string): number {
   const s = report.git.find((g) => g.workload === workload && g.transport === transport);
   return s ? median(s.samples) : NaN;
+}
+
+function cpu(report: BenchReport, workload: string, transport: string): number {
+  const s = report.git.find((g) => g.workload === workload && g.transport === transport);
+  return s?.clientCpu?.length ? median(s.clientCpu) : NaN;
 }
 
 function has(report: BenchReport, transport: string): boolean {
@@ -201,6 +208,7 @@ export function renderReport(report: BenchReport): string {
         ...present.map(([a, b]) => fmtRatio(med(report, w, a) / med(report, w, b))),
       ]),
     ));
+    out.push(...renderClientFloor(report, workloads, ids));
     out.push("", "## Commands", "");
     for (const c of report.commands) out.push(`- \`${c.id}\`: \`${c.command}\``);
     out.push("", "## Raw samples (ms, in run order)", "");
@@ -254,6 +262,39 @@ export function renderReport(report: BenchReport): string {
   if (report.api) out.push("", ...renderApi(report.api));
   out.push("");
   return out.join("\n");
+}
+
+/**
+ * Client-side CPU per workload, and the floor the client's own helper sets under the
+ * `<= N x file://` goals: (file:// median + the helper's no-op CPU) / file:// median.
+ */
+function renderClientFloor(report: BenchReport, workloads: string[], ids: string[]): string[] {
+  if (!workloads.some((w) => ids.some((id) => Number.isFinite(cpu(report, w, id))))) return [];
+  const helpers = Object.entries(report.helpers ?? {});
+  const out = ["", "## Client-side CPU and the floor it sets (ms, medians)", ""];
+  out.push(
+    "CPU of the client's processes alone (git and its `ssh` or `git-remote-http` helper, from " +
+      "getrusage), the server excluded; for `file://` it includes the local `git upload-pack`. " +
+      `Helper no-op CPU: ${
+        helpers.map(([id, ms]) => `${id} ${fmt(ms)} ms`).join(", ") || "not measured"
+      } (\`ssh … help\`: start-up, key exchange, authentication, one command; ` +
+      "`git remote-http` starting and exiting). Floor = (file:// median + that CPU) / file:// " +
+      "median: the ratio a server costing nothing would reach, since the work `file://` does " +
+      "still runs (on the server) and the helper's CPU comes on top, in sequence with it.",
+    "",
+  );
+  out.push(table(
+    ["workload", ...ids.map((id) => `${id} CPU`), ...helpers.map(([id]) => `${id} floor`)],
+    workloads.map((w) => {
+      const fileMs = med(report, w, "file");
+      return [
+        w,
+        ...ids.map((id) => fmt(cpu(report, w, id))),
+        ...helpers.map(([, ms]) => fmtRatio((fileMs + ms) / fileMs)),
+      ];
+    }),
+  ));
+  return out;
 }
 
 function renderApi(api: ApiResults): string[] {

@@ -17,6 +17,7 @@ import { setupSignetRepos, signetHttp, signetSsh, signetSshUp, startSignet } fro
 import {
   type ClientContext,
   type GitSample,
+  helperCpu,
   parallelClones,
   type ParallelResult,
   runGitWorkloads,
@@ -136,6 +137,7 @@ async function main(): Promise<number> {
     `Repositories, clones and Signet's data dir on ${onTmpfs ? "tmpfs (/dev/shm)" : "disk"}.`,
   );
   const git: GitSample[] = [];
+  const helpers: Record<string, number> = {};
   const parallel: ParallelResult[] = [];
   let api = null as ApiResults | null;
   const transports: Transport[] = [];
@@ -223,6 +225,14 @@ async function main(): Promise<number> {
           only: values.workloads?.split(","),
         }, git));
     }
+    if (!values["skip-git"]) {
+      await phase("helper floors", async () => {
+        for (const t of transports) {
+          const ms = await helperCpu(t, client, 11);
+          if (ms !== null) helpers[t.id] = ms;
+        }
+      });
+    }
     if (!values["skip-parallel"]) {
       await phase("parallel clones", async () => {
         for (const t of transports) {
@@ -283,6 +293,7 @@ async function main(): Promise<number> {
     transports,
     commands: workloadCommands(),
     git,
+    helpers,
     parallel,
     api,
     notes,

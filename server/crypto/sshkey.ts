@@ -1,4 +1,5 @@
 /** Parsing of OpenSSH `ssh-ed25519` public key lines. */
+import { createHash } from "node:crypto";
 import { decodeBase64, encodeBase64 } from "./secrets.ts";
 import { wire, WireReader } from "./sshwire.ts";
 
@@ -49,7 +50,12 @@ export function ed25519Blob(raw: Uint8Array): Uint8Array {
 }
 
 /** The `SHA256:…` fingerprint of a key blob, as `ssh-keygen -lf` prints it. */
-export async function fingerprint(blob: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", blob as BufferSource));
-  return `SHA256:${encodeBase64(digest).replace(/=+$/, "")}`;
+export function fingerprint(blob: Uint8Array): Promise<string> {
+  return Promise.resolve(fingerprintSync(blob));
+}
+
+/** `fingerprint`, computed at once (no await on the SSH connection's hot path). */
+export function fingerprintSync(blob: Uint8Array): string {
+  const digest = createHash("sha256").update(blob).digest();
+  return `SHA256:${encodeBase64(new Uint8Array(digest)).replace(/=+$/, "")}`;
 }

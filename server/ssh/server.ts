@@ -2,7 +2,7 @@
 import { createServer, type Socket } from "node:net";
 import type { BindAddress } from "../config.ts";
 import type { Signet } from "../context.ts";
-import { fingerprint } from "../crypto/sshkey.ts";
+import { fingerprintSync } from "../crypto/sshkey.ts";
 import { log } from "../log.ts";
 import { ActivityTimer } from "./activity.ts";
 import { authenticate, type AuthState, logAuthFailure, newAuthState } from "./auth.ts";
@@ -10,6 +10,7 @@ import { loadOrCreateHostKey } from "./hostkey.ts";
 import { holdKexInitUntilPeerSpeaks } from "./kexinit_hold.ts";
 import { handleSession, type Peer } from "./session.ts";
 import { type Algorithms, type Connection, createSsh2Server } from "./ssh2.ts";
+import { coalesceWrites } from "./write_coalescer.ts";
 
 /** Timeouts and caps of the SSH server (see docs/decisions.md). */
 export interface SshLimits {
@@ -149,6 +150,7 @@ export async function startSshServer(
       if (!authenticated) unauthenticated--;
     });
     socket.on("error", () => {});
+    coalesceWrites(socket);
     holdKexInitUntilPeerSpeaks(socket);
     ssh.injectSocket(socket);
   });
@@ -210,11 +212,8 @@ function handleConnection(
       log("info", "ssh idle timeout", { remote_addr: remote });
       client.end();
     });
-    peer = { ctx, key, fingerprint: "", remote, activity, closed };
-    const ready = fingerprint(key.blob).then((fp) => (peer!.fingerprint = fp));
-    client.on("session", (accept) => {
-      ready.then(() => handleSession(peer!, accept));
-    });
+    peer = { ctx, key, fingerprint: fingerprintSync(key.blob), remote, activity, closed };
+    client.on("session", (accept) => handleSession(peer!, accept));
   });
   client.on("close", () => {
     peer?.activity.stop();
