@@ -23,6 +23,17 @@ export function loadBotRecord(db: Database, botId: string): string | undefined {
   return row?.record;
 }
 
+/** The stored JSON record of `botId` and its version, or undefined. */
+export function loadBotRow(
+  db: Database,
+  botId: string,
+): { record: string; version: number } | undefined {
+  const row = db.prepare("SELECT record, version FROM registry_bots WHERE bot_id = ?").get(botId) as
+    | { record: string; version: number }
+    | undefined;
+  return row && { record: row.record, version: Number(row.version) };
+}
+
 /** Inserts or replaces a bot and rewrites its index rows; call inside a transaction. */
 export function saveBot(db: Database, bot: BotWrite): void {
   db.prepare(
@@ -63,54 +74,79 @@ export interface BotQuery {
   limit: number;
 }
 
-/** Stored records matching `query`, ordered by bot_id ascending. */
-export function searchBotRecords(db: Database, query: BotQuery): string[] {
-  const where: string[] = [];
-  const args: (string | number)[] = [];
-  if (query.after !== null) {
-    where.push("b.bot_id > ?");
-    args.push(query.after);
-  }
-  if (query.status !== null) {
-    where.push("b.status = ?");
-    args.push(query.status);
-  }
-  if (query.capability !== null) {
-    where.push(
-      "b.bot_id IN (SELECT c.bot_id FROM registry_capabilities c WHERE c.capability = ?)",
-    );
-    args.push(query.capability);
-  }
-  if (query.q !== null) {
-    const q = query.q.toLowerCase();
-    const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    const match = `"${q.replace(/"/g, '""')}"`;
-    // Selective terms (3+ characters, few hits) go through the trigram index; short or broad ones
-    // scan bots in id order, which stops as soon as a page is full.
-    if ([...q].length >= 3 && countMatches(db, match) < BROAD_MATCH) {
-      where.push("b.rid IN (SELECT rowid FROM registry_search WHERE registry_search MATCH ?)");
-      args.push(match);
-    } else {
-      where.push("b.search_text LIKE ? ESCAPE '\\'");
-      args.push(like);
-    }
-  }
-  const sql = `SELECT b.record FROM registry_bots b ${
-    where.length ? `WHERE ${where.join(" AND ")}` : ""
-  } ORDER BY b.bot_id LIMIT ?`;
-  args.push(query.limit);
-  return (db.prepare(sql).all(...args) as { record: string }[]).map((r) => r.record);
+/** A set of search terms (the planner's memory of broad ones). */
+export interface TermSet {
+  has(term: string): boolean;
+  add(term: string): void;
 }
 
-// Above this many index hits a term is "broad" and an ordered scan is cheaper.
-const BROAD_MATCH = 2000;
+/** One search hit: the bot id and its stored JSON record. */
+export interface BotHit {
+  botId: string;
+  record: string;
+}
 
-function countMatches(db: Database, match: string): number {
-  return Number(
-    (db.prepare(
-      "SELECT COUNT(*) AS n FROM (SELECT rowid FROM registry_search WHERE registry_search MATCH ? LIMIT ?)",
-    ).get(match, BROAD_MATCH) as { n: number }).n,
-  );
+/**
+ * Stored records matching `query`, ordered by bot_id ascending. Every plan reads rows in bot_id
+ * order and stops once the page is full, except a selective `q`, whose few trigram-index hits are
+ * sorted instead. `broad` remembers terms found to have many hits, so they skip the index probe.
+ */
+export function searchBotRecords(db: Database, query: BotQuery, broad?: TermSet): BotHit[] {
+  const where: [string, string | number][] = [];
+  let from = "registry_bots b";
+  let order = "b.bot_id";
+  let hits: number[] | null = null;
+  if (query.q !== null) {
+    const q = query.q.toLowerCase();
+    const indexable = [...q].length >= 3;
+    hits = indexable && !broad?.has(q) ? indexHits(db, q) : null;
+    if (hits === null) {
+      if (indexable) broad?.add(q);
+      where.push([
+        "b.search_text LIKE ? ESCAPE '\\'",
+        `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`,
+      ]);
+    } else if (hits.length === 0) {
+      return [];
+    } else {
+      where.push(["b.rid IN (SELECT value FROM json_each(?))", JSON.stringify(hits)]);
+    }
+  }
+  if (query.capability !== null) {
+    if (hits === null) {
+      // Walk the capability's index in bot_id order (CROSS JOIN keeps it the outer loop).
+      from = "registry_capabilities c CROSS JOIN registry_bots b ON b.bot_id = c.bot_id";
+      order = "c.bot_id";
+      where.push(["c.capability = ?", query.capability]);
+    } else {
+      where.push([
+        "EXISTS (SELECT 1 FROM registry_capabilities c WHERE c.capability = ? AND c.bot_id = b.bot_id)",
+        query.capability,
+      ]);
+    }
+  }
+  if (query.after !== null) where.push([`${order} > ?`, query.after]);
+  if (query.status !== null) where.push(["b.status = ?", query.status]);
+  const sql = `SELECT b.bot_id, b.record FROM ${from}${
+    where.length ? ` WHERE ${where.map(([w]) => w).join(" AND ")}` : ""
+  } ORDER BY ${order} LIMIT ?`;
+  const rows = db.prepare(sql).all(...where.map(([, a]) => a), query.limit) as {
+    bot_id: string;
+    record: string;
+  }[];
+  return rows.map((r) => ({ botId: r.bot_id, record: r.record }));
+}
+
+// Above this many trigram-index hits a term is "broad": an ordered scan fills a page sooner.
+const BROAD_MATCH = 500;
+
+// The rowids of bots whose search text contains `q` (3+ characters), or null when there are more
+// than BROAD_MATCH.
+function indexHits(db: Database, q: string): number[] | null {
+  const rows = db.prepare(
+    "SELECT rowid AS rid FROM registry_search WHERE registry_search MATCH ? LIMIT ?",
+  ).all(`"${q.replace(/"/g, '""')}"`, BROAD_MATCH + 1) as { rid: number }[];
+  return rows.length > BROAD_MATCH ? null : rows.map((r) => Number(r.rid));
 }
 
 /** Counts used by the stats endpoint. */

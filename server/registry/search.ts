@@ -7,7 +7,6 @@ import { searchBotRecords } from "../../db/registry_bots.ts";
 import { DomainError } from "../domain/errors.ts";
 import { decodeBase64Url, encodeBase64Url } from "./base64url.ts";
 import type { RegistryContext } from "./context.ts";
-import type { Bot } from "./record.ts";
 import { BOT_ID_PATTERN } from "./schemas.ts";
 
 /** Default page size. */
@@ -33,11 +32,8 @@ export function parseLimit(value: string | undefined, def: number, max: number):
   return Number(value);
 }
 
-/** Runs one search page. */
-export function searchBots(
-  rc: RegistryContext,
-  params: SearchParams,
-): { results: Bot[]; next_cursor: string | null } {
+/** Runs one search page; returns the SearchResponse JSON text. */
+export function searchBots(rc: RegistryContext, params: SearchParams): string {
   const limit = parseLimit(params.limit, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT);
   const status = params.status || null;
   if (status !== null && status !== "active" && status !== "revoked") {
@@ -54,12 +50,38 @@ export function searchBots(
     capability,
     after: params.cursor ? decodeCursor(params.cursor) : null,
     limit: limit + 1,
-  });
-  const results = rows.slice(0, limit).map((r) => JSON.parse(r) as Bot);
-  return {
-    results,
-    next_cursor: rows.length > limit ? encodeCursor(results[results.length - 1].bot_id) : null,
-  };
+  }, rc.broadTerms);
+  const page = rows.slice(0, limit);
+  // The stored records are the JSON of each Bot already: spliced, not parsed and re-serialized.
+  const cursor = rows.length > limit ? encodeCursor(page[page.length - 1].botId) : null;
+  return `{"results":[${page.map((r) => r.record).join(",")}],"next_cursor":${
+    JSON.stringify(cursor)
+  }}`;
+}
+
+/**
+ * A bounded memory of search terms with many index hits, so later searches for them skip the
+ * index probe. Only a plan hint: both plans return the same rows, so a stale entry costs time only.
+ */
+export class BroadTerms {
+  #terms = new Map<string, number>();
+  constructor(private readonly max = 1000, private readonly ttlMs = 60_000) {}
+
+  /** True when `term` was recorded as broad within the last `ttlMs`. */
+  has(term: string): boolean {
+    const at = this.#terms.get(term);
+    if (at === undefined) return false;
+    if (Date.now() - at <= this.ttlMs) return true;
+    this.#terms.delete(term);
+    return false;
+  }
+
+  /** Records `term` as broad (forgetting the oldest entry when full). */
+  add(term: string): void {
+    this.#terms.delete(term);
+    if (this.#terms.size >= this.max) this.#terms.delete(this.#terms.keys().next().value!);
+    this.#terms.set(term, Date.now());
+  }
 }
 
 function encodeCursor(botId: string): string {
