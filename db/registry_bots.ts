@@ -36,11 +36,9 @@ export function loadBotRow(
 
 /** Inserts or replaces a bot and rewrites its index rows; call inside a transaction. */
 export function saveBot(db: Database, bot: BotWrite): void {
-  db.prepare(
+  const inserted = db.prepare(
     `INSERT INTO registry_bots (bot_id, status, search_text, record, version, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)
-     ON CONFLICT (bot_id) DO UPDATE SET status = excluded.status, search_text = excluded.search_text,
-       record = excluded.record, version = excluded.version, updated_at = excluded.updated_at`,
+     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bot_id) DO NOTHING`,
   ).run(
     bot.botId,
     bot.status,
@@ -49,9 +47,18 @@ export function saveBot(db: Database, bot: BotWrite): void {
     bot.version,
     bot.createdAt,
     bot.updatedAt,
-  );
-  for (const table of ["registry_keys", "registry_capabilities", "registry_controllers"]) {
-    db.prepare(`DELETE FROM ${table} WHERE bot_id = ?`).run(bot.botId);
+  ).changes === 1;
+  if (!inserted) {
+    db.prepare(
+      "UPDATE registry_bots SET status = ?, record = ?, version = ?, updated_at = ? WHERE bot_id = ?",
+    ).run(bot.status, bot.record, bot.version, bot.updatedAt, bot.botId);
+    // Only a changed text re-indexes (the search index trigger fires on any SET of the column).
+    db.prepare(
+      "UPDATE registry_bots SET search_text = ? WHERE bot_id = ? AND search_text IS NOT ?",
+    ).run(bot.searchText, bot.botId, bot.searchText);
+    for (const table of ["registry_keys", "registry_capabilities", "registry_controllers"]) {
+      db.prepare(`DELETE FROM ${table} WHERE bot_id = ?`).run(bot.botId);
+    }
   }
   const key = db.prepare(
     "INSERT INTO registry_keys (bot_id, key_id, public_key, status) VALUES (?, ?, ?, ?)",

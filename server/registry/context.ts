@@ -1,15 +1,16 @@
 /** What the registry's domain functions receive. */
-import type { Database } from "../../db/database.ts";
+import { type Database, WriteBatcher } from "../../db/database.ts";
 import { nonceKeyHex } from "../../db/registry_nonces.ts";
 import type { TermSet } from "../../db/registry_bots.ts";
 import { BroadTerms } from "./search.ts";
 
 /**
- * The registry's state: the shared database, its nonce MAC key, a clock, when it started, and the
- * search planner's memory of broad terms.
+ * The registry's state: the shared database and its group-committing writer, the nonce MAC key,
+ * a clock, when it started, and the search planner's memory of broad terms.
  */
 export interface RegistryContext {
   db: Database;
+  writes: WriteBatcher;
   nonceKey: string;
   startedAtMs: number;
   now(): number;
@@ -20,6 +21,7 @@ export interface RegistryContext {
 export function registryContext(db: Database): RegistryContext {
   return {
     db,
+    writes: new WriteBatcher(db),
     nonceKey: nonceKeyHex(db),
     startedAtMs: Date.now(),
     now: () => Date.now(),

@@ -2,6 +2,8 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { DomainError } from "../../domain/errors.ts";
+import { mutateBot, type MutationRequest } from "../bots.ts";
+import type { RegistryContext } from "../context.ts";
 import { strictJsonProblem } from "../json.ts";
 import { ErrorResponse } from "../schemas.ts";
 
@@ -56,6 +58,31 @@ export const signedBody: MiddlewareHandler<RegistryEnv> = async (c, next) => {
   c.set("body", body);
   await next();
 };
+
+/**
+ * Runs the bot mutation of this request (method, path, signed body and If-Match taken from it)
+ * and answers with the new record as stored, its version as ETag.
+ */
+export async function mutationResponse(
+  c: Context<RegistryEnv>,
+  rc: RegistryContext,
+  target: Pick<MutationRequest, "operation" | "botId" | "keyId">,
+  status: 200 | 201 = 200,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const { bot, record } = await mutateBot(rc, {
+    ...target,
+    method: c.req.method,
+    path: requestPath(c),
+    body: c.get("body"),
+    ifMatch: c.req.header("if-match") ?? null,
+  });
+  return c.body(record, status, {
+    "Content-Type": "application/json",
+    ETag: `"${bot.version}"`,
+    ...headers,
+  });
+}
 
 /** The raw request path, exactly as sent (what a proof's `htu` must equal). */
 export function requestPath(c: Context): string {
