@@ -81,10 +81,19 @@ export interface BotQuery {
   limit: number;
 }
 
-/** A set of search terms (the planner's memory of broad ones). */
-export interface TermSet {
-  has(term: string): boolean;
-  add(term: string): void;
+/** A bounded memory of values the search planner computed (see `PlanMemory`). */
+export interface Memo<V> {
+  get(key: string): V | undefined;
+  set(key: string, value: V): void;
+}
+
+/**
+ * What the search planner remembers between searches: terms found to have many hits, and how
+ * many bots contain each trigram. Only plan hints: every plan returns the same rows.
+ */
+export interface PlanMemory {
+  broad: Memo<true>;
+  trigramDocs: Memo<number>;
 }
 
 /** One search hit: the bot id and its stored JSON record. */
@@ -96,27 +105,28 @@ export interface BotHit {
 /**
  * Stored records matching `query`, ordered by bot_id ascending. Every plan reads rows in bot_id
  * order and stops once the page is full, except a selective `q`, whose few trigram-index hits are
- * sorted instead. `broad` remembers terms found to have many hits, so they skip the index probe.
+ * sorted instead.
  */
-export function searchBotRecords(db: Database, query: BotQuery, broad?: TermSet): BotHit[] {
+export function searchBotRecords(db: Database, query: BotQuery, memory?: PlanMemory): BotHit[] {
   const where: [string, string | number][] = [];
   let from = "registry_bots b";
   let order = "b.bot_id";
   let hits: number[] | null = null;
   if (query.q !== null) {
     const q = query.q.toLowerCase();
+    const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
     const indexable = [...q].length >= 3;
-    hits = indexable && !broad?.has(q) ? indexHits(db, q) : null;
+    const probe = indexable && !memory?.broad.get(q) ? selectivePart(db, q, memory) : null;
+    hits = probe === null ? null : indexHits(db, probe);
     if (hits === null) {
-      if (indexable) broad?.add(q);
-      where.push([
-        "b.search_text LIKE ? ESCAPE '\\'",
-        `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`,
-      ]);
+      if (indexable) memory?.broad.set(q, true);
+      where.push(["b.search_text LIKE ? ESCAPE '\\'", like]);
     } else if (hits.length === 0) {
       return [];
     } else {
       where.push(["b.rid IN (SELECT value FROM json_each(?))", JSON.stringify(hits)]);
+      // The index was probed with a part of q: the rest is checked on the candidates.
+      if (probe !== q) where.push(["b.search_text LIKE ? ESCAPE '\\'", like]);
     }
   }
   if (query.capability !== null) {
@@ -147,13 +157,58 @@ export function searchBotRecords(db: Database, query: BotQuery, broad?: TermSet)
 // Above this many trigram-index hits a term is "broad": an ordered scan fills a page sooner.
 const BROAD_MATCH = 500;
 
-// The rowids of bots whose search text contains `q` (3+ characters), or null when there are more
-// than BROAD_MATCH.
-function indexHits(db: Database, q: string): number[] | null {
+// The rowids of bots whose search text contains `text` (3+ characters), or null when there are
+// more than BROAD_MATCH.
+function indexHits(db: Database, text: string): number[] | null {
   const rows = db.prepare(
     "SELECT rowid AS rid FROM registry_search WHERE registry_search MATCH ? LIMIT ?",
-  ).all(`"${q.replace(/"/g, '""')}"`, BROAD_MATCH + 1) as { rid: number }[];
+  ).all(`"${text.replace(/"/g, '""')}"`, BROAD_MATCH + 1) as { rid: number }[];
   return rows.length > BROAD_MATCH ? null : rows.map((r) => Number(r.rid));
+}
+
+/**
+ * The part of `q` to probe the trigram index with. An index lookup costs per trigram and grows
+ * with how many bots hold it, so for ASCII terms longer than a few characters this is the window
+ * around q's rarest trigram (neighbours at most a few times as common, up to 4 trigrams): e.g.
+ * `seed-01234` probes `01234` instead of also walking `see`, `eed`, … which every seeded bot has.
+ */
+function selectivePart(db: Database, q: string, memory?: PlanMemory): string {
+  // deno-lint-ignore no-control-regex
+  if (!memory || q.length <= 6 || !/^[\x00-\x7f]*$/.test(q)) return q;
+  const counts = Array.from({ length: q.length - 2 }, (_, i) => {
+    const trigram = q.slice(i, i + 3);
+    let n = memory.trigramDocs.get(trigram);
+    if (n === undefined) memory.trigramDocs.set(trigram, n = trigramDocs(db, trigram));
+    return n;
+  });
+  const min = Math.min(...counts);
+  let lo = counts.indexOf(min);
+  let hi = lo;
+  const near = (n: number | undefined) => n !== undefined && n <= 4 * min + 100;
+  while (hi - lo < 3) {
+    const left = counts[lo - 1];
+    const right = counts[hi + 1];
+    if (near(left) && (!near(right) || left <= right)) lo--;
+    else if (near(right)) hi++;
+    else break;
+  }
+  return q.slice(lo, hi + 3);
+}
+
+const vocabularies = new WeakSet<Database>();
+
+// How many bots' search text holds `trigram` (from the index's vocabulary).
+function trigramDocs(db: Database, trigram: string): number {
+  if (!vocabularies.has(db)) {
+    db.exec(
+      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.registry_search_vocab USING fts5vocab(main, registry_search, 'row')",
+    );
+    vocabularies.add(db);
+  }
+  const row = db.prepare("SELECT doc FROM temp.registry_search_vocab WHERE term = ?").get(
+    trigram,
+  ) as { doc: number } | undefined;
+  return Number(row?.doc ?? 0);
 }
 
 /** Counts used by the stats endpoint. */

@@ -1,12 +1,12 @@
 /** What the registry's domain functions receive. */
 import { type Database, WriteBatcher } from "../../db/database.ts";
 import { nonceKeyHex } from "../../db/registry_nonces.ts";
-import type { TermSet } from "../../db/registry_bots.ts";
-import { BroadTerms } from "./search.ts";
+import type { PlanMemory } from "../../db/registry_bots.ts";
+import { planMemory } from "./search.ts";
 
 /**
  * The registry's state: the shared database and its group-committing writer, the nonce MAC key,
- * a clock, when it started, and the search planner's memory of broad terms.
+ * a clock, when it started, and the search planner's memory.
  */
 export interface RegistryContext {
   db: Database;
@@ -14,7 +14,7 @@ export interface RegistryContext {
   nonceKey: string;
   startedAtMs: number;
   now(): number;
-  broadTerms: TermSet;
+  searchPlans: PlanMemory;
 }
 
 /** Builds the registry context over an open, migrated database. */
@@ -25,6 +25,6 @@ export function registryContext(db: Database): RegistryContext {
     nonceKey: nonceKeyHex(db),
     startedAtMs: Date.now(),
     now: () => Date.now(),
-    broadTerms: new BroadTerms(),
+    searchPlans: planMemory(),
   };
 }

@@ -3,7 +3,7 @@
  * `capability` are exact filters; results are ordered by bot_id ascending (a stable order), and
  * `cursor` is an opaque token for the page after the last result of the previous one.
  */
-import { searchBotRecords } from "../../db/registry_bots.ts";
+import { type PlanMemory, searchBotRecords } from "../../db/registry_bots.ts";
 import { DomainError } from "../domain/errors.ts";
 import { decodeBase64Url, encodeBase64Url } from "./base64url.ts";
 import type { RegistryContext } from "./context.ts";
@@ -50,7 +50,7 @@ export function searchBots(rc: RegistryContext, params: SearchParams): string {
     capability,
     after: params.cursor ? decodeCursor(params.cursor) : null,
     limit: limit + 1,
-  }, rc.broadTerms);
+  }, rc.searchPlans);
   const page = rows.slice(0, limit);
   // The stored records are the JSON of each Bot already: spliced, not parsed and re-serialized.
   const cursor = rows.length > limit ? encodeCursor(page[page.length - 1].botId) : null;
@@ -59,29 +59,31 @@ export function searchBots(rc: RegistryContext, params: SearchParams): string {
   }}`;
 }
 
-/**
- * A bounded memory of search terms with many index hits, so later searches for them skip the
- * index probe. Only a plan hint: both plans return the same rows, so a stale entry costs time only.
- */
-export class BroadTerms {
-  #terms = new Map<string, number>();
-  constructor(private readonly max = 1000, private readonly ttlMs = 60_000) {}
+/** A bounded memory of values that expire after `ttlMs` (the search planner's hints). */
+export class Memo<V> {
+  #entries = new Map<string, { value: V; at: number }>();
+  constructor(private readonly max: number, private readonly ttlMs: number) {}
 
-  /** True when `term` was recorded as broad within the last `ttlMs`. */
-  has(term: string): boolean {
-    const at = this.#terms.get(term);
-    if (at === undefined) return false;
-    if (Date.now() - at <= this.ttlMs) return true;
-    this.#terms.delete(term);
-    return false;
+  /** The value stored for `key` within the last `ttlMs`, if any. */
+  get(key: string): V | undefined {
+    const e = this.#entries.get(key);
+    if (e === undefined) return undefined;
+    if (Date.now() - e.at <= this.ttlMs) return e.value;
+    this.#entries.delete(key);
+    return undefined;
   }
 
-  /** Records `term` as broad (forgetting the oldest entry when full). */
-  add(term: string): void {
-    this.#terms.delete(term);
-    if (this.#terms.size >= this.max) this.#terms.delete(this.#terms.keys().next().value!);
-    this.#terms.set(term, Date.now());
+  /** Stores `value` for `key` (forgetting the oldest entry when full). */
+  set(key: string, value: V): void {
+    this.#entries.delete(key);
+    if (this.#entries.size >= this.max) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, { value, at: Date.now() });
   }
+}
+
+/** A fresh planner memory: broad terms for a minute, trigram counts for ten. */
+export function planMemory(): PlanMemory {
+  return { broad: new Memo(1000, 60_000), trigramDocs: new Memo(20_000, 600_000) };
 }
 
 function encodeCursor(botId: string): string {
