@@ -13,6 +13,9 @@ export function openDatabase(path: string): Database {
   db.exec("PRAGMA synchronous = NORMAL");
   db.exec("PRAGMA foreign_keys = ON");
   db.exec("PRAGMA busy_timeout = 5000");
+  // Reads map the file instead of copying pages through read(2): a registry GET spent a third of
+  // its CPU there. Read-only mapping (SQLite writes through the file); up to 256 MiB.
+  db.exec(`PRAGMA mmap_size = ${256 * 1024 * 1024}`);
   migrate(db);
   return db;
 }
