@@ -4,7 +4,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import { DomainError } from "../../domain/errors.ts";
 import { mutateBot, type MutationRequest } from "../bots.ts";
 import type { RegistryContext } from "../context.ts";
-import { strictJsonProblem } from "../json.ts";
+import { readStrictJson } from "../json.ts";
 import { ErrorResponse } from "../schemas.ts";
 
 /** Per-request variables: the body as received (parsed strictly). */
@@ -48,14 +48,15 @@ export const signedBody: MiddlewareHandler<RegistryEnv> = async (c, next) => {
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new DomainError("invalid", "Content-Type must be application/json");
   }
-  const text = await c.req.text();
-  const problem = strictJsonProblem(text);
-  if (problem) throw new DomainError("invalid", problem);
-  const body = JSON.parse(text);
+  const read = readStrictJson(await c.req.text());
+  if (!read.ok) throw new DomainError("invalid", read.problem);
+  const body = read.value;
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new DomainError("invalid", "request body must be a JSON object");
   }
-  c.set("body", body);
+  c.set("body", body as Record<string, unknown>);
+  // The route's schema validation reads the same parsed body instead of parsing the text again.
+  c.req.bodyCache.json = Promise.resolve(body);
   await next();
 };
 
