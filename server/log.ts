@@ -19,9 +19,9 @@ export function setQuiet(value: boolean): void {
 /** Writes one log record with a message and fields. */
 export function log(level: "info" | "warn" | "error", msg: string, fields: LogFields = {}): void {
   if (quiet) return;
-  const time = new Date().toISOString();
+  const time = isoNow();
   const line = asJson
-    ? JSON.stringify({ time, level, msg, ...fields })
+    ? jsonLine(time, level, msg, fields)
     : `${time} ${level.toUpperCase()} ${msg}${
       Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => ` ${k}=${v}`)
         .join("")
@@ -33,6 +33,25 @@ export function log(level: "info" | "warn" | "error", msg: string, fields: LogFi
     timer = setTimeout(flushLogs, FLUSH_MS);
     Deno.unrefTimer(timer as unknown as number);
   }
+}
+
+// The same text as JSON.stringify({ time, level, msg, ...fields }), without copying the fields.
+function jsonLine(time: string, level: string, msg: string, fields: LogFields): string {
+  const rest = JSON.stringify(fields);
+  const head = `{"time":"${time}","level":"${level}","msg":${JSON.stringify(msg)}`;
+  return rest === "{}" ? `${head}}` : `${head},${rest.slice(1)}`;
+}
+
+// ISO time of the current millisecond, formatted once per millisecond.
+let lastMs = -1;
+let lastIso = "";
+function isoNow(): string {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }
 
 const FLUSH_MS = 10;

@@ -5,7 +5,7 @@ import { type BindAddress, ConfigError, loadServerConfig, type ServerConfig } fr
 import type { Signet } from "./context.ts";
 import { hostingApp } from "./http/app.ts";
 import { log } from "./log.ts";
-import { registryApp } from "./registry/http/app.ts";
+import { registryHandler } from "./registry/http/app.ts";
 import { purgeExpiredRegistryNonces } from "./registry/maintenance.ts";
 import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server.ts";
 import { rateLimiterFromEnv } from "./ratelimit.ts";
@@ -47,7 +47,7 @@ export async function startServer(
   const ssh = config.sshBind ? await startSshServer(ctx, config.sshBind, sshLimitsFromEnv()) : null;
   if (ssh) ctx.sshPort = ssh.port;
   const http = config.httpBind ? listen(config.httpBind, hostingApp(ctx).fetch) : null;
-  const registry = config.registryBind ? listen(config.registryBind, registryApp(ctx).fetch) : null;
+  const registry = config.registryBind ? listen(config.registryBind, registryHandler(ctx)) : null;
 
   log("info", "signet started", {
     data_dir: config.dataDir,

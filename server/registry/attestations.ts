@@ -4,7 +4,6 @@
  * them under attestation_id = SHA-256 (hex) of those signed bytes, so publishing is idempotent.
  */
 import { createHash } from "node:crypto";
-import { transaction } from "../../db/database.ts";
 import {
   findAttestation,
   insertAttestation,
@@ -62,7 +61,7 @@ async function publish(
     );
   }
   const id = createHash("sha256").update(bytes).digest("hex");
-  return transaction(rc.db, () => {
+  return rc.writes.run(() => {
     const again = checkParties(rc, att);
     if (issuerKey(again, key.key_id).public_key !== key.public_key) {
       throw new DomainError("invalid", "the issuer's key changed while publishing; sign again");

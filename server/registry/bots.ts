@@ -6,7 +6,6 @@
  *    the nonces, append the audit log entry and store the new record.
  * Phase 2 never awaits, so writes to a bot are serialized and none is lost.
  */
-import { transaction } from "../../db/database.ts";
 import { loadBotRecord, saveBot } from "../../db/registry_bots.ts";
 import { isNonceUsed, markNonceUsed } from "../../db/registry_nonces.ts";
 import { DomainError } from "../domain/errors.ts";
@@ -72,12 +71,18 @@ export async function counted<T>(operation: string, write: () => Promise<T>): Pr
   }
 }
 
+/** A mutation's outcome: the new record, and its JSON text as stored (what reads return). */
+export interface MutationResult {
+  bot: Bot;
+  record: string;
+}
+
 /** Verifies, authorizes and applies one mutation; returns the new record. */
-export function mutateBot(rc: RegistryContext, req: MutationRequest): Promise<Bot> {
+export function mutateBot(rc: RegistryContext, req: MutationRequest): Promise<MutationResult> {
   return counted(req.operation, () => applyMutation(rc, req));
 }
 
-async function applyMutation(rc: RegistryContext, req: MutationRequest): Promise<Bot> {
+async function applyMutation(rc: RegistryContext, req: MutationRequest): Promise<MutationResult> {
   const split = splitProofs(req.body);
   const payload = split.payload;
   const creating = req.operation === "create_bot";
@@ -110,8 +115,8 @@ async function applyMutation(rc: RegistryContext, req: MutationRequest): Promise
     isNonceUsed: (n) => isNonceUsed(rc.db, n),
   });
 
-  // Phase 2: everything below is synchronous.
-  return transaction(rc.db, () => {
+  // Phase 2: everything below is synchronous (one savepoint of a group commit).
+  return rc.writes.run(() => {
     const now = new Date(rc.now()).toISOString();
     let current: Bot | null = null;
     if (creating) {
@@ -160,7 +165,7 @@ async function applyMutation(rc: RegistryContext, req: MutationRequest): Promise
       path: req.path,
       now,
       nowMs: Date.parse(now),
-      body: canonicalJson(payload),
+      body: split.canonicalText,
       proof: split.proof,
       proofSet: split.proofSet,
       signers: approvedBy,
@@ -182,8 +187,7 @@ async function applyMutation(rc: RegistryContext, req: MutationRequest): Promise
         `cannot revoke the last active key of bot ${next.bot_id}; revoke the bot instead`,
       );
     }
-    storeBot(rc, next);
-    return next;
+    return { bot: next, record: storeBot(rc, next) };
   });
 }
 
@@ -364,13 +368,14 @@ function checkControllers(
   }
 }
 
-/** Writes `bot` and its index rows. */
-export function storeBot(rc: RegistryContext, bot: Bot): void {
+/** Writes `bot` and its index rows; returns the stored JSON text. */
+export function storeBot(rc: RegistryContext, bot: Bot): string {
+  const record = JSON.stringify(bot);
   saveBot(rc.db, {
     botId: bot.bot_id,
     status: bot.status,
     searchText: `${bot.bot_id}\n${bot.name}\n${bot.description}`.toLowerCase(),
-    record: JSON.stringify(bot),
+    record,
     version: bot.version,
     createdAt: bot.created_at,
     updatedAt: bot.updated_at,
@@ -378,4 +383,5 @@ export function storeBot(rc: RegistryContext, bot: Bot): void {
     capabilities: bot.capabilities,
     controllers: bot.controllers.map((c) => c.bot_id),
   });
+  return record;
 }

@@ -4,23 +4,35 @@
  * bytes, and JCS (RFC 8785, which requires I-JSON) is undefined for them: both are rejected.
  */
 
-/** Why a text is not acceptable strict JSON, or null when it is. */
-export function strictJsonProblem(text: string, maxDepth = 32): string | null {
+/** Parses `text` as strict JSON: its value, or why it is not acceptable. */
+export function readStrictJson(
+  text: string,
+  maxDepth = 32,
+): { ok: true; value: unknown } | { ok: false; problem: string } {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return "request body is not valid JSON";
+    return { ok: false, problem: "request body is not valid JSON" };
   }
-  if (!text.isWellFormed()) return "request body contains a lone UTF-16 surrogate";
-  return scan(text, maxDepth) ?? (value === undefined ? "request body is empty" : null);
+  if (!text.isWellFormed()) {
+    return { ok: false, problem: "request body contains a lone UTF-16 surrogate" };
+  }
+  const problem = scan(text, maxDepth) ?? (value === undefined ? "request body is empty" : null);
+  return problem === null ? { ok: true, value } : { ok: false, problem };
+}
+
+/** Why a text is not acceptable strict JSON, or null when it is. */
+export function strictJsonProblem(text: string, maxDepth = 32): string | null {
+  const read = readStrictJson(text, maxDepth);
+  return read.ok ? null : read.problem;
 }
 
 /** Parses `text` as strict JSON (see strictJsonProblem); throws Error with the problem. */
 export function parseStrictJson(text: string): unknown {
-  const problem = strictJsonProblem(text);
-  if (problem) throw new Error(problem);
-  return JSON.parse(text);
+  const read = readStrictJson(text);
+  if (!read.ok) throw new Error(read.problem);
+  return read.value;
 }
 
 // Walks already-valid JSON text, tracking the keys of every open object.

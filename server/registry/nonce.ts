@@ -11,8 +11,17 @@ import { decodeBase64Url, encodeBase64Url } from "./base64url.ts";
 /** How long a nonce stays usable. */
 export const NONCE_TTL_MS = 5 * 60_000;
 
+// The registry has one key; its bytes are parsed once.
+let cachedKey: { hex: string; bytes: Uint8Array } | null = null;
+
 function mac(keyHex: string, data: Uint8Array): Uint8Array {
-  const h = createHmac("sha256", Uint8Array.from(keyHex.match(/../g)!.map((x) => parseInt(x, 16))));
+  if (cachedKey?.hex !== keyHex) {
+    cachedKey = {
+      hex: keyHex,
+      bytes: Uint8Array.from(keyHex.match(/../g)!.map((x) => parseInt(x, 16))),
+    };
+  }
+  const h = createHmac("sha256", cachedKey.bytes);
   h.update(data);
   return new Uint8Array(h.digest()).subarray(0, 16);
 }

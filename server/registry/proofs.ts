@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { DomainError } from "../domain/errors.ts";
 import { decodeBase64Url, encodeBase64Url } from "./base64url.ts";
 import { verifyEd25519 } from "./ed25519.ts";
-import { canonicalBytes } from "./jcs.ts";
+import { canonicalJson } from "./jcs.ts";
 import { parseDetachedJws, signingInput } from "./jws.ts";
 import { checkNonce } from "./nonce.ts";
 import { qualify } from "./policy.ts";
@@ -20,6 +20,8 @@ export const CREATED_SKEW_MS = 5 * 60_000;
 /** A body split into its signed payload and its proofs. */
 export interface SplitBody {
   payload: Record<string, unknown>;
+  /** The JCS text of the payload, and its UTF-8 bytes (what the proofs sign). */
+  canonicalText: string;
   canonical: Uint8Array;
   proof?: ProofT;
   proofSet?: SignerSetT;
@@ -38,9 +40,11 @@ export function splitProofs(body: Record<string, unknown>): SplitBody {
     );
   }
   const { proof, proof_set, ...payload } = body;
+  const canonicalText = canonicalJson(payload);
   return {
     payload,
-    canonical: canonicalBytes(payload),
+    canonicalText,
+    canonical: new TextEncoder().encode(canonicalText),
     proof: proof as ProofT | undefined,
     proofSet: proof_set as SignerSetT | undefined,
   };

@@ -3,11 +3,10 @@
  * `capability` are exact filters; results are ordered by bot_id ascending (a stable order), and
  * `cursor` is an opaque token for the page after the last result of the previous one.
  */
-import { searchBotRecords } from "../../db/registry_bots.ts";
+import { type PlanMemory, searchBotRecords } from "../../db/registry_bots.ts";
 import { DomainError } from "../domain/errors.ts";
 import { decodeBase64Url, encodeBase64Url } from "./base64url.ts";
 import type { RegistryContext } from "./context.ts";
-import type { Bot } from "./record.ts";
 import { BOT_ID_PATTERN } from "./schemas.ts";
 
 /** Default page size. */
@@ -33,11 +32,8 @@ export function parseLimit(value: string | undefined, def: number, max: number):
   return Number(value);
 }
 
-/** Runs one search page. */
-export function searchBots(
-  rc: RegistryContext,
-  params: SearchParams,
-): { results: Bot[]; next_cursor: string | null } {
+/** Runs one search page; returns the SearchResponse JSON text. */
+export function searchBots(rc: RegistryContext, params: SearchParams): string {
   const limit = parseLimit(params.limit, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT);
   const status = params.status || null;
   if (status !== null && status !== "active" && status !== "revoked") {
@@ -54,12 +50,40 @@ export function searchBots(
     capability,
     after: params.cursor ? decodeCursor(params.cursor) : null,
     limit: limit + 1,
-  });
-  const results = rows.slice(0, limit).map((r) => JSON.parse(r) as Bot);
-  return {
-    results,
-    next_cursor: rows.length > limit ? encodeCursor(results[results.length - 1].bot_id) : null,
-  };
+  }, rc.searchPlans);
+  const page = rows.slice(0, limit);
+  // The stored records are the JSON of each Bot already: spliced, not parsed and re-serialized.
+  const cursor = rows.length > limit ? encodeCursor(page[page.length - 1].botId) : null;
+  return `{"results":[${page.map((r) => r.record).join(",")}],"next_cursor":${
+    JSON.stringify(cursor)
+  }}`;
+}
+
+/** A bounded memory of values that expire after `ttlMs` (the search planner's hints). */
+export class Memo<V> {
+  #entries = new Map<string, { value: V; at: number }>();
+  constructor(private readonly max: number, private readonly ttlMs: number) {}
+
+  /** The value stored for `key` within the last `ttlMs`, if any. */
+  get(key: string): V | undefined {
+    const e = this.#entries.get(key);
+    if (e === undefined) return undefined;
+    if (Date.now() - e.at <= this.ttlMs) return e.value;
+    this.#entries.delete(key);
+    return undefined;
+  }
+
+  /** Stores `value` for `key` (forgetting the oldest entry when full). */
+  set(key: string, value: V): void {
+    this.#entries.delete(key);
+    if (this.#entries.size >= this.max) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, { value, at: Date.now() });
+  }
+}
+
+/** A fresh planner memory: broad terms for a minute, trigram counts for ten. */
+export function planMemory(): PlanMemory {
+  return { broad: new Memo(1000, 60_000), trigramDocs: new Memo(20_000, 600_000) };
 }
 
 function encodeCursor(botId: string): string {

@@ -2,7 +2,9 @@
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { DomainError } from "../../domain/errors.ts";
-import { strictJsonProblem } from "../json.ts";
+import { mutateBot, type MutationRequest } from "../bots.ts";
+import type { RegistryContext } from "../context.ts";
+import { readStrictJson } from "../json.ts";
 import { ErrorResponse } from "../schemas.ts";
 
 /** Per-request variables: the body as received (parsed strictly). */
@@ -46,16 +48,42 @@ export const signedBody: MiddlewareHandler<RegistryEnv> = async (c, next) => {
   if (!/^application\/json\s*(;|$)/i.test(type)) {
     throw new DomainError("invalid", "Content-Type must be application/json");
   }
-  const text = await c.req.text();
-  const problem = strictJsonProblem(text);
-  if (problem) throw new DomainError("invalid", problem);
-  const body = JSON.parse(text);
+  const read = readStrictJson(await c.req.text());
+  if (!read.ok) throw new DomainError("invalid", read.problem);
+  const body = read.value;
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw new DomainError("invalid", "request body must be a JSON object");
   }
-  c.set("body", body);
+  c.set("body", body as Record<string, unknown>);
+  // The route's schema validation reads the same parsed body instead of parsing the text again.
+  c.req.bodyCache.json = Promise.resolve(body);
   await next();
 };
+
+/**
+ * Runs the bot mutation of this request (method, path, signed body and If-Match taken from it)
+ * and answers with the new record as stored, its version as ETag.
+ */
+export async function mutationResponse(
+  c: Context<RegistryEnv>,
+  rc: RegistryContext,
+  target: Pick<MutationRequest, "operation" | "botId" | "keyId">,
+  status: 200 | 201 = 200,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const { bot, record } = await mutateBot(rc, {
+    ...target,
+    method: c.req.method,
+    path: requestPath(c),
+    body: c.get("body"),
+    ifMatch: c.req.header("if-match") ?? null,
+  });
+  return c.body(record, status, {
+    "Content-Type": "application/json",
+    ETag: `"${bot.version}"`,
+    ...headers,
+  });
+}
 
 /** The raw request path, exactly as sent (what a proof's `htu` must equal). */
 export function requestPath(c: Context): string {

@@ -1,8 +1,7 @@
 /** Bot record routes: create_bot, get_bot, update_bot, revoke_bot. */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { getBot, mutateBot } from "../../bots.ts";
+import { getBot } from "../../bots.ts";
 import type { RegistryContext } from "../../context.ts";
-import type { Bot } from "../../record.ts";
 import { BotRecord, RevokeBotRequest } from "../../schemas.ts";
 import {
   BotIdParam,
@@ -10,8 +9,8 @@ import {
   jsonBody,
   jsonResponse,
   MUTATION_AUTH,
+  mutationResponse,
   type RegistryEnv,
-  requestPath,
   router,
 } from "../router.ts";
 
@@ -64,57 +63,30 @@ const revoke = createRoute({
   responses: { 200: jsonResponse(BotRecord, "revoked record"), ...errors(400, 404, 412, 413, 500) },
 });
 
-/** Adds ETag (the record version) to a record response. */
-export function withEtag(bot: Bot): Record<string, string> {
-  return { ETag: `"${bot.version}"` };
-}
-
 /** Routes for bot records. */
 export function botRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv> {
   const app = router();
 
   app.openapi(create, async (c) => {
-    const body = c.get("body");
-    const bot = await mutateBot(rc, {
-      operation: "create_bot",
-      botId: c.req.valid("json").bot_id,
-      method: "POST",
-      path: requestPath(c),
-      body,
-    });
-    return c.json(bot as never, 201, {
-      ...withEtag(bot),
-      Location: `/v1/bots/${bot.bot_id}`,
-    });
+    const botId = c.req.valid("json").bot_id;
+    return await mutationResponse(c, rc, { operation: "create_bot", botId }, 201, {
+      Location: `/v1/bots/${botId}`,
+    }) as never;
   });
 
   app.openapi(get, (c) => {
     const bot = getBot(rc, c.req.valid("param").bot_id);
-    return c.json(bot as never, 200, withEtag(bot));
+    return c.json(bot as never, 200, { ETag: `"${bot.version}"` });
   });
 
   app.openapi(update, async (c) => {
-    const bot = await mutateBot(rc, {
-      operation: "update_bot",
-      botId: c.req.valid("param").bot_id,
-      method: "PATCH",
-      path: requestPath(c),
-      body: c.get("body"),
-      ifMatch: c.req.header("if-match") ?? null,
-    });
-    return c.json(bot as never, 200, withEtag(bot));
+    const botId = c.req.valid("param").bot_id;
+    return await mutationResponse(c, rc, { operation: "update_bot", botId }) as never;
   });
 
   app.openapi(revoke, async (c) => {
-    const bot = await mutateBot(rc, {
-      operation: "revoke_bot",
-      botId: c.req.valid("param").bot_id,
-      method: "POST",
-      path: requestPath(c),
-      body: c.get("body"),
-      ifMatch: c.req.header("if-match") ?? null,
-    });
-    return c.json(bot as never, 200, withEtag(bot));
+    const botId = c.req.valid("param").bot_id;
+    return await mutationResponse(c, rc, { operation: "revoke_bot", botId }) as never;
   });
   return app;
 }

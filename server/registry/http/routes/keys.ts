@@ -1,6 +1,5 @@
 /** Key routes: add_key, remove_key, rotate_key. */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { mutateBot } from "../../bots.ts";
 import type { RegistryContext } from "../../context.ts";
 import { AddKeyRequest, BotRecord, RemoveKeyRequest, RotateKeyRequest } from "../../schemas.ts";
 import {
@@ -10,11 +9,10 @@ import {
   jsonBody,
   jsonResponse,
   MUTATION_AUTH,
+  mutationResponse,
   type RegistryEnv,
-  requestPath,
   router,
 } from "../router.ts";
-import { withEtag } from "./bots.ts";
 
 const add = createRoute({
   method: "post",
@@ -62,41 +60,22 @@ export function keyRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv> {
   const app = router();
 
   app.openapi(add, async (c) => {
-    const bot = await mutateBot(rc, {
-      operation: "add_key",
-      botId: c.req.valid("param").bot_id,
-      method: "POST",
-      path: requestPath(c),
-      body: c.get("body"),
-      ifMatch: c.req.header("if-match") ?? null,
-    });
-    return c.json(bot as never, 200, withEtag(bot));
+    const botId = c.req.valid("param").bot_id;
+    return await mutationResponse(c, rc, { operation: "add_key", botId }) as never;
   });
 
   app.openapi(remove, async (c) => {
     const { bot_id, key_id } = c.req.valid("param");
-    const bot = await mutateBot(rc, {
+    return await mutationResponse(c, rc, {
       operation: "remove_key",
       botId: bot_id,
       keyId: key_id,
-      method: "DELETE",
-      path: requestPath(c),
-      body: c.get("body"),
-      ifMatch: c.req.header("if-match") ?? null,
-    });
-    return c.json(bot as never, 200, withEtag(bot));
+    }) as never;
   });
 
   app.openapi(rotate, async (c) => {
-    const bot = await mutateBot(rc, {
-      operation: "rotate_key",
-      botId: c.req.valid("param").bot_id,
-      method: "POST",
-      path: requestPath(c),
-      body: c.get("body"),
-      ifMatch: c.req.header("if-match") ?? null,
-    });
-    return c.json(bot as never, 200, withEtag(bot));
+    const botId = c.req.valid("param").bot_id;
+    return await mutationResponse(c, rc, { operation: "rotate_key", botId }) as never;
   });
   return app;
 }

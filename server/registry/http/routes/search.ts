@@ -27,6 +27,12 @@ const search = createRoute({
 /** The search route. */
 export function searchRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv> {
   const app = router();
-  app.openapi(search, (c) => c.json(searchBots(rc, c.req.valid("query")) as never, 200));
+  app.openapi(
+    search,
+    (c) =>
+      c.body(searchBots(rc, c.req.valid("query")), 200, {
+        "Content-Type": "application/json",
+      }) as never,
+  );
   return app;
 }
