@@ -123,6 +123,10 @@ export function serveGuarded(
   };
 }
 
+/** Read buffers start small (most connections carry small requests) and double while full. */
+const MIN_BUFFER = 8 * 1024;
+const MAX_BUFFER = 64 * 1024;
+
 const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
   408: "Request Timeout",
@@ -216,7 +220,7 @@ class GuardedConnection {
   }
 
   async #requests(): Promise<void> {
-    const buf = new Uint8Array(16 * 1024);
+    let buf = new Uint8Array(MIN_BUFFER);
     try {
       while (true) {
         const n = await this.client.read(buf);
@@ -234,6 +238,7 @@ class GuardedConnection {
         this.writingToApp = true;
         await this.#writeAll(this.upstream, this.#tagged(chunk));
         this.writingToApp = false;
+        if (n === buf.length && n < MAX_BUFFER) buf = new Uint8Array(n * 2);
       }
       // The client finished sending; the app may still answer (half-close passes through).
       await this.upstream.closeWrite().catch(() => {});
@@ -243,7 +248,7 @@ class GuardedConnection {
   }
 
   async #responses(): Promise<void> {
-    const buf = new Uint8Array(64 * 1024);
+    let buf = new Uint8Array(MIN_BUFFER);
     try {
       while (true) {
         const n = await this.upstream.read(buf);
@@ -252,6 +257,7 @@ class GuardedConnection {
         this.writingToClient = true;
         await this.#writeAll(this.client, buf.subarray(0, n));
         this.writingToClient = false;
+        if (n === buf.length && n < MAX_BUFFER) buf = new Uint8Array(n * 2);
       }
     } catch { /* closed under us */ }
     this.close();
