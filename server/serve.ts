@@ -65,6 +65,9 @@ export async function startServer(
     ssh: describe(config.sshBind),
     ssh_host_key: ssh?.fingerprint,
     registry: describe(config.registryBind),
+    http_timeouts: config.httpHeaderTimeoutMs || config.httpIdleTimeoutMs
+      ? `header ${config.httpHeaderTimeoutMs / 1000} s, idle ${config.httpIdleTimeoutMs / 1000} s`
+      : "off (no connection guard)",
     admin_key: admin.source === "env" ? "from SERVICE_ADMIN_KEY" : `in ${admin.path}`,
   });
   if (admin.source === "generated") {

@@ -46,6 +46,7 @@ export function serveGuarded(
 ): HttpListener {
   const open = new Map<string, GuardedConnection>();
   let nextId = 1;
+  const listener = Deno.listen({ hostname: bind.hostname, port: bind.port });
   try {
     Deno.removeSync(opts.socketPath);
   } catch { /* not there */ }
@@ -55,7 +56,6 @@ export function serveGuarded(
     if (!conn) return Response.json({ error: "not a guarded connection" }, { status: 400 });
     return conn.handle(req, info, handler);
   });
-  const listener = Deno.listen({ hostname: bind.hostname, port: bind.port });
   let stopping = false;
 
   const sweepMs = Math.min(
