@@ -129,6 +129,10 @@ Environment:
   SERVICE_SSH_MAX_CONNECTIONS_PER_IP  open SSH connections one address may hold (default 16)
   SERVICE_GIT_CONCURRENCY  git processes run at once, others queue (default 8 per CPU core)
   SERVICE_SHUTDOWN_TIMEOUT seconds running transfers get after SIGTERM (default 30)
+  SERVICE_HTTP_HEADER_TIMEOUT  seconds an HTTP request's headers may take to arrive (default 20)
+  SERVICE_HTTP_IDLE_TIMEOUT    seconds an HTTP connection may pass no bytes, unless the server is
+                         still working on a response (default 75). Both 0 turn the guard off (for
+                         a reverse proxy that enforces them); one 0 turns that check off
   SERVICE_RATE_LIMITS    on|off (default on): per-IP/user/bot limits, answered with 429
   SERVICE_RATE_LIMIT_<RULE>  <burst>/<per minute> for one rule: LOGIN_IP (30/30), LOGIN_USER
                          (10/10), SIGNUP_IP (10/5), REGISTRY_WRITE_IP (60/60), REGISTRY_WRITE_BOT

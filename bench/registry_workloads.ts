@@ -1,6 +1,6 @@
 /** Registry workloads: GET bot and search at scale against a bare Deno.serve, verified mutations. */
 import { cmd, progress } from "./util.ts";
-import type { SignetServer } from "./signet.ts";
+import { type SignetServer, startSignet } from "./signet.ts";
 import {
   type ApiOptions,
   type ApiRow,
@@ -58,20 +58,29 @@ export async function runRegistryWorkloads(
   const sample = await fetch(`${server.registryUrl}/v1/bots/${seedBotId(1)}`);
   if (sample.status !== 200) throw new Error(`seeded bot not readable: ${sample.status}`);
   const bare = await startBareServer(await sample.text(), opts.workDir);
+  // The same data served without the HTTP connection guard, to show what the guard costs.
+  const unguarded = await startSignet(server.dataDir, {
+    SERVICE_SSH_BIND: "off",
+    SERVICE_HTTP_HEADER_TIMEOUT: "0",
+    SERVICE_HTTP_IDLE_TIMEOUT: "0",
+  });
   const bareRows: ApiRow[] = [];
   const getRows: ApiRow[] = [];
+  const unguardedRows: ApiRow[] = [];
+  const getBot = (name: string, url: string) =>
+    wrkRow(name, `${url}/`, opts, {
+      script: `${LOAD}get_bot.lua`,
+      scriptArgs: [String(opts.bots)],
+    });
   try {
     for (let round = 0; round < opts.rounds; round++) {
       bareRows.push(await wrkRow("bare Deno.serve JSON", bare.url, opts));
-      getRows.push(
-        await wrkRow("GET /v1/bots/{id}", `${server.registryUrl}/`, opts, {
-          script: `${LOAD}get_bot.lua`,
-          scriptArgs: [String(opts.bots)],
-        }),
-      );
+      getRows.push(await getBot("GET /v1/bots/{id}", server.registryUrl));
+      unguardedRows.push(await getBot("GET /v1/bots/{id}, guard off", unguarded.registryUrl));
     }
   } finally {
     await bare.stop();
+    await unguarded.stop();
   }
   const searchRow = await wrkRow("GET /v1/search", `${server.registryUrl}/`, opts, {
     script: `${LOAD}search.lua`,
@@ -111,7 +120,12 @@ export async function runRegistryWorkloads(
     "reference",
   );
   const getRow = meanRow("GET /v1/bots/{id}", getRows, `random ids of ${opts.bots} bots`);
-  const rows = [bareRow, getRow, searchRow, searchAlone, mutRow];
+  const unguardedRow = meanRow(
+    "GET /v1/bots/{id}, connection guard off",
+    unguardedRows,
+    "a second Signet on the same data, SERVICE_HTTP_HEADER_TIMEOUT=0 SERVICE_HTTP_IDLE_TIMEOUT=0",
+  );
+  const rows = [bareRow, getRow, unguardedRow, searchRow, searchAlone, mutRow];
   return {
     rows,
     registry: {

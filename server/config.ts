@@ -20,6 +20,10 @@ export interface ServerConfig {
   baseUrl: string | null;
   /** Largest pack a push may send (SERVICE_MAX_PUSH_BYTES), enforced by git on both transports. */
   maxPushBytes: number;
+  /** Time an HTTP header block may take (SERVICE_HTTP_HEADER_TIMEOUT); 0 = not enforced. */
+  httpHeaderTimeoutMs: number;
+  /** Time an HTTP connection may sit idle (SERVICE_HTTP_IDLE_TIMEOUT); 0 = not enforced. */
+  httpIdleTimeoutMs: number;
 }
 
 /** Raised when an env value is invalid; the message names the variable and the fix. */
@@ -92,7 +96,33 @@ export function loadServerConfig(
     ),
     baseUrl: parseBaseUrl(env.SERVICE_BASE_URL),
     maxPushBytes: parseSize("SERVICE_MAX_PUSH_BYTES", env.SERVICE_MAX_PUSH_BYTES, 1024 ** 3),
+    httpHeaderTimeoutMs: parseSeconds(
+      "SERVICE_HTTP_HEADER_TIMEOUT",
+      env.SERVICE_HTTP_HEADER_TIMEOUT,
+      DEFAULT_HTTP_HEADER_TIMEOUT_S,
+    ),
+    httpIdleTimeoutMs: parseSeconds(
+      "SERVICE_HTTP_IDLE_TIMEOUT",
+      env.SERVICE_HTTP_IDLE_TIMEOUT,
+      DEFAULT_HTTP_IDLE_TIMEOUT_S,
+    ),
   };
+}
+
+/** Default SERVICE_HTTP_HEADER_TIMEOUT, seconds. */
+export const DEFAULT_HTTP_HEADER_TIMEOUT_S = 20;
+/** Default SERVICE_HTTP_IDLE_TIMEOUT, seconds (nginx's keepalive_timeout). */
+export const DEFAULT_HTTP_IDLE_TIMEOUT_S = 75;
+
+/** Parses a duration in seconds (`20`, `0.5`; 0 = off) into milliseconds; `fallback` when unset. */
+export function parseSeconds(name: string, value: string | undefined, fallback: number): number {
+  if (value === undefined || value === "") return fallback * 1000;
+  if (!/^\d+(\.\d+)?$/.test(value.trim())) {
+    throw new ConfigError(
+      `${name}="${value}" must be a number of seconds such as 20 (0 turns it off)`,
+    );
+  }
+  return Math.round(Number(value) * 1000);
 }
 
 /** Parses a byte count like `1048576`, `512m` or `2g`; `fallback` when unset. */

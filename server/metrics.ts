@@ -43,8 +43,20 @@ export const registryOperations = new Counter(
   "signet_registry_operations_total",
   "registry mutations by operation and result",
 );
+/** HTTP connections the connection guard closed, by reason (timeouts, refused framing). */
+export const httpConnectionsClosed = new Counter(
+  "signet_http_connections_closed_total",
+  "HTTP connections closed by the guard: header_timeout, idle_timeout, refused",
+);
 
-const ALL = [httpRequests, gitTransfers, sshSessionsActive, logins, registryOperations];
+const ALL = [
+  httpRequests,
+  gitTransfers,
+  sshSessionsActive,
+  logins,
+  registryOperations,
+  httpConnectionsClosed,
+];
 const startedAt = Date.now();
 
 /** Renders every metric in the Prometheus exposition format. */

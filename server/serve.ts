@@ -4,6 +4,12 @@ import { resolveAdminKey } from "./admin_key.ts";
 import { type BindAddress, ConfigError, loadServerConfig, type ServerConfig } from "./config.ts";
 import type { Signet } from "./context.ts";
 import { hostingApp } from "./http/app.ts";
+import {
+  type HttpHandler,
+  type HttpListener,
+  MAX_HEADER_BYTES,
+  serveGuarded,
+} from "./http/connection_guard.ts";
 import { log } from "./log.ts";
 import { registryHandler } from "./registry/http/app.ts";
 import { purgeExpiredRegistryNonces } from "./registry/maintenance.ts";
@@ -21,8 +27,8 @@ export function shutdownDeadlineMs(): number {
 /** A running server, for tests and graceful shutdown. */
 export interface RunningServer {
   ctx: Signet;
-  http: Deno.HttpServer | null;
-  registry: Deno.HttpServer | null;
+  http: HttpListener | null;
+  registry: HttpListener | null;
   ssh: SshServer | null;
   close(): Promise<void>;
 }
@@ -46,8 +52,12 @@ export async function startServer(
   // the SSH port even when the bind asked for port 0.
   const ssh = config.sshBind ? await startSshServer(ctx, config.sshBind, sshLimitsFromEnv()) : null;
   if (ssh) ctx.sshPort = ssh.port;
-  const http = config.httpBind ? listen(config.httpBind, hostingApp(ctx).fetch) : null;
-  const registry = config.registryBind ? listen(config.registryBind, registryHandler(ctx)) : null;
+  const http = config.httpBind
+    ? await listen(config, config.httpBind, "http", hostingApp(ctx).fetch)
+    : null;
+  const registry = config.registryBind
+    ? await listen(config, config.registryBind, "registry", registryHandler(ctx))
+    : null;
 
   log("info", "signet started", {
     data_dir: config.dataDir,
@@ -55,6 +65,9 @@ export async function startServer(
     ssh: describe(config.sshBind),
     ssh_host_key: ssh?.fingerprint,
     registry: describe(config.registryBind),
+    http_timeouts: config.httpHeaderTimeoutMs || config.httpIdleTimeoutMs
+      ? `header ${config.httpHeaderTimeoutMs / 1000} s, idle ${config.httpIdleTimeoutMs / 1000} s`
+      : "off (no connection guard)",
     admin_key: admin.source === "env" ? "from SERVICE_ADMIN_KEY" : `in ${admin.path}`,
   });
   if (admin.source === "generated") {
@@ -86,14 +99,42 @@ export async function startServer(
   };
 }
 
-function listen(
+/** Serves `handler` on `bind`: behind the connection guard unless both HTTP timeouts are 0. */
+async function listen(
+  config: ServerConfig,
   bind: BindAddress,
-  handler: (req: Request, info: Deno.ServeHandlerInfo) => Response | Promise<Response>,
-) {
-  return Deno.serve(
-    { hostname: bind.hostname, port: bind.port, onListen: () => {} },
-    (req, info) => handler(req, info),
-  );
+  name: string,
+  handler: HttpHandler,
+): Promise<HttpListener> {
+  const headerTimeoutMs = config.httpHeaderTimeoutMs;
+  const idleTimeoutMs = config.httpIdleTimeoutMs;
+  if (headerTimeoutMs === 0 && idleTimeoutMs === 0) {
+    return Deno.serve(
+      { hostname: bind.hostname, port: bind.port, onListen: () => {} },
+      (req, info) => handler(req, info),
+    );
+  }
+  return serveGuarded(bind, handler, {
+    headerTimeoutMs,
+    idleTimeoutMs,
+    maxHeaderBytes: MAX_HEADER_BYTES,
+    socketPath: await guardSocketPath(config.dataDir, name),
+  });
+}
+
+/**
+ * `<data dir>/run/<name>.sock` (directory mode 0700), or a fresh private temporary directory when
+ * that path is too long for a Unix socket address (108 bytes on Linux).
+ */
+async function guardSocketPath(dataDir: string, name: string): Promise<string> {
+  const file = `${name}.sock`;
+  const dir = `${dataDir}/run`;
+  if (new TextEncoder().encode(`${dir}/${file}`).length <= 100) {
+    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
+    await Deno.chmod(dir, 0o700);
+    return `${dir}/${file}`;
+  }
+  return `${await Deno.makeTempDir({ prefix: "signet-" })}/${file}`;
 }
 
 function describe(bind: BindAddress | null): string {

@@ -8,6 +8,8 @@ export interface TestServer {
   sshPort: number;
   registryUrl: string;
   adminKey: string;
+  /** PID of the server process. */
+  pid: number;
   /** Everything the server wrote to stderr so far. */
   logs(): string;
   /** Stops the server (SIGTERM) and waits for it. */
@@ -95,6 +97,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     sshPort: ports.ssh,
     registryUrl: `http://127.0.0.1:${ports.registry}`,
     adminKey,
+    pid: child.pid,
     logs: () => logText,
     stop: () => finish("SIGTERM"),
     kill: () => finish("SIGKILL"),
