@@ -41,7 +41,7 @@ export class RequestFramer {
 
   /** `startedAt`: when the connection was accepted (the first header block is timed from then). */
   constructor(readonly maxHeaderBytes: number, startedAt: number) {
-    this.#head = new Uint8Array(Math.min(4096, maxHeaderBytes));
+    this.#head = new Uint8Array(Math.min(1024, maxHeaderBytes));
     this.headerStartedAt = startedAt;
   }
 
