@@ -76,6 +76,8 @@ Deno.test("framer: refuses oversized or ambiguous framing", () => {
   refuse("GET / HTTP/1.1\r\nX: a\r\n  folded\r\n\r\n", 400);
   refuse("GET / HTTP/1.1\r\nno colon\r\n\r\n", 400);
   refuse(`GET / HTTP/1.1\r\n${CONNECTION_HEADER}: 1\r\n\r\n`, 400);
+  refuse(`GET / HTTP/1.1\r\n${CONNECTION_HEADER} : 1\r\n\r\n`, 400);
+  refuse("POST / HTTP/1.1\r\nContent-Length : 5\r\n\r\n", 400);
   refuse("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", 400);
   // Identical repeated Content-Length values are one length.
   const ok = feedAll("POST / HTTP/1.1\r\nContent-Length: 2\r\ncontent-length: 2\r\n\r\nab", 3);

@@ -123,8 +123,12 @@ export function serveGuarded(
   };
 }
 
-/** Read buffers start small (most connections carry small requests) and double while full. */
-const MIN_BUFFER = 8 * 1024;
+/**
+ * Read buffers start small (an idle keep-alive connection holds both while it waits) and double
+ * while reads fill them, up to MAX_BUFFER.
+ */
+const MIN_REQUEST_BUFFER = 2 * 1024;
+const MIN_RESPONSE_BUFFER = 4 * 1024;
 const MAX_BUFFER = 64 * 1024;
 
 const STATUS_TEXT: Record<number, string> = {
@@ -220,7 +224,7 @@ class GuardedConnection {
   }
 
   async #requests(): Promise<void> {
-    let buf = new Uint8Array(MIN_BUFFER);
+    let buf = new Uint8Array(MIN_REQUEST_BUFFER);
     try {
       while (true) {
         const n = await this.client.read(buf);
@@ -248,7 +252,7 @@ class GuardedConnection {
   }
 
   async #responses(): Promise<void> {
-    let buf = new Uint8Array(MIN_BUFFER);
+    let buf = new Uint8Array(MIN_RESPONSE_BUFFER);
     try {
       while (true) {
         const n = await this.upstream.read(buf);

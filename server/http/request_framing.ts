@@ -41,7 +41,7 @@ export class RequestFramer {
 
   /** `startedAt`: when the connection was accepted (the first header block is timed from then). */
   constructor(readonly maxHeaderBytes: number, startedAt: number) {
-    this.#head = new Uint8Array(Math.min(4096, maxHeaderBytes));
+    this.#head = new Uint8Array(Math.min(1024, maxHeaderBytes));
     this.headerStartedAt = startedAt;
   }
 
@@ -204,8 +204,8 @@ export function bodyFraming(head: string): number | "chunked" {
       throw new FramingError(400, "obsolete header line folding is not supported");
     }
     const colon = line.indexOf(":");
-    if (colon <= 0) throw new FramingError(400, "malformed header line");
     const name = line.slice(0, colon).toLowerCase();
+    if (colon <= 0 || /[\s]/.test(name)) throw new FramingError(400, "malformed header line");
     if (name === CONNECTION_HEADER) throw new FramingError(400, `${CONNECTION_HEADER} is reserved`);
     if (name === "content-length") {
       for (const part of line.slice(colon + 1).split(",")) {
