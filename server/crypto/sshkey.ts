@@ -50,12 +50,7 @@ export function ed25519Blob(raw: Uint8Array): Uint8Array {
 }
 
 /** The `SHA256:…` fingerprint of a key blob, as `ssh-keygen -lf` prints it. */
-export function fingerprint(blob: Uint8Array): Promise<string> {
-  return Promise.resolve(fingerprintSync(blob));
-}
-
-/** `fingerprint`, computed at once (no await on the SSH connection's hot path). */
-export function fingerprintSync(blob: Uint8Array): string {
+export function fingerprint(blob: Uint8Array): string {
   const digest = createHash("sha256").update(blob).digest();
   return `SHA256:${encodeBase64(new Uint8Array(digest)).replace(/=+$/, "")}`;
 }

@@ -43,7 +43,7 @@ export async function loadOrCreateHostKey(path: string): Promise<HostKey> {
   }
   const publicLine = await derivePublicLine(path);
   const key = parsePublicKeyLine(publicLine);
-  return { privateKey, fingerprint: await fingerprint(key.blob), generated };
+  return { privateKey, fingerprint: fingerprint(key.blob), generated };
 }
 
 async function derivePublicLine(path: string): Promise<string> {

@@ -2,7 +2,7 @@
 import { createServer, type Socket } from "node:net";
 import type { BindAddress } from "../config.ts";
 import type { Signet } from "../context.ts";
-import { fingerprintSync } from "../crypto/sshkey.ts";
+import { fingerprint } from "../crypto/sshkey.ts";
 import { log } from "../log.ts";
 import { ActivityTimer } from "./activity.ts";
 import { authenticate, type AuthState, logAuthFailure, newAuthState } from "./auth.ts";
@@ -212,7 +212,7 @@ function handleConnection(
       log("info", "ssh idle timeout", { remote_addr: remote });
       client.end();
     });
-    peer = { ctx, key, fingerprint: fingerprintSync(key.blob), remote, activity, closed };
+    peer = { ctx, key, fingerprint: fingerprint(key.blob), remote, activity, closed };
     client.on("session", (accept) => handleSession(peer!, accept));
   });
   client.on("close", () => {

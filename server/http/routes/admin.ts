@@ -30,18 +30,16 @@ export function adminRoutes(ctx: Signet): Hono {
       })),
     }));
 
-  app.get("/users", async (c) =>
+  app.get("/users", (c) =>
     c.json({
-      users: await Promise.all(
-        listUsers(ctx.db).map(async (u) => ({
-          id: u.id,
-          username: u.username,
-          public_key: u.public_key,
-          fingerprint: await fingerprint(parsePublicKeyLine(u.public_key).blob),
-          created_at: u.created_at,
-          repo_count: u.repo_count,
-        })),
-      ),
+      users: listUsers(ctx.db).map((u) => ({
+        id: u.id,
+        username: u.username,
+        public_key: u.public_key,
+        fingerprint: fingerprint(parsePublicKeyLine(u.public_key).blob),
+        created_at: u.created_at,
+        repo_count: u.repo_count,
+      })),
     }));
 
   app.get("/repos", async (c) =>
