@@ -5,7 +5,7 @@ import { verifyEd25519 } from "../server/registry/ed25519.ts";
 import { canonicalBytes } from "../server/registry/jcs.ts";
 import { strictJsonProblem } from "../server/registry/json.ts";
 import { parseDetachedJws } from "../server/registry/jws.ts";
-import { checkNonce, issueNonce, NONCE_TTL_MS } from "../server/registry/nonce.ts";
+import { checkNonce, issueNonce, NONCE_TTL_MS, nonceKeyFromHex } from "../server/registry/nonce.ts";
 
 const VECTORS = new URL("../../shared/vectors/", import.meta.url);
 const fromHex = (s: string) => new Uint8Array((s.match(/../g) ?? []).map((h) => parseInt(h, 16)));
@@ -108,12 +108,12 @@ Deno.test("detached JWS: header rules are enforced", () => {
 });
 
 Deno.test("nonces: issued ones verify until they expire; forged ones never", () => {
-  const key = "11".repeat(32);
+  const key = nonceKeyFromHex("11".repeat(32));
   const now = 1_700_000_000_000;
   const n = issueNonce(key, now);
   assert(checkNonce(key, n, now + 1000).ok);
   assert(!checkNonce(key, n, now + NONCE_TTL_MS + 1).ok);
-  assert(!checkNonce("22".repeat(32), n, now).ok);
+  assert(!checkNonce(nonceKeyFromHex("22".repeat(32)), n, now).ok);
   const bytes = decodeBase64Url(n)!;
   bytes[10] ^= 1;
   assert(!checkNonce(key, encodeBase64Url(bytes), now).ok);

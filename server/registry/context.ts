@@ -2,6 +2,7 @@
 import { type Database, WriteBatcher } from "../../db/database.ts";
 import { nonceKeyHex } from "../../db/registry_nonces.ts";
 import type { PlanMemory } from "../../db/registry_bots.ts";
+import { nonceKeyFromHex } from "./nonce.ts";
 import { planMemory } from "./search.ts";
 
 /**
@@ -11,7 +12,7 @@ import { planMemory } from "./search.ts";
 export interface RegistryContext {
   db: Database;
   writes: WriteBatcher;
-  nonceKey: string;
+  nonceKey: Uint8Array;
   startedAtMs: number;
   now(): number;
   searchPlans: PlanMemory;
@@ -22,7 +23,7 @@ export function registryContext(db: Database): RegistryContext {
   return {
     db,
     writes: new WriteBatcher(db),
-    nonceKey: nonceKeyHex(db),
+    nonceKey: nonceKeyFromHex(nonceKeyHex(db)),
     startedAtMs: Date.now(),
     now: () => Date.now(),
     searchPlans: planMemory(),

@@ -11,35 +11,31 @@ import { decodeBase64Url, encodeBase64Url } from "./base64url.ts";
 /** How long a nonce stays usable. */
 export const NONCE_TTL_MS = 5 * 60_000;
 
-// The registry has one key; its bytes are parsed once.
-let cachedKey: { hex: string; bytes: Uint8Array } | null = null;
+/** The registry's nonce MAC key bytes from their stored hex form (parse once, at start-up). */
+export function nonceKeyFromHex(hex: string): Uint8Array {
+  return Uint8Array.from(hex.match(/../g)!.map((x) => parseInt(x, 16)));
+}
 
-function mac(keyHex: string, data: Uint8Array): Uint8Array {
-  if (cachedKey?.hex !== keyHex) {
-    cachedKey = {
-      hex: keyHex,
-      bytes: Uint8Array.from(keyHex.match(/../g)!.map((x) => parseInt(x, 16))),
-    };
-  }
-  const h = createHmac("sha256", cachedKey.bytes);
+function mac(key: Uint8Array, data: Uint8Array): Uint8Array {
+  const h = createHmac("sha256", key);
   h.update(data);
   return new Uint8Array(h.digest()).subarray(0, 16);
 }
 
 /** Issues a fresh nonce at `nowMs`. */
-export function issueNonce(keyHex: string, nowMs: number): string {
+export function issueNonce(key: Uint8Array, nowMs: number): string {
   const body = new Uint8Array(24);
   new DataView(body.buffer).setBigUint64(0, BigInt(nowMs));
   crypto.getRandomValues(body.subarray(8));
   const out = new Uint8Array(40);
   out.set(body);
-  out.set(mac(keyHex, body), 24);
+  out.set(mac(key, body), 24);
   return encodeBase64Url(out);
 }
 
 /** Checks that `nonce` was issued by this registry and has not expired; returns its expiry time. */
 export function checkNonce(
-  keyHex: string,
+  key: Uint8Array,
   nonce: string,
   nowMs: number,
 ): { ok: true; expiresMs: number } | { ok: false; problem: string } {
@@ -48,7 +44,7 @@ export function checkNonce(
     return { ok: false, problem: "nonce was not issued by this registry" };
   }
   const body = bytes.subarray(0, 24);
-  if (!timingSafeEqual(mac(keyHex, body), bytes.subarray(24))) {
+  if (!timingSafeEqual(mac(key, body), bytes.subarray(24))) {
     return { ok: false, problem: "nonce was not issued by this registry" };
   }
   const issued = Number(new DataView(body.buffer, body.byteOffset).getBigUint64(0));

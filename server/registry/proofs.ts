@@ -74,7 +74,7 @@ export interface ProofContext {
   /** Only the target's own keys may sign (create). */
   ownKeysOnly: boolean;
   lookup: (botId: string) => Bot | undefined;
-  nonceKey: string;
+  nonceKey: Uint8Array;
   nowMs: number;
   isNonceUsed: (nonce: string) => boolean;
 }
