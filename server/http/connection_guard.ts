@@ -33,10 +33,7 @@ export interface HttpListener {
 }
 
 /** A request handler as the app takes it: `info.remoteAddr` is the client's TCP address. */
-export type HttpHandler = (
-  req: Request,
-  info: Deno.ServeHandlerInfo<Deno.NetAddr>,
-) => Response | Promise<Response>;
+export type HttpHandler = Deno.ServeHandler<Deno.NetAddr>;
 
 /** Serves `handler` on `bind` behind the guard. */
 export function serveGuarded(

@@ -11,7 +11,7 @@ import { PreconditionFailed } from "../bots.ts";
 import { type RegistryContext, registryContext } from "../context.ts";
 import { attestationRoutes } from "./routes/attestations.ts";
 import { botRoutes } from "./routes/bots.ts";
-import { type Handler, withFastReads } from "./fast_reads.ts";
+import { withFastReads } from "./fast_reads.ts";
 import { docRoutes } from "./routes/docs.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { logRoutes } from "./routes/log.ts";
@@ -36,7 +36,7 @@ const CORS_HEADERS = {
 };
 
 /** The registry's Deno.serve handler: hot reads first (fast_reads.ts), then the app. */
-export function registryHandler(ctx: Signet): Handler {
+export function registryHandler(ctx: Signet): Deno.ServeHandler {
   const rc = registryContext(ctx.db);
   const app = registryApp(ctx, rc);
   return withFastReads(rc, CORS_HEADERS, (req, info) => app.fetch(req, info));

@@ -10,12 +10,6 @@ import { loadBotRow } from "../../../db/registry_bots.ts";
 import type { RegistryContext } from "../context.ts";
 import { BOT_ID_PATTERN } from "../schemas.ts";
 
-/** A Deno.serve handler. */
-export type Handler = (
-  req: Request,
-  info: Deno.ServeHandlerInfo,
-) => Response | Promise<Response>;
-
 /** Route pattern of get_bot, as the router reports it in metrics. */
 const GET_BOT_ROUTE = "/v1/bots/:bot_id";
 const BOTS_PREFIX = "/v1/bots/";
@@ -24,8 +18,8 @@ const BOTS_PREFIX = "/v1/bots/";
 export function withFastReads(
   rc: RegistryContext,
   corsHeaders: Record<string, string>,
-  app: Handler,
-): Handler {
+  app: Deno.ServeHandler,
+): Deno.ServeHandler {
   const countOk = httpRequests.series({
     app: "registry",
     route: GET_BOT_ROUTE,
