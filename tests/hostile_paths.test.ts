@@ -7,6 +7,7 @@ import { createRepo, createUser, login, postJson } from "./helpers/accounts.ts";
 import { gitEnv, run, runOk } from "./helpers/run.ts";
 import { startTestServer } from "./helpers/server.ts";
 import { ssh, sshCommand } from "./helpers/ssh.ts";
+import { RawHttp } from "./helpers/raw_http.ts";
 
 const server = await startTestServer();
 const home = await Deno.makeTempDir({ prefix: "signet-home-" });
@@ -90,22 +91,15 @@ async function newPaths(before: Set<string>): Promise<string[]> {
 
 /** Sends one raw HTTP/1.1 request line so no client normalizes the path; returns the status. */
 async function rawStatus(method: string, target: string, headers = ""): Promise<number> {
-  const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.httpPort });
-  const req =
-    `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers}Content-Length: 0\r\n\r\n`;
-  await conn.write(new TextEncoder().encode(req));
-  const chunks: Uint8Array[] = [];
-  const buf = new Uint8Array(4096);
-  while (true) {
-    const n = await conn.read(buf).catch(() => null);
-    if (n === null) break;
-    chunks.push(buf.slice(0, n));
+  const conn = await RawHttp.open(server.httpPort);
+  try {
+    await conn.send(
+      `${method} ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n${headers}Content-Length: 0\r\n\r\n`,
+    );
+    return (await conn.response()).status;
+  } finally {
+    conn.close();
   }
-  conn.close();
-  const text = new TextDecoder().decode(chunks.length ? chunks[0] : new Uint8Array());
-  const m = /^HTTP\/1\.[01] (\d{3})/.exec(text);
-  if (!m) throw new Error(`no status line for ${target}: ${JSON.stringify(text.slice(0, 200))}`);
-  return Number(m[1]);
 }
 
 Deno.test({
