@@ -17,10 +17,7 @@ export interface BotWrite {
 
 /** The stored JSON record of `botId`, or undefined. */
 export function loadBotRecord(db: Database, botId: string): string | undefined {
-  const row = db.prepare("SELECT record FROM registry_bots WHERE bot_id = ?").get(botId) as
-    | { record: string }
-    | undefined;
-  return row?.record;
+  return loadBotRow(db, botId)?.record;
 }
 
 /** The stored JSON record of `botId` and its version, or undefined. */
