@@ -12,6 +12,8 @@ import { startTestServer } from "./helpers/server.ts";
 
 const PUSHES = 10;
 const WRITES = 10;
+/** Spacing of the registry writes, so they reach the server in different group commits. */
+const WRITE_GAP_MS = 5;
 
 Deno.test({
   name: "kill -9 with pushes and registry writes in flight loses nothing acknowledged",
@@ -65,10 +67,14 @@ Deno.test({
       const deadline = Date.now() + 20_000;
       while (!done() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 2));
     };
-    // Registry writes start once pushes are landing, so both are in flight at the kill.
+    // Registry writes start once pushes are landing, so both are in flight at the kill. They are
+    // sent a few ms apart: the server commits the writes of one event-loop turn together, so
+    // writes sent at once would all be acknowledged in the same instant, leaving none in flight.
     await waitFor(() => ackedPushes.size >= 2);
     const writes = bodies.map((b, i) =>
-      reg.raw("POST", "/v1/bots", JSON.stringify(b)).then((r) => {
+      new Promise((r) => setTimeout(r, i * WRITE_GAP_MS)).then(() =>
+        reg.raw("POST", "/v1/bots", JSON.stringify(b))
+      ).then((r) => {
         if (r.status === 201) ackedWrites.add(i);
       }).catch(() => {})
     );
