@@ -14,5 +14,15 @@ async function step(args: string[]): Promise<void> {
 await step(["run", "-A", "ui/build.ts"]);
 const denort = Deno.env.get("DENORT_BIN");
 if (denort) console.error(`compile: using Deno runtime from DENORT_BIN=${denort}`);
-await step(["compile", "-A", "--no-check", "--output", output, "main.ts"]);
+// The connection guard runs in a Web Worker, which `deno compile` includes only when named.
+await step([
+  "compile",
+  "-A",
+  "--no-check",
+  "--include",
+  "server/http/guard_worker.ts",
+  "--output",
+  output,
+  "main.ts",
+]);
 console.error(`compile: wrote ${output}`);

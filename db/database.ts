@@ -20,6 +20,18 @@ export function openDatabase(path: string): Database {
   return db;
 }
 
+/**
+ * A second, read-only connection to a database another connection opened and migrated (the
+ * connection guard's thread reads stored bots through one).
+ */
+export function openReadOnlyDatabase(path: string): Database {
+  const db = new DatabaseSync(path, { readOnly: true });
+  cacheStatements(db);
+  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec(`PRAGMA mmap_size = ${256 * 1024 * 1024}`);
+  return db;
+}
+
 /** Applies every migration newer than `PRAGMA user_version`, each inside its own transaction. */
 export function migrate(db: Database, upTo = MIGRATIONS.length): void {
   const current = Number(

@@ -7,11 +7,13 @@ import { hostingApp } from "./http/app.ts";
 import {
   type HttpHandler,
   type HttpListener,
+  type LocalReads,
   MAX_HEADER_BYTES,
   serveGuarded,
 } from "./http/connection_guard.ts";
 import { log } from "./log.ts";
 import { registryHandler } from "./registry/http/app.ts";
+import { guardBotReads } from "./registry/http/fast_reads.ts";
 import { purgeExpiredRegistryNonces } from "./registry/maintenance.ts";
 import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server.ts";
 import { rateLimiterFromEnv } from "./ratelimit.ts";
@@ -48,15 +50,21 @@ export async function startServer(
   };
 
   const stopMaintenance = startMaintenance(ctx, [purgeExpiredRegistryNonces]);
-  // SSH first: once HTTP answers (health checks), every listener is up, and clone URLs know
-  // the SSH port even when the bind asked for port 0.
+  // SSH and the registry first: once HTTP answers (health checks), every listener is up, and clone
+  // URLs know the SSH port even when the bind asked for port 0.
   const ssh = config.sshBind ? await startSshServer(ctx, config.sshBind, sshLimitsFromEnv()) : null;
   if (ssh) ctx.sshPort = ssh.port;
+  const registry = config.registryBind
+    ? await listen(
+      config,
+      config.registryBind,
+      "registry",
+      registryHandler(ctx),
+      guardBotReads(config.databasePath),
+    )
+    : null;
   const http = config.httpBind
     ? await listen(config, config.httpBind, "http", hostingApp(ctx).fetch)
-    : null;
-  const registry = config.registryBind
-    ? await listen(config, config.registryBind, "registry", registryHandler(ctx))
     : null;
 
   log("info", "signet started", {
@@ -105,6 +113,7 @@ async function listen(
   bind: BindAddress,
   name: string,
   handler: HttpHandler,
+  localReads: LocalReads | null = null,
 ): Promise<HttpListener> {
   const headerTimeoutMs = config.httpHeaderTimeoutMs;
   const idleTimeoutMs = config.httpIdleTimeoutMs;
@@ -114,12 +123,12 @@ async function listen(
       (req, info) => handler(req, info),
     );
   }
-  return serveGuarded(bind, handler, {
+  return await serveGuarded(bind, handler, {
     headerTimeoutMs,
     idleTimeoutMs,
     maxHeaderBytes: MAX_HEADER_BYTES,
     socketPath: await guardSocketPath(config.dataDir, name),
-  });
+  }, localReads);
 }
 
 /**

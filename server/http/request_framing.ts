@@ -20,6 +20,18 @@ export class FramingError extends Error {
   }
 }
 
+/** A header block completed in the last fed chunk. */
+export interface CompletedHead {
+  /** Offset in the chunk where the block's request line starts; -1 if it began in an earlier chunk. */
+  start: number;
+  /** Offset in the chunk just after the block's final LF. */
+  end: number;
+  /** The block as latin1 text (request line and headers). */
+  text: string;
+  /** True when no body follows (neither Content-Length above 0 nor chunked). */
+  bodyless: boolean;
+}
+
 type State = "between" | "head" | "body" | "chunk-size" | "chunk-data" | "chunk-end" | "trailers";
 
 /** Incremental request framer for one connection; feed it every byte the client sends, in order. */
@@ -38,6 +50,12 @@ export class RequestFramer {
   requests = 0;
   /** Offsets in the last fed chunk just after each request line's LF. */
   readonly requestLineEnds: number[] = [];
+  /** Header blocks completed in the last fed chunk, in order. */
+  readonly heads: CompletedHead[] = [];
+  /** Where the current header block started in the chunk being fed (-1: in an earlier one). */
+  #headStart = -1;
+  /** Offset of the byte being handled in the chunk being fed. */
+  #at = 0;
 
   /** `startedAt`: when the connection was accepted (the first header block is timed from then). */
   constructor(readonly maxHeaderBytes: number, startedAt: number) {
@@ -53,6 +71,8 @@ export class RequestFramer {
   /** Consumes `chunk` (received at `now`); throws FramingError on framing the guard refuses. */
   feed(chunk: Uint8Array, now: number): void {
     this.requestLineEnds.length = 0;
+    this.heads.length = 0;
+    this.#headStart = -1;
     let i = 0;
     const n = chunk.length;
     while (i < n) {
@@ -65,6 +85,7 @@ export class RequestFramer {
             break;
           }
           this.#state = "head";
+          this.#headStart = i;
           this.#resetLines();
           break;
         case "head":
@@ -105,6 +126,7 @@ export class RequestFramer {
     const end = lf < 0 ? chunk.length : lf + 1;
     this.#append(chunk.subarray(from, end));
     if (lf < 0) return end;
+    this.#at = end;
     if (this.#state === "head" && this.#lineStart === 0) this.requestLineEnds.push(end);
     this.#line();
     return end;
@@ -157,7 +179,9 @@ export class RequestFramer {
   }
 
   #endHead(): void {
-    const framing = bodyFraming(latin1(this.#head.subarray(0, this.#headLength)));
+    const text = latin1(this.#head.subarray(0, this.#headLength));
+    const framing = bodyFraming(text);
+    this.heads.push({ start: this.#headStart, end: this.#at, text, bodyless: framing === 0 });
     this.requests++;
     this.headerStartedAt = null;
     if (framing === "chunked") this.#enterLine("chunk-size");

@@ -4,9 +4,9 @@
  */
 import { z } from "@hono/zod-openapi";
 import { decodeBase64Url } from "./base64url.ts";
+import { BOT_ID_PATTERN } from "./bot_id.ts";
 
-/** Bot identifiers: lowercase letters, digits, `.`, `_`, `-`; 1–64 chars; starts and ends alphanumeric. */
-export const BOT_ID_PATTERN = /^[a-z0-9](?:[a-z0-9._-]{0,62}[a-z0-9])?$/;
+export { BOT_ID_PATTERN };
 /** Key identifiers: letters, digits, `.`, `_`, `-`; 1–64 chars; starts and ends alphanumeric. */
 export const KEY_ID_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9])?$/;
 /** Capability names: lowercase, digits and `.`, `_`, `:`, `/`, `-`; 1–64 chars. */

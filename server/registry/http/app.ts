@@ -12,6 +12,7 @@ import { type RegistryContext, registryContext } from "../context.ts";
 import { attestationRoutes } from "./routes/attestations.ts";
 import { botRoutes } from "./routes/bots.ts";
 import { withFastReads } from "./fast_reads.ts";
+import { EXPOSED_HEADERS } from "./stored_bot_reads.ts";
 import { docRoutes } from "./routes/docs.ts";
 import { keyRoutes } from "./routes/keys.ts";
 import { logRoutes } from "./routes/log.ts";
@@ -26,20 +27,11 @@ export const MAX_REGISTRY_BODY_BYTES = 64 * 1024;
 /** The registry browser's client-side routes (the embedded UI). */
 export const REGISTRY_PAGES = ["/", "/bots/:bot_id"];
 
-/** Response headers the browser may read across origins. */
-const EXPOSED_HEADERS = ["ETag", "Location"];
-
-/** The CORS headers `cors()` puts on every non-preflight response (any origin may read). */
-const CORS_HEADERS = {
-  "access-control-allow-origin": "*",
-  "access-control-expose-headers": EXPOSED_HEADERS.join(","),
-};
-
 /** The registry's Deno.serve handler: hot reads first (fast_reads.ts), then the app. */
 export function registryHandler(ctx: Signet): Deno.ServeHandler {
   const rc = registryContext(ctx.db);
   const app = registryApp(ctx, rc);
-  return withFastReads(rc, CORS_HEADERS, (req, info) => app.fetch(req, info));
+  return withFastReads(rc, (req, info) => app.fetch(req, info));
 }
 
 /** Builds the registry app over the shared database of `ctx`. */

@@ -1,0 +1,74 @@
+/**
+ * `GET /v1/bots/{bot_id}` of a stored bot, answered on the connection guard's thread from its own
+ * read-only SQLite connection, so the registry's hottest read costs the app thread nothing. Only
+ * plain requests qualify (HTTP/1.1, GET, origin-form target, no body, no Expect or Upgrade); the
+ * response is byte for byte what Deno.serve writes for the routed request (stored_bot_reads.ts).
+ * Everything else, including unknown bots, goes to the app.
+ */
+import { loadBotRow } from "../../../db/registry_bots.ts";
+import { type Database, openReadOnlyDatabase } from "../../../db/database.ts";
+import { pathOf, storedBotHeaders, storedBotId } from "./stored_bot_reads.ts";
+
+/** A response the guard writes itself. */
+export interface LocalAnswer {
+  bytes: Uint8Array;
+  /** The client asked to close the connection after this response. */
+  close: boolean;
+  /** The request path, for the log line. */
+  path: string;
+}
+
+const encoder = new TextEncoder();
+const REFUSED_HEADERS = /\r?\n(?:expect|upgrade)[ \t]*:/i;
+const CONNECTION_CLOSE = /\r?\nconnection[ \t]*:[^\n]*\bclose\b/i;
+
+/** Answers stored bots from the database at `databasePath`. */
+export class GuardBotReads {
+  readonly #db: Database;
+
+  constructor(databasePath: string) {
+    this.#db = openReadOnlyDatabase(databasePath);
+  }
+
+  /** The response to the bodyless request `head` (its header block), or null to pass it on. */
+  answer(head: string): LocalAnswer | null {
+    if (!head.startsWith("GET /")) return null;
+    const lineEnd = head.indexOf("\n");
+    const line = head.slice(4, head[lineEnd - 1] === "\r" ? lineEnd - 1 : lineEnd);
+    if (!line.endsWith(" HTTP/1.1")) return null;
+    const path = pathOf(line.slice(0, -9));
+    const botId = storedBotId(path);
+    if (botId === null || REFUSED_HEADERS.test(head)) return null;
+    const row = loadBotRow(this.#db, botId);
+    if (!row) return null;
+    const close = CONNECTION_CLOSE.test(head);
+    const body = encoder.encode(row.record);
+    let text = "HTTP/1.1 200 OK\r\n";
+    for (const [name, value] of Object.entries(storedBotHeaders(row.version))) {
+      text += `${name}: ${value}\r\n`;
+    }
+    if (close) text += "connection: close\r\n";
+    text += `content-length: ${body.length}\r\ndate: ${httpDate()}\r\n\r\n`;
+    const bytes = new Uint8Array(text.length + body.length);
+    encoder.encodeInto(text, bytes);
+    bytes.set(body, text.length);
+    return { bytes, close, path };
+  }
+
+  /** Closes the database connection. */
+  close(): void {
+    this.#db.close();
+  }
+}
+
+// The Date header value of the current second, formatted once per second.
+let dateSecond = -1;
+let dateText = "";
+function httpDate(): string {
+  const second = Math.floor(Date.now() / 1000);
+  if (second !== dateSecond) {
+    dateSecond = second;
+    dateText = new Date(second * 1000).toUTCString();
+  }
+  return dateText;
+}

@@ -1,0 +1,145 @@
+/**
+ * Stored bots answered on the connection guard's thread: the same bytes as the app's answer,
+ * responses in request order when answers from both threads share a connection, Connection:
+ * close, fresh data after a write, and every answer logged and counted by the app thread.
+ */
+import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
+import { startTestServer } from "./helpers/server.ts";
+import { client, newKey } from "./helpers/registry.ts";
+import { RawHttp, type RawResponse } from "./helpers/raw_http.ts";
+
+const GET_BOT = (path: string, extra = "") =>
+  `GET ${path} HTTP/1.1\r\nHost: registry.test\r\n${extra}\r\n`;
+
+/** Status, headers without Date (which changes every second), body. */
+function comparable(res: RawResponse) {
+  const headers = res.headers.split("\r\n").slice(1).filter((h) => !/^date:/i.test(h));
+  return { status: res.status, headers, body: res.body };
+}
+
+Deno.test("stored bots answered on the guard thread", async (t) => {
+  const server = await startTestServer();
+  const port = Number(new URL(server.registryUrl).port);
+  const c = client(server.registryUrl);
+  const key = await newKey("k1");
+  try {
+    await c.createBot({
+      bot_id: "guard-bot",
+      name: "Guard bot \u00e9\u{1F916}",
+      keys: [key.pub],
+      capabilities: ["deploy"],
+    }, [key.signer]);
+
+    await t.step("same bytes as the app thread's answer on a relayed connection", async () => {
+      const fresh = await RawHttp.open(port);
+      await fresh.send(GET_BOT("/v1/bots/guard-bot"));
+      const local = await fresh.response();
+      fresh.close();
+      // A first request the guard thread does not take sends the connection to the app.
+      const relayed = await RawHttp.open(port);
+      await relayed.send(GET_BOT("/health"));
+      assertEquals((await relayed.response()).status, 200);
+      await relayed.send(GET_BOT("/v1/bots/guard-bot"));
+      const viaApp = await relayed.response();
+      relayed.close();
+      assertEquals(comparable(local), comparable(viaApp));
+      assertEquals(local.status, 200);
+      assertEquals(JSON.parse(local.body).name, "Guard bot \u00e9\u{1F916}");
+      assertStringIncludes(local.headers, 'etag: "1"');
+      assertStringIncludes(local.headers, "access-control-allow-origin: *");
+      assert(/\r\ndate: \w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT/.test(local.headers));
+    });
+
+    await t.step("pipelined requests are answered in order across both threads", async () => {
+      const conn = await RawHttp.open(port);
+      await conn.send(
+        GET_BOT("/v1/bots/guard-bot") + GET_BOT("/v1/bots/no-such-bot") + GET_BOT("/health") +
+          GET_BOT("/v1/bots/guard-bot?fields=all"),
+      );
+      const answers = [];
+      for (let i = 0; i < 4; i++) answers.push(await conn.response());
+      conn.close();
+      assertEquals(answers.map((a) => a.status), [200, 404, 200, 200]);
+      assertEquals(JSON.parse(answers[0].body).bot_id, "guard-bot");
+      assertStringIncludes(answers[1].body, "no-such-bot");
+      assertEquals(JSON.parse(answers[2].body).status, "ok");
+      assertEquals(answers[3].body, answers[0].body);
+    });
+
+    await t.step("a request split over two writes is still answered", async () => {
+      const conn = await RawHttp.open(port);
+      const text = GET_BOT("/v1/bots/guard-bot");
+      await conn.send(text.slice(0, 20));
+      await new Promise((r) => setTimeout(r, 50));
+      await conn.send(text.slice(20));
+      const res = await conn.response();
+      conn.close();
+      assertEquals(res.status, 200);
+      assertEquals(JSON.parse(res.body).bot_id, "guard-bot");
+    });
+
+    await t.step("Connection: close is honoured", async () => {
+      const conn = await RawHttp.open(port);
+      await conn.send(GET_BOT("/v1/bots/guard-bot", "Connection: close\r\n"));
+      const res = await conn.response();
+      assertEquals(res.status, 200);
+      assertStringIncludes(res.headers.toLowerCase(), "connection: close");
+      assert((await conn.closedWithin(2000)) !== null, "the server kept the connection open");
+      conn.close();
+    });
+
+    await t.step("a write is visible to the next read at once", async () => {
+      const conn = await RawHttp.open(port);
+      await c.updateBot("guard-bot", { description: "changed" }, [key.signer]);
+      await conn.send(GET_BOT("/v1/bots/guard-bot"));
+      const res = await conn.response();
+      conn.close();
+      assertEquals(JSON.parse(res.body).description, "changed");
+      assertStringIncludes(res.headers, 'etag: "2"');
+    });
+
+    await t.step("answers are logged and counted by the app", async () => {
+      const metric =
+        'signet_http_requests_total{app="registry",method="GET",route="/v1/bots/:bot_id",status="200"}';
+      const count = async () => {
+        const text = await (await fetch(`${server.httpUrl}/metrics`, {
+          headers: { Authorization: `Bearer ${server.adminKey}` },
+        })).text();
+        const line = text.split("\n").find((l) => l.startsWith(metric + " "));
+        return Number(line?.split(" ")[1] ?? 0);
+      };
+      // Earlier steps' answers are reported in batches: let them arrive first.
+      await new Promise((r) => setTimeout(r, 200));
+      const before = await count();
+      const logged = () =>
+        server.logs().split("\n").filter((l) => l.includes("/v1/bots/guard-bot"));
+      const linesBefore = logged().length;
+      const conn = await RawHttp.open(port);
+      for (let i = 0; i < 5; i++) {
+        await conn.send(GET_BOT("/v1/bots/guard-bot"));
+        assertEquals((await conn.response()).status, 200);
+      }
+      conn.close();
+      let after = before;
+      for (let i = 0; i < 50 && after < before + 5; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        after = await count();
+      }
+      assertEquals(after, before + 5);
+      for (let i = 0; i < 50 && logged().length < linesBefore + 5; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      const lines = logged().slice(linesBefore);
+      assertEquals(lines.length, 5);
+      const entry = JSON.parse(lines[0]);
+      assertEquals([entry.app, entry.method, entry.path, entry.status], [
+        "registry",
+        "GET",
+        "/v1/bots/guard-bot",
+        200,
+      ]);
+    });
+  } finally {
+    await server.stop();
+  }
+});
