@@ -12,8 +12,7 @@ import {
   type LocalAnswerer,
 } from "./guarded_connection.ts";
 import { GuardBotReads } from "../registry/http/guard_bot_reads.ts";
-import { setFlagsFromString } from "node:v8";
-import { runInNewContext } from "node:vm";
+import { releaseIdleMemory } from "../memory.ts";
 
 /** Messages from the app thread. */
 export type GuardCommand =
@@ -68,23 +67,13 @@ self.onmessage = async (e: MessageEvent<GuardCommand>) => {
 const SERVED_REPORT_MS = 10;
 
 /**
- * After this long without traffic (ms), the guard thread collects its garbage once. V8 shrinks the
- * main thread's heap on its own when traffic stops, but not a worker's: measured under the load
- * test, this thread's heap stayed at 22 MB (7 MB in use) for as long as it was idle, and the
- * process's memory never came back to its baseline.
+ * While the guard is idle, it releases memory (server/memory.ts) this long after the last traffic
+ * and then every IDLE_RELEASE_EVERY_MS until IDLE_RELEASE_UNTIL_MS: the app thread frees what it
+ * held 5-25 s after traffic stops, and that is returned too.
  */
-const IDLE_COLLECT_MS = 5_000;
-
-/** V8's full garbage collection, exposed for this thread; null where it cannot be. */
-const collectGarbage = ((): (() => void) | null => {
-  try {
-    setFlagsFromString("--expose-gc");
-    const gc = runInNewContext("gc");
-    return typeof gc === "function" ? gc : null;
-  } catch {
-    return null;
-  }
-})();
+const IDLE_RELEASE_AFTER_MS = 5_000;
+const IDLE_RELEASE_EVERY_MS = 10_000;
+const IDLE_RELEASE_UNTIL_MS = 65_000;
 
 /** The accept loop, the open connections and the sweeper that times them out. */
 class Guard {
@@ -93,9 +82,9 @@ class Guard {
   readonly #sweeper: ReturnType<typeof setInterval>;
   readonly #accepting: Promise<void>;
   #stopping = false;
-  /** Last time a byte moved on any connection, and when garbage was last collected (ms). */
+  /** Last time a byte moved on any connection, and when memory was last released (ms). */
   #activeAt = 0;
-  #collectedAt = 0;
+  #releasedAt = 0;
 
   constructor(
     bind: { hostname: string; port: number },
@@ -113,12 +102,20 @@ class Guard {
         this.#activeAt = Math.max(this.#activeAt, conn.lastActivity);
       }
       slots.reclaim();
-      if (this.#activeAt > this.#collectedAt && now - this.#activeAt >= IDLE_COLLECT_MS) {
-        this.#collectedAt = now;
-        collectGarbage?.();
-      }
+      this.#releaseWhenIdle(now);
     }, sweepMs);
     this.#accepting = this.#accept();
+  }
+
+  /** Releases memory at the idle points IDLE_RELEASE_* describe. */
+  #releaseWhenIdle(now: number): void {
+    if (this.#activeAt === 0) return; // no traffic yet
+    const idle = now - this.#activeAt;
+    if (idle < IDLE_RELEASE_AFTER_MS || idle > IDLE_RELEASE_UNTIL_MS) return;
+    const releasedThisIdle = this.#releasedAt > this.#activeAt;
+    if (releasedThisIdle && now - this.#releasedAt < IDLE_RELEASE_EVERY_MS) return;
+    this.#releasedAt = now;
+    releaseIdleMemory();
   }
 
   get addr(): { hostname: string; port: number } {
