@@ -31,6 +31,17 @@ export function loadBotRow(
   return row && { record: row.record, version: Number(row.version) };
 }
 
+/** `loadBotRow` with the record as its UTF-8 bytes (for writing it out without re-encoding). */
+export function loadBotRowBytes(
+  db: Database,
+  botId: string,
+): { record: Uint8Array; version: number } | undefined {
+  const row = db.prepare(
+    "SELECT CAST(record AS BLOB) AS record, version FROM registry_bots WHERE bot_id = ?",
+  ).get(botId) as { record: Uint8Array; version: number } | undefined;
+  return row && { record: row.record, version: Number(row.version) };
+}
+
 /** Inserts or replaces a bot and rewrites its index rows; call inside a transaction. */
 export function saveBot(db: Database, bot: BotWrite): void {
   const inserted = db.prepare(

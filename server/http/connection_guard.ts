@@ -80,7 +80,12 @@ export async function serveGuarded(
         err.name = event.name;
         reject(err);
       } else if (event.type === "served") {
-        localReads?.report(event.served);
+        localReads?.report(
+          event.served.split("\n").map((line) => {
+            const space = line.indexOf(" ");
+            return { ms: Number(line.slice(0, space)), path: line.slice(space + 1) };
+          }),
+        );
       } else if (event.type === "closed") {
         httpConnectionsClosed.inc({ reason: event.reason });
       } else if (event.type === "log") {

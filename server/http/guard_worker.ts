@@ -32,7 +32,8 @@ export type GuardEvent =
   | { type: "listening"; hostname: string; port: number }
   | { type: "failed"; name: string; message: string }
   | { type: "closed"; reason: CloseReason }
-  | { type: "served"; served: { path: string; ms: number }[] }
+  /** Requests answered here: one `<ms> <path>` line each (one string clones far cheaper). */
+  | { type: "served"; served: string }
   | { type: "log"; level: "warn" | "error"; msg: string; error: string }
   | { type: "stopped" }
   | { type: "drained" };
@@ -172,16 +173,18 @@ class Guard {
     }
   }
 
-  #servedBatch: { path: string; ms: number }[] = [];
+  #servedBatch: string[] = [];
 
   /** Reports requests answered here to the app thread (for its log and metrics), in batches. */
   #served(path: string, ms: number): void {
-    if (this.#servedBatch.push({ path, ms }) === 1) setTimeout(this.#report, SERVED_REPORT_MS);
+    if (this.#servedBatch.push(`${ms.toFixed(2)} ${path}`) === 1) {
+      setTimeout(this.#report, SERVED_REPORT_MS);
+    }
   }
 
   #report = (): void => {
     if (this.#servedBatch.length === 0) return;
-    send({ type: "served", served: this.#servedBatch });
+    send({ type: "served", served: this.#servedBatch.join("\n") });
     this.#servedBatch = [];
   };
 

@@ -5,7 +5,7 @@
  * response is byte for byte what Deno.serve writes for the routed request (stored_bot_reads.ts).
  * Everything else, including unknown bots, goes to the app.
  */
-import { loadBotRow } from "../../../db/registry_bots.ts";
+import { loadBotRowBytes } from "../../../db/registry_bots.ts";
 import { type Database, openReadOnlyDatabase } from "../../../db/database.ts";
 import { pathOf, storedBotHeaders, storedBotId } from "./stored_bot_reads.ts";
 
@@ -19,6 +19,10 @@ export interface LocalAnswer {
 }
 
 const encoder = new TextEncoder();
+/** The status line and the headers before ETag, as storedBotHeaders lists them. */
+const HEAD_START = "HTTP/1.1 200 OK\r\n" +
+  Object.entries(storedBotHeaders(0)).filter(([name]) => name !== "etag")
+    .map(([name, value]) => `${name}: ${value}\r\n`).join("");
 const REFUSED_HEADERS = /\r?\n(?:expect|upgrade)[ \t]*:/i;
 const CONNECTION_CLOSE = /\r?\nconnection[ \t]*:[^\n]*\bclose\b/i;
 
@@ -39,16 +43,12 @@ export class GuardBotReads {
     const path = pathOf(line.slice(0, -9));
     const botId = storedBotId(path);
     if (botId === null || REFUSED_HEADERS.test(head)) return null;
-    const row = loadBotRow(this.#db, botId);
+    const row = loadBotRowBytes(this.#db, botId);
     if (!row) return null;
     const close = CONNECTION_CLOSE.test(head);
-    const body = encoder.encode(row.record);
-    let text = "HTTP/1.1 200 OK\r\n";
-    for (const [name, value] of Object.entries(storedBotHeaders(row.version))) {
-      text += `${name}: ${value}\r\n`;
-    }
-    if (close) text += "connection: close\r\n";
-    text += `content-length: ${body.length}\r\ndate: ${httpDate()}\r\n\r\n`;
+    const body = row.record;
+    const text = `${HEAD_START}etag: "${row.version}"\r\n${close ? "connection: close\r\n" : ""}` +
+      `content-length: ${body.length}\r\ndate: ${httpDate()}\r\n\r\n`;
     const bytes = new Uint8Array(text.length + body.length);
     encoder.encodeInto(text, bytes);
     bytes.set(body, text.length);
