@@ -48,8 +48,12 @@ self.onmessage = async (e: MessageEvent<GuardCommand>) => {
   const cmd = e.data;
   if (cmd.type === "start") {
     try {
-      const answerer = cmd.botReadsDatabase ? new GuardBotReads(cmd.botReadsDatabase) : null;
-      guard = new Guard(cmd.bind, cmd.opts, new FlightSlots(cmd.flight), answerer);
+      guard = new Guard(
+        cmd.bind,
+        cmd.opts,
+        new FlightSlots(cmd.flight),
+        cmd.botReadsDatabase ? openBotReads(cmd.botReadsDatabase) : null,
+      );
     } catch (err) {
       const name = err instanceof Error ? err.name : "Error";
       return send({ type: "failed", name, message: String(err) });
@@ -76,6 +80,21 @@ const IDLE_RELEASE_AFTER_MS = 5_000;
 const IDLE_RELEASE_EVERY_MS = 10_000;
 const IDLE_RELEASE_UNTIL_MS = 65_000;
 
+/** Stored-bot reads on this thread; without them (logged) the app answers every request. */
+function openBotReads(databasePath: string): GuardBotReads | null {
+  try {
+    return new GuardBotReads(databasePath);
+  } catch (err) {
+    send({
+      type: "log",
+      level: "warn",
+      msg: "guard cannot read stored bots; the app answers them",
+      error: String(err),
+    });
+    return null;
+  }
+}
+
 /** The accept loop, the open connections and the sweeper that times them out. */
 class Guard {
   readonly #listener: Deno.TcpListener;
@@ -91,7 +110,7 @@ class Guard {
     bind: { hostname: string; port: number },
     readonly opts: GuardOptions,
     readonly slots: FlightSlots,
-    readonly answerer: LocalAnswerer | null,
+    readonly answerer: (LocalAnswerer & { close(): void }) | null,
   ) {
     this.#listener = Deno.listen({ hostname: bind.hostname, port: bind.port });
     const timeouts = [opts.headerTimeoutMs, opts.idleTimeoutMs].filter((t) => t > 0);
@@ -200,5 +219,6 @@ class Guard {
     while (this.#open.size > 0) await new Promise((r) => setTimeout(r, 10));
     clearInterval(this.#sweeper);
     this.#report();
+    this.answerer?.close();
   }
 }

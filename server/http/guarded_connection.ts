@@ -212,7 +212,12 @@ export class GuardedConnection {
     for (const head of this.framer.heads) {
       if (head.start < from || !head.bodyless) return from;
       const startMs = performance.now();
-      const answer = answerer.answer(head.text);
+      let answer;
+      try {
+        answer = answerer.answer(head.text);
+      } catch {
+        answer = null; // the app answers it (and reports what went wrong)
+      }
       if (!answer) return from;
       this.writingToClient = true;
       await this.#writeAll(this.client, answer.bytes);
