@@ -24,6 +24,10 @@ export interface ServerConfig {
   httpHeaderTimeoutMs: number;
   /** Time an HTTP connection may sit idle (SERVICE_HTTP_IDLE_TIMEOUT); 0 = not enforced. */
   httpIdleTimeoutMs: number;
+  /** How long shutdown waits for running git transfers (SERVICE_SHUTDOWN_TIMEOUT). */
+  shutdownTimeoutMs: number;
+  /** SSH connections one client IP may hold open (SERVICE_SSH_MAX_CONNECTIONS_PER_IP). */
+  sshMaxConnectionsPerIp: number | null;
 }
 
 /** Raised when an env value is invalid; the message names the variable and the fix. */
@@ -106,7 +110,28 @@ export function loadServerConfig(
       env.SERVICE_HTTP_IDLE_TIMEOUT,
       DEFAULT_HTTP_IDLE_TIMEOUT_S,
     ),
+    shutdownTimeoutMs: parseSeconds(
+      "SERVICE_SHUTDOWN_TIMEOUT",
+      env.SERVICE_SHUTDOWN_TIMEOUT,
+      DEFAULT_SHUTDOWN_TIMEOUT_S,
+    ),
+    sshMaxConnectionsPerIp: parsePositiveInteger(
+      "SERVICE_SSH_MAX_CONNECTIONS_PER_IP",
+      env.SERVICE_SSH_MAX_CONNECTIONS_PER_IP,
+    ),
   };
+}
+
+/** Default SERVICE_SHUTDOWN_TIMEOUT, seconds. */
+export const DEFAULT_SHUTDOWN_TIMEOUT_S = 30;
+
+/** A positive integer setting, or null when unset (the caller's default applies). */
+export function parsePositiveInteger(name: string, value: string | undefined): number | null {
+  if (value === undefined || value === "") return null;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) {
+    throw new ConfigError(`${name} must be a positive integer, got "${value}"`);
+  }
+  return Number(value);
 }
 
 /** Default SERVICE_HTTP_HEADER_TIMEOUT, seconds. */

@@ -1,7 +1,7 @@
 /** `signet serve`: opens the data dir and database, then starts every enabled listener. */
 import { openDatabase } from "../db/database.ts";
 import { resolveAdminKey } from "./admin_key.ts";
-import { type BindAddress, ConfigError, loadServerConfig, type ServerConfig } from "./config.ts";
+import { type BindAddress, loadServerConfig, type ServerConfig } from "./config.ts";
 import type { Signet } from "./context.ts";
 import { hostingApp } from "./http/app.ts";
 import {
@@ -19,12 +19,6 @@ import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server
 import { rateLimiterFromEnv } from "./ratelimit.ts";
 import { startMaintenance } from "./maintenance.ts";
 import { activeTransfers, drainTransfers } from "./transfers.ts";
-
-/** How long shutdown waits for running git transfers (SERVICE_SHUTDOWN_TIMEOUT, seconds). */
-export function shutdownDeadlineMs(): number {
-  const v = Number(Deno.env.get("SERVICE_SHUTDOWN_TIMEOUT") ?? "30");
-  return Number.isFinite(v) && v >= 0 ? v * 1000 : 30_000;
-}
 
 /** A running server, for tests and graceful shutdown. */
 export interface RunningServer {
@@ -52,7 +46,12 @@ export async function startServer(
   const stopMaintenance = startMaintenance(ctx, [purgeExpiredRegistryNonces]);
   // SSH and the registry first: once HTTP answers (health checks), every listener is up, and clone
   // URLs know the SSH port even when the bind asked for port 0.
-  const ssh = config.sshBind ? await startSshServer(ctx, config.sshBind, sshLimitsFromEnv()) : null;
+  const ssh = config.sshBind
+    ? await startSshServer(ctx, config.sshBind, {
+      ...DEFAULT_SSH_LIMITS,
+      maxConnectionsPerIp: config.sshMaxConnectionsPerIp ?? DEFAULT_SSH_LIMITS.maxConnectionsPerIp,
+    })
+    : null;
   if (ssh) ctx.sshPort = ssh.port;
   const registry = config.registryBind
     ? await listen(
@@ -88,7 +87,7 @@ export async function startServer(
     registry,
     ssh,
     async close() {
-      const deadline = shutdownDeadlineMs();
+      const deadline = config.shutdownTimeoutMs;
       stopMaintenance();
       log("info", "shutting down", { active_transfers: activeTransfers() });
       const stopped = Promise.allSettled([
@@ -148,16 +147,4 @@ async function guardSocketPath(dataDir: string, name: string): Promise<string> {
 
 function describe(bind: BindAddress | null): string {
   return bind ? `${bind.hostname}:${bind.port}` : "off";
-}
-
-/** SSH limits with SERVICE_SSH_MAX_CONNECTIONS_PER_IP (default 16) applied. */
-function sshLimitsFromEnv() {
-  const v = Deno.env.get("SERVICE_SSH_MAX_CONNECTIONS_PER_IP");
-  const n = v === undefined || v === "" ? DEFAULT_SSH_LIMITS.maxConnectionsPerIp : Number(v);
-  if (!Number.isInteger(n) || n < 1) {
-    throw new ConfigError(
-      `SERVICE_SSH_MAX_CONNECTIONS_PER_IP must be a positive integer, got "${v}"`,
-    );
-  }
-  return { ...DEFAULT_SSH_LIMITS, maxConnectionsPerIp: n };
 }

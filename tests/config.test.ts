@@ -1,0 +1,67 @@
+/** Server settings from the environment: bad values are refused with a message naming the variable. */
+import { assertEquals, assertStringIncludes } from "./helpers/assert.ts";
+import { ConfigError, loadServerConfig } from "../server/config.ts";
+
+const BASE = { SERVICE_DATA_DIR: "/tmp/signet-config-test" };
+
+function refusal(env: Record<string, string>): string {
+  try {
+    loadServerConfig({ ...BASE, ...env });
+  } catch (err) {
+    if (err instanceof ConfigError) return err.message;
+    throw err;
+  }
+  throw new Error(`accepted ${JSON.stringify(env)}`);
+}
+
+Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
+  await t.step("defaults", () => {
+    const config = loadServerConfig(BASE);
+    assertEquals(config.shutdownTimeoutMs, 30_000);
+    assertEquals(config.sshMaxConnectionsPerIp, null);
+    assertEquals(config.httpHeaderTimeoutMs, 20_000);
+    assertEquals(config.httpIdleTimeoutMs, 75_000);
+  });
+
+  await t.step("accepted values", () => {
+    const config = loadServerConfig({
+      ...BASE,
+      SERVICE_SHUTDOWN_TIMEOUT: "2.5",
+      SERVICE_SSH_MAX_CONNECTIONS_PER_IP: "4",
+      SERVICE_HTTP_HEADER_TIMEOUT: "0",
+    });
+    assertEquals(config.shutdownTimeoutMs, 2_500);
+    assertEquals(config.sshMaxConnectionsPerIp, 4);
+    assertEquals(config.httpHeaderTimeoutMs, 0);
+  });
+
+  await t.step("refused values name their variable", () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ SERVICE_SHUTDOWN_TIMEOUT: "soon" }, "SERVICE_SHUTDOWN_TIMEOUT"],
+      [{ SERVICE_SHUTDOWN_TIMEOUT: "-1" }, "SERVICE_SHUTDOWN_TIMEOUT"],
+      [{ SERVICE_SSH_MAX_CONNECTIONS_PER_IP: "0" }, "SERVICE_SSH_MAX_CONNECTIONS_PER_IP"],
+      [{ SERVICE_SSH_MAX_CONNECTIONS_PER_IP: "2.5" }, "SERVICE_SSH_MAX_CONNECTIONS_PER_IP"],
+      [{ SERVICE_HTTP_IDLE_TIMEOUT: "75s" }, "SERVICE_HTTP_IDLE_TIMEOUT"],
+      [{ SERVICE_HTTP_BIND: "localhost" }, "SERVICE_HTTP_BIND"],
+      [{ SERVICE_MAX_PUSH_BYTES: "lots" }, "SERVICE_MAX_PUSH_BYTES"],
+    ];
+    for (const [env, name] of cases) assertStringIncludes(refusal(env), name);
+  });
+
+  await t.step("signet serve exits with the message and starts nothing", async () => {
+    const dataDir = await Deno.makeTempDir({ prefix: "signet-config-" });
+    try {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "serve"],
+        env: { SERVICE_DATA_DIR: dataDir, SERVICE_SHUTDOWN_TIMEOUT: "soon" },
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      assertEquals(out.code === 0, false);
+      assertStringIncludes(new TextDecoder().decode(out.stderr), "SERVICE_SHUTDOWN_TIMEOUT");
+      assertEquals([...Deno.readDirSync(dataDir)], []);
+    } finally {
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  });
+});
