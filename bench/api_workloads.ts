@@ -21,6 +21,18 @@ export interface RegistryResults {
   search: ApiRow;
   mutations: ApiRow;
   rawVerifyPerSec: number;
+  /** Where one verified create's CPU goes (bench/load/create_breakdown.ts), µs per create. */
+  createBreakdown: CreateBreakdown | null;
+}
+
+/** Microseconds per create of each part of the registry's create path, in one process. */
+export interface CreateBreakdown {
+  handlerUs: number;
+  frontUs: number;
+  mutationUs: number;
+  verifyUs: number;
+  storeUs: number;
+  creates: number;
 }
 
 /** Everything the API part measured. */

@@ -4,6 +4,7 @@ import { type SignetServer, startSignet } from "./signet.ts";
 import {
   type ApiOptions,
   type ApiRow,
+  type CreateBreakdown,
   measureRawVerify,
   type RegistryResults,
   startBareServer,
@@ -39,7 +40,7 @@ function meanRow(name: string, rows: ApiRow[], note: string): ApiRow {
 /** Seeds `opts.bots` bots, then measures the registry against its references. */
 export async function runRegistryWorkloads(
   server: SignetServer,
-  opts: ApiOptions & { rounds: number; mutations: number },
+  opts: ApiOptions & { rounds: number; mutations: number; breakdownCreates: number },
 ): Promise<{ rows: ApiRow[]; registry: RegistryResults }> {
   progress(`seeding ${opts.bots} bots`);
   const templateFile = `${opts.workDir}/template.json`;
@@ -114,6 +115,16 @@ export async function runRegistryWorkloads(
     note: `${opts.mutations} distinct pre-signed bodies, each with its own key and nonce`,
   });
 
+  progress(`create breakdown (${opts.breakdownCreates} creates per step, in one process)`);
+  const breakdownDb = `${opts.workDir}/breakdown.db`;
+  await denoScript("seed_registry.ts", [breakdownDb, String(opts.bots), templateFile]);
+  const createBreakdown: CreateBreakdown = {
+    ...JSON.parse(
+      await denoScript("create_breakdown.ts", [breakdownDb, String(opts.breakdownCreates)]),
+    ),
+    creates: opts.breakdownCreates,
+  };
+
   const bareRow = meanRow(
     "bare Deno.serve JSON (same bytes as a bot record)",
     bareRows,
@@ -135,6 +146,7 @@ export async function runRegistryWorkloads(
       search: searchRow,
       mutations: mutRow,
       rawVerifyPerSec,
+      createBreakdown,
     },
   };
 }

@@ -1,7 +1,7 @@
 /** Turns the measurements into bench/RESULTS.md: conditions, commands, raw numbers, ratios, goals. */
 import { fmt, fmtRatio, median } from "./util.ts";
 import type { GitSample, ParallelResult } from "./git_workloads.ts";
-import type { ApiResults } from "./api_workloads.ts";
+import type { ApiResults, CreateBreakdown } from "./api_workloads.ts";
 import type { Transport } from "./transport.ts";
 
 /** Everything one bench run produced. */
@@ -320,6 +320,41 @@ function renderApi(api: ApiResults): string[] {
         fmt(api.registry.rawVerifyPerSec)
       }/s.`,
     );
+    const b = api.registry.createBreakdown;
+    if (b) out.push(...renderCreateBreakdown(b, api.registry.rawVerifyPerSec));
   }
   return out;
+}
+
+function renderCreateBreakdown(b: CreateBreakdown, rawVerifyPerSec: number): string[] {
+  const budget = 1e6 / (rawVerifyPerSec * 0.4);
+  const row = (part: string, us: number, what: string) => [part, fmt(us), what];
+  return [
+    "",
+    "### Where a verified create's CPU goes",
+    "",
+    `In one process, no sockets, on a copy of the seeded database (\`bench/load/create_breakdown.ts\`, ` +
+    `${b.creates} creates per step, 16 at a time). The 40% goal allows ${fmt(budget)} µs per ` +
+    "create in all, HTTP included.",
+    "",
+    table(["part", "µs per create", "what it is"], [
+      row("whole registry handler", b.handlerUs, "Request in, 201 Response out"),
+      row(
+        "request front",
+        b.frontUs,
+        "routing, middleware, strict JSON parse, schema validation (a body without proof, refused)",
+      ),
+      row(
+        "the mutation",
+        b.mutationUs,
+        "mutateBot: verify, policy, audit log, nonce, stored writes",
+      ),
+      row(
+        "proof verification",
+        b.verifyUs,
+        "JCS, JWS checks, nonce MAC, Ed25519 importKey + verify",
+      ),
+      row("stored writes", b.storeUs, "record, key, capability and search index rows"),
+    ]),
+  ];
 }

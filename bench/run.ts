@@ -41,6 +41,8 @@ interface Mode {
   rounds: number;
   /** Pre-signed mutations for the mutation load. */
   mutations: number;
+  /** Creates per step of the in-process create breakdown. */
+  breakdownCreates: number;
 }
 
 const MB = 1024 * 1024;
@@ -55,6 +57,7 @@ const FULL: Mode = {
   bots: 100_000,
   rounds: 2,
   mutations: 20_000,
+  breakdownCreates: 2_000,
 };
 const QUICK: Mode = {
   sizes: { files: 200, commits: 20, blobBytes: 2 * MB },
@@ -67,6 +70,7 @@ const QUICK: Mode = {
   bots: 2_000,
   rounds: 1,
   mutations: 1_000,
+  breakdownCreates: 200,
 };
 
 async function machineInfo(): Promise<Record<string, string>> {
@@ -261,6 +265,7 @@ async function main(): Promise<number> {
             workDir: work,
             rounds: mode.rounds,
             mutations: mode.mutations,
+            breakdownCreates: mode.breakdownCreates,
           });
           api!.rows.push(...r.rows);
           api!.registry = r.registry;
