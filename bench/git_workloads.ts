@@ -224,6 +224,31 @@ export interface ParallelResult {
   totalMs: number;
   memory: MemoryPeak | null;
   firstError?: string;
+  /** Total ms of every round, in run order, when the phase ran more than one. */
+  rounds?: number[];
+}
+
+/**
+ * One result from several rounds of the same transport: the median round's time and memory,
+ * every round's failures, the highest memory peaks of any round.
+ */
+export function medianParallel(results: ParallelResult[]): ParallelResult {
+  const sorted = [...results].sort((a, b) => a.totalMs - b.totalMs);
+  const mid = sorted[Math.floor((sorted.length - 1) / 2)];
+  const memories = results.map((r) => r.memory).filter((m) => m !== null);
+  const peak = (f: (m: MemoryPeak) => number) => Math.max(...memories.map(f));
+  return {
+    ...mid,
+    failures: results.reduce((n, r) => n + r.failures, 0),
+    firstError: results.find((r) => r.firstError)?.firstError,
+    memory: mid.memory && {
+      ...mid.memory,
+      mainRss: peak((m) => m.mainRss),
+      treePss: peak((m) => m.treePss),
+      maxProcesses: peak((m) => m.maxProcesses),
+    },
+    rounds: results.length > 1 ? results.map((r) => r.totalMs) : undefined,
+  };
 }
 
 /** Loopback addresses parallel SSH clients connect from (Linux routes all of 127.0.0.0/8). */

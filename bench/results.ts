@@ -226,7 +226,9 @@ export function renderReport(report: BenchReport): string {
       "Memory is sampled every 100 ms from /proc: RSS of the main server process, and the sum of " +
         "PSS over its whole process tree (including the git processes it starts). The server has " +
         "served every earlier workload by then; its RSS at the start of this phase shows what " +
-        "that left behind (allocator high-water marks, e.g. after 50 MB pushes).",
+        "that left behind (allocator high-water marks, e.g. after 50 MB pushes). With several " +
+        "rounds (transport order rotated), the time is the median round's, failures are summed " +
+        "and memory peaks are the highest of any round.",
       "",
     );
     const file = report.parallel.find((p) => p.transport === "file");
@@ -241,6 +243,7 @@ export function renderReport(report: BenchReport): string {
         "main RSS peak MB",
         "tree PSS peak MB",
         "max procs",
+        "rounds ms",
       ],
       report.parallel.map((p) => [
         p.transport,
@@ -252,6 +255,7 @@ export function renderReport(report: BenchReport): string {
         p.memory ? fmt(p.memory.mainRss / 1024) : "n/a",
         p.memory ? fmt(p.memory.treePss / 1024) : "n/a",
         p.memory ? String(p.memory.maxProcesses) : "n/a",
+        p.rounds ? p.rounds.map((ms) => fmt(ms)).join(", ") : "",
       ]),
     ));
     for (const p of report.parallel.filter((p) => p.firstError)) {

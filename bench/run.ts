@@ -18,6 +18,7 @@ import {
   type ClientContext,
   type GitSample,
   helperCpu,
+  medianParallel,
   parallelClones,
   type ParallelResult,
   runGitWorkloads,
@@ -34,6 +35,8 @@ interface Mode {
   runs: number;
   warmup: number;
   parallel: number;
+  /** Rounds of the parallel clones (transport order rotated each round; the median is kept). */
+  parallelRounds: number;
   apiSeconds: number;
   apiConnections: number;
   bots: number;
@@ -52,6 +55,7 @@ const FULL: Mode = {
   runs: 5,
   warmup: 1,
   parallel: 50,
+  parallelRounds: 3,
   apiSeconds: 5,
   apiConnections: 16,
   bots: 100_000,
@@ -65,6 +69,7 @@ const QUICK: Mode = {
   runs: 2,
   warmup: 1,
   parallel: 10,
+  parallelRounds: 1,
   apiSeconds: 1,
   apiConnections: 8,
   bots: 2_000,
@@ -239,12 +244,17 @@ async function main(): Promise<number> {
     }
     if (!values["skip-parallel"]) {
       await phase("parallel clones", async () => {
-        for (const t of transports) {
-          progress(`${mode.parallel} parallel clones over ${t.id}`);
-          const r = await parallelClones(t, client, mode.parallel);
-          parallel.push(r);
-          if (r.failures) progress(`  ${r.failures} failed: ${r.firstError}`);
+        const rounds = new Map<string, ParallelResult[]>(transports.map((t) => [t.id, []]));
+        for (let round = 0; round < mode.parallelRounds; round++) {
+          const order = transports.map((_, i) => transports[(i + round) % transports.length]);
+          for (const t of order) {
+            progress(`${mode.parallel} parallel clones over ${t.id} (round ${round + 1})`);
+            const r = await parallelClones(t, client, mode.parallel);
+            rounds.get(t.id)!.push(r);
+            if (r.failures) progress(`  ${r.failures} failed: ${r.firstError}`);
+          }
         }
+        for (const t of transports) parallel.push(medianParallel(rounds.get(t.id)!));
       });
     }
     if (!values["skip-api"]) {
@@ -291,7 +301,8 @@ async function main(): Promise<number> {
       "big push": `${mode.bigPushBytes / MB} MB incompressible file in one commit`,
       "runs per workload and transport": `${mode.runs} timed after ${mode.warmup} warm-up, ` +
         "transports interleaved and rotated every run",
-      "parallel clones": String(mode.parallel),
+      "parallel clones":
+        `${mode.parallel}, ${mode.parallelRounds} round(s), transport order rotated`,
       "API load": `${mode.apiSeconds} s per endpoint, ${mode.apiConnections} connections`,
       "registry bots": mode.bots.toLocaleString("en"),
     },

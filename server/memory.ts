@@ -1,8 +1,8 @@
 /**
- * Giving memory back after a burst of traffic, for the threads V8 and glibc leave holding it: a
- * worker's V8 heap is not shrunk when it goes idle (the main thread's is), and glibc keeps freed
- * memory of every thread's malloc arena until asked to trim. Both are measured in
- * docs/decisions.md ("Idle memory release on the guard's thread").
+ * Giving memory back once the server goes idle after a burst of traffic, for what V8 and glibc
+ * keep on their own: a worker's V8 heap is not shrunk when it goes idle (the main thread's is),
+ * and glibc keeps freed memory in every thread's malloc arena until asked to trim. Measured in
+ * docs/decisions.md ("Idle memory release").
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -30,11 +30,52 @@ function openMallocTrim(): (() => void) | null {
   }
 }
 
-const collectGarbage = exposeGc();
-const mallocTrim = openMallocTrim();
+let gc: (() => void) | null | undefined;
+/** Collects the calling thread's garbage (a worker's: the main thread's V8 shrinks by itself). */
+export function collectGarbage(): void {
+  if (gc === undefined) gc = exposeGc();
+  gc?.();
+}
 
-/** Collects the calling thread's garbage, then returns free malloc memory to the system. */
-export function releaseIdleMemory(): void {
-  collectGarbage?.();
-  mallocTrim?.();
+/**
+ * When memory is released: this long after the last activity, then every RELEASE_EVERY_MS while
+ * still idle, until RELEASE_UNTIL_MS (the main thread's V8 frees its part 5–25 s after traffic).
+ */
+const RELEASE_AFTER_MS = 5_000;
+const RELEASE_EVERY_MS = 10_000;
+const RELEASE_UNTIL_MS = 65_000;
+
+/** What the idle watch asks the server. */
+export interface IdleWatch {
+  /** A number that changes whenever work was done (requests handled, sessions opened, …). */
+  activity(): number;
+  /** True while work is under way (a transfer, an open SSH session). */
+  busy(): boolean;
+  /** Releases what the other threads hold (the guards' heaps). */
+  releaseOthers(): void;
+}
+
+/** Releases memory at the idle points above, checking once a second; returns a stop function. */
+export function releaseMemoryWhenIdle(watch: IdleWatch): () => void {
+  const trim = openMallocTrim();
+  let lastActivity = watch.activity();
+  let activeAt = Date.now();
+  let releasedAt = 0;
+  const timer = setInterval(() => {
+    const now = Date.now();
+    const activity = watch.activity();
+    if (activity !== lastActivity || watch.busy()) {
+      lastActivity = activity;
+      activeAt = now;
+      return;
+    }
+    const idle = now - activeAt;
+    if (idle < RELEASE_AFTER_MS || idle > RELEASE_UNTIL_MS) return;
+    if (releasedAt > activeAt && now - releasedAt < RELEASE_EVERY_MS) return;
+    releasedAt = now;
+    watch.releaseOthers();
+    trim?.();
+  }, 1000);
+  Deno.unrefTimer(timer);
+  return () => clearInterval(timer);
 }

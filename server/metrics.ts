@@ -10,6 +10,13 @@ class Counter {
     this.values.set(key, (this.values.get(key) ?? 0) + by);
   }
 
+  /** The sum over every label set. */
+  total(): number {
+    let sum = 0;
+    for (const v of this.values.values()) sum += v;
+    return sum;
+  }
+
   /** An incrementer for one fixed label set (its label text built once), for hot paths. */
   series(labels: Labels): () => void {
     const key = labelKey(labels);

@@ -19,6 +19,8 @@ import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server
 import { rateLimiterFromEnv } from "./ratelimit.ts";
 import { startMaintenance } from "./maintenance.ts";
 import { activeTransfers, drainTransfers } from "./transfers.ts";
+import { releaseMemoryWhenIdle } from "./memory.ts";
+import { gitTransfers, httpRequests, logins, sshSessionsActive } from "./metrics.ts";
 
 /** A running server, for tests and graceful shutdown. */
 export interface RunningServer {
@@ -66,6 +68,15 @@ export async function startServer(
     ? await listen(config, config.httpBind, "http", hostingApp(ctx).fetch)
     : null;
 
+  const stopIdleRelease = releaseMemoryWhenIdle({
+    activity: () => httpRequests.total() + gitTransfers.total() + logins.total(),
+    busy: () => activeTransfers() > 0 || sshSessionsActive.total() > 0,
+    releaseOthers: () => {
+      http?.releaseMemory?.();
+      registry?.releaseMemory?.();
+    },
+  });
+
   log("info", "signet started", {
     data_dir: config.dataDir,
     http: describe(config.httpBind),
@@ -89,6 +100,7 @@ export async function startServer(
     async close() {
       const deadline = config.shutdownTimeoutMs;
       stopMaintenance();
+      stopIdleRelease();
       log("info", "shutting down", { active_transfers: activeTransfers() });
       const stopped = Promise.allSettled([
         http?.shutdown(),

@@ -27,6 +27,8 @@ export interface HttpListener {
   readonly addr: Deno.Addr;
   /** Stops accepting, lets requests in progress finish, then resolves. */
   shutdown(): Promise<void>;
+  /** Gives back memory the listener's own thread holds (the server is idle). */
+  releaseMemory?(): void;
 }
 
 /** One request the guard's thread answered itself: its path and how long it took (ms). */
@@ -120,6 +122,7 @@ export async function serveGuarded(
 
   return {
     addr,
+    releaseMemory: () => command({ type: "release" }),
     async shutdown() {
       const stopped = next("stopped");
       command({ type: "stop" });

@@ -12,7 +12,7 @@ import {
   type LocalAnswerer,
 } from "./guarded_connection.ts";
 import { GuardBotReads } from "../registry/http/guard_bot_reads.ts";
-import { releaseIdleMemory } from "../memory.ts";
+import { collectGarbage } from "../memory.ts";
 
 /** Messages from the app thread. */
 export type GuardCommand =
@@ -25,7 +25,9 @@ export type GuardCommand =
     botReadsDatabase: string | null;
   }
   | { type: "stop" }
-  | { type: "drain" };
+  | { type: "drain" }
+  /** The server is idle: give this thread's unused heap back. */
+  | { type: "release" };
 
 /** Messages to the app thread. */
 export type GuardEvent =
@@ -62,6 +64,8 @@ self.onmessage = async (e: MessageEvent<GuardCommand>) => {
   } else if (cmd.type === "stop") {
     await guard?.stopAccepting();
     send({ type: "stopped" });
+  } else if (cmd.type === "release") {
+    collectGarbage();
   } else if (cmd.type === "drain") {
     await guard?.drained();
     send({ type: "drained" });
@@ -70,15 +74,6 @@ self.onmessage = async (e: MessageEvent<GuardCommand>) => {
 
 /** How often requests answered on this thread are reported to the app thread (ms). */
 const SERVED_REPORT_MS = 10;
-
-/**
- * While the guard is idle, it releases memory (server/memory.ts) this long after the last traffic
- * and then every IDLE_RELEASE_EVERY_MS until IDLE_RELEASE_UNTIL_MS: the app thread frees what it
- * held 5-25 s after traffic stops, and that is returned too.
- */
-const IDLE_RELEASE_AFTER_MS = 5_000;
-const IDLE_RELEASE_EVERY_MS = 10_000;
-const IDLE_RELEASE_UNTIL_MS = 65_000;
 
 /** Stored-bot reads on this thread; without them (logged) the app answers every request. */
 function openBotReads(databasePath: string): GuardBotReads | null {
@@ -102,9 +97,6 @@ class Guard {
   readonly #sweeper: ReturnType<typeof setInterval>;
   readonly #accepting: Promise<void>;
   #stopping = false;
-  /** Last time a byte moved on any connection, and when memory was last released (ms). */
-  #activeAt = 0;
-  #releasedAt = 0;
 
   constructor(
     bind: { hostname: string; port: number },
@@ -117,25 +109,10 @@ class Guard {
     const sweepMs = Math.min(1000, Math.max(25, Math.min(...timeouts) / 4));
     this.#sweeper = setInterval(() => {
       const now = Date.now();
-      for (const conn of this.#open) {
-        conn.check(now, opts);
-        this.#activeAt = Math.max(this.#activeAt, conn.lastActivity);
-      }
+      for (const conn of this.#open) conn.check(now, opts);
       slots.reclaim();
-      this.#releaseWhenIdle(now);
     }, sweepMs);
     this.#accepting = this.#accept();
-  }
-
-  /** Releases memory at the idle points IDLE_RELEASE_* describe. */
-  #releaseWhenIdle(now: number): void {
-    if (this.#activeAt === 0) return; // no traffic yet
-    const idle = now - this.#activeAt;
-    if (idle < IDLE_RELEASE_AFTER_MS || idle > IDLE_RELEASE_UNTIL_MS) return;
-    const releasedThisIdle = this.#releasedAt > this.#activeAt;
-    if (releasedThisIdle && now - this.#releasedAt < IDLE_RELEASE_EVERY_MS) return;
-    this.#releasedAt = now;
-    releaseIdleMemory();
   }
 
   get addr(): { hostname: string; port: number } {
@@ -163,7 +140,6 @@ class Guard {
 
   async #serve(client: Deno.TcpConn): Promise<void> {
     const acceptedAt = Date.now();
-    this.#activeAt = acceptedAt;
     const slot = this.slots.acquire();
     if (slot === null) {
       client.close();
