@@ -55,16 +55,30 @@ export interface IdleWatch {
   releaseOthers(): void;
 }
 
-/** Releases memory at the idle points above, checking once a second; returns a stop function. */
+/**
+ * Releases memory at the idle points above, and when the last transfer or SSH session ends;
+ * checks once a second; returns a stop function.
+ */
 export function releaseMemoryWhenIdle(watch: IdleWatch): () => void {
   const trim = openMallocTrim();
   let lastActivity = watch.activity();
   let activeAt = Date.now();
   let releasedAt = 0;
+  let wasBusy = false;
+  const release = (now: number) => {
+    releasedAt = now;
+    watch.releaseOthers();
+    trim?.();
+  };
   const timer = setInterval(() => {
     const now = Date.now();
     const activity = watch.activity();
-    if (activity !== lastActivity || watch.busy()) {
+    const busy = watch.busy();
+    // The last transfer or SSH session just ended: what it allocated (a 50 MB push passes through
+    // several buffers) goes back now rather than once everything is quiet.
+    if (wasBusy && !busy) release(now);
+    wasBusy = busy;
+    if (activity !== lastActivity || busy) {
       lastActivity = activity;
       activeAt = now;
       return;
@@ -72,9 +86,7 @@ export function releaseMemoryWhenIdle(watch: IdleWatch): () => void {
     const idle = now - activeAt;
     if (idle < RELEASE_AFTER_MS || idle > RELEASE_UNTIL_MS) return;
     if (releasedAt > activeAt && now - releasedAt < RELEASE_EVERY_MS) return;
-    releasedAt = now;
-    watch.releaseOthers();
-    trim?.();
+    release(now);
   }, 1000);
   Deno.unrefTimer(timer);
   return () => clearInterval(timer);
