@@ -9,6 +9,7 @@
  * Prints one JSON line: microseconds per create of each step.
  */
 import { registryModule } from "./registry_code.ts";
+import { signedCreate } from "./signed_create.ts";
 
 const [dbPath, countArg] = Deno.args;
 const count = Number(countArg);
@@ -19,9 +20,7 @@ const { mutateBot, storeBot } = await registryModule("server/registry/bots.ts");
 const { splitProofs, verifyProofs } = await registryModule("server/registry/proofs.ts");
 const { RateLimiter } = await registryModule("server/ratelimit.ts");
 const { setQuiet } = await registryModule("server/log.ts");
-const { generateKeyFile, publicKeyOf, signBody, signerFromKeyFile } = await registryModule(
-  "client/registry.ts",
-);
+const { generateKeyFile, signerFromKeyFile } = await registryModule("client/registry.ts");
 
 setQuiet(true);
 const db = openDatabase(dbPath);
@@ -40,20 +39,7 @@ async function bodies(n: number): Promise<string[]> {
   for (let i = 0; i < n; i++) {
     const { nonce } = await (await handler(new Request("http://registry/v1/nonce"), info)).json();
     const botId = `breakdown-${serial++}`;
-    const payload = {
-      bot_id: botId,
-      name: `Breakdown bot ${serial}`,
-      description: "created by the bench's create breakdown",
-      keys: [publicKeyOf(signer, "primary")],
-      capabilities: ["bench"],
-    };
-    const signed = await signBody(payload, {
-      method: "POST",
-      path: "/v1/bots",
-      nonce,
-      signers: [signer],
-      targetBot: botId,
-    });
+    const signed = await signedCreate(botId, `Breakdown bot ${serial}`, signer, nonce);
     out.push(JSON.stringify(signed));
   }
   return out;

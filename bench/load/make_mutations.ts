@@ -4,10 +4,9 @@
  * Usage: deno run -A bench/load/make_mutations.ts <registryUrl> <count> <outFile> <prefix>
  */
 import { registryModule } from "./registry_code.ts";
+import { signedCreate } from "./signed_create.ts";
 
-const { generateKeyFile, publicKeyOf, signBody, signerFromKeyFile } = await registryModule(
-  "client/registry.ts",
-);
+const { generateKeyFile, signerFromKeyFile } = await registryModule("client/registry.ts");
 
 const [url, countArg, outFile, prefix] = Deno.args;
 const count = Number(countArg);
@@ -21,20 +20,7 @@ async function worker() {
     if (res.status !== 200) throw new Error(`nonce: ${res.status} ${await res.text()}`);
     const { nonce } = await res.json() as { nonce: string };
     const signer = await signerFromKeyFile(await generateKeyFile("k1"));
-    const payload = {
-      bot_id: botId,
-      name: `Load bot ${i}`,
-      description: "created by the bench's mutation load",
-      keys: [publicKeyOf(signer, "primary")],
-      capabilities: ["bench"],
-    };
-    const body = await signBody(payload, {
-      method: "POST",
-      path: "/v1/bots",
-      nonce,
-      signers: [signer],
-      targetBot: botId,
-    });
+    const body = await signedCreate(botId, `Load bot ${i}`, signer, nonce);
     lines[i] = `/v1/bots\t${JSON.stringify(body)}`;
   }
 }
