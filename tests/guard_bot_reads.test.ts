@@ -66,6 +66,23 @@ Deno.test("stored bots answered on the guard thread", async (t) => {
       assertEquals(answers[3].body, answers[0].body);
     });
 
+    await t.step("a request with a body after a local answer reaches the app intact", async () => {
+      const conn = await RawHttp.open(port);
+      const body = '{"bot_id":"guard-bot"}';
+      await conn.send(
+        GET_BOT("/v1/bots/guard-bot") +
+          `POST /v1/bots HTTP/1.1\r\nHost: registry.test\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${body.length}\r\n\r\n${body}` +
+          GET_BOT("/v1/bots/guard-bot", `Content-Length: 0\r\n`),
+      );
+      const answers = [];
+      for (let i = 0; i < 3; i++) answers.push(await conn.response());
+      conn.close();
+      assertEquals(answers.map((a) => a.status), [200, 400, 200]);
+      assertStringIncludes(answers[1].body, "keys"); // the app parsed the body it was sent
+      assertEquals(answers[2].body, answers[0].body);
+    });
+
     await t.step("a request split over two writes is still answered", async () => {
       const conn = await RawHttp.open(port);
       const text = GET_BOT("/v1/bots/guard-bot");
