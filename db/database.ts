@@ -5,6 +5,9 @@ import { MIGRATIONS } from "./migrations/index.ts";
 /** The handle every data-access module takes. */
 export type Database = DatabaseSync;
 
+/** How much of the database file a connection maps instead of reading it through read(2). */
+const MMAP_BYTES = 256 * 1024 * 1024;
+
 /** Opens (creating if needed) the database at `path`, sets pragmas, and migrates it. */
 export function openDatabase(path: string): Database {
   const db = new DatabaseSync(path);
@@ -15,7 +18,7 @@ export function openDatabase(path: string): Database {
   db.exec("PRAGMA busy_timeout = 5000");
   // Reads map the file instead of copying pages through read(2): a registry GET spent a third of
   // its CPU there. Read-only mapping (SQLite writes through the file); up to 256 MiB.
-  db.exec(`PRAGMA mmap_size = ${256 * 1024 * 1024}`);
+  db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`);
   migrate(db);
   return db;
 }
@@ -28,7 +31,7 @@ export function openReadOnlyDatabase(path: string): Database {
   const db = new DatabaseSync(path, { readOnly: true });
   cacheStatements(db);
   db.exec("PRAGMA busy_timeout = 5000");
-  db.exec(`PRAGMA mmap_size = ${256 * 1024 * 1024}`);
+  db.exec(`PRAGMA mmap_size = ${MMAP_BYTES}`);
   return db;
 }
 

@@ -102,7 +102,7 @@ class Guard {
     bind: { hostname: string; port: number },
     readonly opts: GuardOptions,
     readonly slots: FlightSlots,
-    readonly answerer: (LocalAnswerer & { close(): void }) | null,
+    readonly answerer: LocalAnswerer | null,
   ) {
     this.#listener = Deno.listen({ hostname: bind.hostname, port: bind.port });
     const timeouts = [opts.headerTimeoutMs, opts.idleTimeoutMs].filter((t) => t > 0);

@@ -20,9 +20,20 @@ export interface GuardOptions {
   socketPath: string;
 }
 
+/** A response the guard writes itself. */
+export interface LocalAnswer {
+  bytes: Uint8Array;
+  /** The client asked to close the connection after this response. */
+  close: boolean;
+  /** The request path, for the log line. */
+  path: string;
+}
+
 /** Answers some bodyless requests on the guard thread (`head`: the header block as text). */
 export interface LocalAnswerer {
-  answer(head: string): { bytes: Uint8Array; close: boolean; path: string } | null;
+  answer(head: string): LocalAnswer | null;
+  /** Releases what the answerer holds (its database connection). */
+  close(): void;
 }
 
 /** Why the guard closed a connection (the `reason` label of the metric). */
@@ -182,7 +193,8 @@ export class GuardedConnection {
           this.hooks.onClose("refused");
           return this.#refuse(err.status, err.message);
         }
-        const from = this.#upstream ? 0 : await this.#answerLocally(chunk);
+        // Only until the first request goes to the app, and only where something answers locally.
+        const from = this.#upstream || !this.hooks.answerer ? 0 : await this.#answerLocally(chunk);
         if (this.#closed) return;
         if (from < n) {
           const upstream = this.#upstream ?? await this.#connect();
@@ -206,8 +218,7 @@ export class GuardedConnection {
    * the app, so responses stay in request order.
    */
   async #answerLocally(chunk: Uint8Array): Promise<number> {
-    const answerer = this.hooks.answerer;
-    if (!answerer) return 0;
+    const answerer = this.hooks.answerer!;
     let from = 0;
     for (const head of this.framer.heads) {
       if (head.start < from || !head.bodyless) return from;

@@ -8,15 +8,7 @@
 import { loadBotRowBytes } from "../../../db/registry_bots.ts";
 import { type Database, openReadOnlyDatabase } from "../../../db/database.ts";
 import { pathOf, storedBotHeaders, storedBotId } from "./stored_bot_reads.ts";
-
-/** A response the guard writes itself. */
-export interface LocalAnswer {
-  bytes: Uint8Array;
-  /** The client asked to close the connection after this response. */
-  close: boolean;
-  /** The request path, for the log line. */
-  path: string;
-}
+import type { LocalAnswer, LocalAnswerer } from "../../http/guarded_connection.ts";
 
 const encoder = new TextEncoder();
 /** The status line and the headers before ETag, as storedBotHeaders lists them. */
@@ -27,7 +19,7 @@ const REFUSED_HEADERS = /\r?\n(?:expect|upgrade)[ \t]*:/i;
 const CONNECTION_CLOSE = /\r?\nconnection[ \t]*:[^\n]*\bclose\b/i;
 
 /** Answers stored bots from the database at `databasePath`. */
-export class GuardBotReads {
+export class GuardBotReads implements LocalAnswerer {
   readonly #db: Database;
 
   constructor(databasePath: string) {
