@@ -117,13 +117,7 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-/** A TCP port that was free a moment ago on 127.0.0.1. */
-export function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
+export { freePort } from "../tests/helpers/ports.ts";
 
 /** Waits until something accepts TCP connections on 127.0.0.1:`port`. */
 export async function waitForPort(port: number, timeoutMs = 15_000): Promise<void> {

@@ -1,5 +1,7 @@
 /** Starts the real `signet serve` as a subprocess on free ports with a temporary data dir. */
 
+import { freePort } from "./ports.ts";
+
 /** A running test server. */
 export interface TestServer {
   dataDir: string;
@@ -28,19 +30,24 @@ export interface TestServerOptions {
   ports?: { http: number; ssh: number; registry: number };
 }
 
-/** Returns a TCP port that was free a moment ago on 127.0.0.1. */
-export function freePort(): number {
-  const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (l.addr as Deno.NetAddr).port;
-  l.close();
-  return port;
-}
-
 const ROOT = new URL("../../", import.meta.url).pathname;
 
-/** Starts a server and waits until its HTTP listener answers. */
+/** Starts a server and waits until its HTTP listener answers. When the ports were
+ * chosen here and one was taken before the server bound it, starts again on others. */
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = opts.dataDir ?? await Deno.makeTempDir({ prefix: "signet-test-" });
+  for (let attempt = 1;; attempt++) {
+    try {
+      return await startOnce({ ...opts, dataDir });
+    } catch (e) {
+      const portTaken = e instanceof Error && e.message.includes("AddrInUse");
+      if (opts.ports || !portTaken || attempt === 3) throw e;
+    }
+  }
+}
+
+async function startOnce(opts: TestServerOptions & { dataDir: string }): Promise<TestServer> {
+  const dataDir = opts.dataDir;
   const ports = opts.ports ?? { http: freePort(), ssh: freePort(), registry: freePort() };
   const adminKey = "test-admin-key-0123456789abcdef";
   const env: Record<string, string> = {
