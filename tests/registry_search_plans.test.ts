@@ -17,7 +17,11 @@ function makeBot(i: number): Bot {
     {
       bot_id: id,
       name: `${WORDS[i % 4]} bot ${i}`,
-      description: i % 97 === 0 ? "a Rare_Word% here" : `works with ${WORDS[(i >> 2) % 4]}`,
+      description: i % 97 === 0
+        ? "a Rare_Word% here"
+        : i % 89 === 0
+        ? "über, amber jade"
+        : `works with ${WORDS[(i >> 2) % 4]}`,
       keys: [{ key_id: "k1", algorithm: "Ed25519", public_key: `key-${i}`, label: "main" }],
       capabilities: [CAPS[i % 3], ...(i % 5 === 0 ? [CAPS[(i + 1) % 3]] : [])],
     },
@@ -38,6 +42,8 @@ Deno.test("search: index, scan and capability plans agree with a plain filter, p
     const sorted = [...bots].sort((a, b) => a.bot_id < b.bot_id ? -1 : 1);
     const queries: { q?: string; capability?: string; status?: string }[] = [];
     // "bot" and "amber" are broad (more hits than the index probe takes); the others selective.
+    // "jade jade" and "über jade" (non-ASCII: the whole term probes the index) have every trigram
+    // in some bots' text, yet no bot contains them.
     for (
       const q of [
         undefined,
@@ -50,6 +56,9 @@ Deno.test("search: index, scan and capability plans agree with a plain filter, p
         "d%",
         "_",
         "zzz",
+        "jade jade",
+        "über jade",
+        "über, am",
       ]
     ) {
       for (const capability of [undefined, "review"]) {
