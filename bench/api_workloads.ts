@@ -21,6 +21,10 @@ export interface RegistryResults {
   search: ApiRow;
   mutations: ApiRow;
   rawVerifyPerSec: number;
+  /** The same with 16 verifications in flight (information; the goal uses one at a time). */
+  rawVerifyConcurrentPerSec: number;
+  /** The server's main thread during the mutation load: share of the time busy, CPU per create. */
+  mutationMainThread: { busyShare: number; usPerCreate: number } | null;
   /** Where one verified create's CPU goes (bench/load/create_breakdown.ts), µs per create. */
   createBreakdown: CreateBreakdown | null;
 }
@@ -126,9 +130,10 @@ export async function wrkRow(
   return { name, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, note: extra.note };
 }
 
-/** WebCrypto Ed25519 importKey + verify per second in one Deno process. */
-export async function measureRawVerify(seconds: number): Promise<number> {
-  return (JSON.parse(await deno("raw_verify.ts", [String(seconds)])) as { perSec: number }).perSec;
+/** WebCrypto Ed25519 importKey + verify per second in one Deno process, `inFlight` at once. */
+export async function measureRawVerify(seconds: number, inFlight = 1): Promise<number> {
+  const out = await deno("raw_verify.ts", [String(seconds), String(inFlight)]);
+  return (JSON.parse(out) as { perSec: number }).perSec;
 }
 
 /** Runs the API workloads that exist on this server. */

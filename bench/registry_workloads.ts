@@ -1,5 +1,5 @@
 /** Registry workloads: GET bot and search at scale against a bare Deno.serve, verified mutations. */
-import { cmd, progress } from "./util.ts";
+import { cmd, progress, threadCpuMs } from "./util.ts";
 import { type SignetServer, startSignet } from "./signet.ts";
 import {
   type ApiOptions,
@@ -101,6 +101,7 @@ export async function runRegistryWorkloads(
 
   progress("raw Ed25519 import+verify rate");
   const rawVerifyPerSec = await measureRawVerify(Math.max(1, opts.seconds / 2));
+  const rawVerifyConcurrentPerSec = await measureRawVerify(Math.max(1, opts.seconds / 2), 16);
   progress(`pre-signing ${opts.mutations} mutations`);
   const bodies = `${opts.workDir}/mutations.txt`;
   await denoScript("make_mutations.ts", [
@@ -109,11 +110,18 @@ export async function runRegistryWorkloads(
     bodies,
     "load",
   ]);
+  const mainBefore = threadCpuMs(server.pid);
+  const mutStarted = performance.now();
   const mutRow = await wrkRow("POST /v1/bots (verified create)", `${server.registryUrl}/`, opts, {
     script: `${LOAD}mutations.lua`,
     scriptArgs: [bodies],
     note: `${opts.mutations} distinct pre-signed bodies, each with its own key and nonce`,
   });
+  const mainMs = threadCpuMs(server.pid) - mainBefore;
+  const busyShare = mainMs / (performance.now() - mutStarted);
+  const mutationMainThread = mainMs === 0 || mutRow.rps === 0
+    ? null
+    : { busyShare, usPerCreate: busyShare * 1e6 / mutRow.rps };
 
   progress(`create breakdown (${opts.breakdownCreates} creates per step, in one process)`);
   const breakdownDb = `${opts.workDir}/breakdown.db`;
@@ -146,6 +154,8 @@ export async function runRegistryWorkloads(
       search: searchRow,
       mutations: mutRow,
       rawVerifyPerSec,
+      rawVerifyConcurrentPerSec,
+      mutationMainThread,
       createBreakdown,
     },
   };

@@ -119,6 +119,18 @@ export function sleep(ms: number): Promise<void> {
 
 export { freePort } from "../tests/helpers/ports.ts";
 
+/** CPU time (user + system, ms) the main thread of process `pid` has used; 0 where /proc is missing. */
+export function threadCpuMs(pid: number): number {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/task/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 /** Waits until something accepts TCP connections on 127.0.0.1:`port`. */
 export async function waitForPort(port: number, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
