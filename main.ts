@@ -127,6 +127,8 @@ Environment:
   SERVICE_BASE_URL       public URL used in clone URLs and messages (default from the HTTP bind)
   SERVICE_MAX_PUSH_BYTES largest pack one push may send, e.g. 512m (default 1g), both transports
   SERVICE_SSH_MAX_CONNECTIONS_PER_IP  open SSH connections one address may hold (default 16)
+  SERVICE_HTTP_MAX_CONNECTIONS_PER_IP open connections one address may hold on each HTTP
+                         listener; more get 429 (default 256; enforced by the connection guard)
   SERVICE_GIT_CONCURRENCY  git processes run at once, others queue (default 8 per CPU core)
   SERVICE_SHUTDOWN_TIMEOUT seconds running transfers get after SIGTERM (default 30)
   SERVICE_HTTP_HEADER_TIMEOUT  seconds an HTTP request's headers may take to arrive (default 20)

@@ -28,6 +28,8 @@ export interface ServerConfig {
   shutdownTimeoutMs: number;
   /** SSH connections one client IP may hold open (SERVICE_SSH_MAX_CONNECTIONS_PER_IP). */
   sshMaxConnectionsPerIp: number | null;
+  /** HTTP connections one client IP may hold open per listener (SERVICE_HTTP_MAX_CONNECTIONS_PER_IP). */
+  httpMaxConnectionsPerIp: number | null;
 }
 
 /** Raised when an env value is invalid; the message names the variable and the fix. */
@@ -118,6 +120,10 @@ export function loadServerConfig(
     sshMaxConnectionsPerIp: parsePositiveInteger(
       "SERVICE_SSH_MAX_CONNECTIONS_PER_IP",
       env.SERVICE_SSH_MAX_CONNECTIONS_PER_IP,
+    ),
+    httpMaxConnectionsPerIp: parsePositiveInteger(
+      "SERVICE_HTTP_MAX_CONNECTIONS_PER_IP",
+      env.SERVICE_HTTP_MAX_CONNECTIONS_PER_IP,
     ),
   };
 }

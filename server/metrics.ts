@@ -53,7 +53,7 @@ export const registryOperations = new Counter(
 /** HTTP connections the connection guard closed, by reason (timeouts, refused framing). */
 export const httpConnectionsClosed = new Counter(
   "signet_http_connections_closed_total",
-  "HTTP connections closed by the guard: header_timeout, idle_timeout, refused",
+  "HTTP connections closed by the guard: header_timeout, idle_timeout, refused, per_address_limit",
 );
 
 const ALL = [

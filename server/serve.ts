@@ -5,6 +5,7 @@ import { type BindAddress, loadServerConfig, type ServerConfig } from "./config.
 import type { Signet } from "./context.ts";
 import { hostingApp } from "./http/app.ts";
 import {
+  DEFAULT_MAX_CONNECTIONS_PER_IP,
   type HttpHandler,
   type HttpListener,
   type LocalReads,
@@ -139,6 +140,7 @@ async function listen(
     idleTimeoutMs,
     maxHeaderBytes: MAX_HEADER_BYTES,
     socketPath: await guardSocketPath(config.dataDir, name),
+    maxConnectionsPerIp: config.httpMaxConnectionsPerIp ?? DEFAULT_MAX_CONNECTIONS_PER_IP,
   }, localReads);
 }
 

@@ -19,6 +19,7 @@ Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
     const config = loadServerConfig(BASE);
     assertEquals(config.shutdownTimeoutMs, 30_000);
     assertEquals(config.sshMaxConnectionsPerIp, null);
+    assertEquals(config.httpMaxConnectionsPerIp, null);
     assertEquals(config.httpHeaderTimeoutMs, 20_000);
     assertEquals(config.httpIdleTimeoutMs, 75_000);
   });
@@ -28,8 +29,10 @@ Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
       ...BASE,
       SERVICE_SHUTDOWN_TIMEOUT: "2.5",
       SERVICE_SSH_MAX_CONNECTIONS_PER_IP: "4",
+      SERVICE_HTTP_MAX_CONNECTIONS_PER_IP: "1000",
       SERVICE_HTTP_HEADER_TIMEOUT: "0",
     });
+    assertEquals(config.httpMaxConnectionsPerIp, 1000);
     assertEquals(config.shutdownTimeoutMs, 2_500);
     assertEquals(config.sshMaxConnectionsPerIp, 4);
     assertEquals(config.httpHeaderTimeoutMs, 0);
@@ -41,6 +44,7 @@ Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
       [{ SERVICE_SHUTDOWN_TIMEOUT: "-1" }, "SERVICE_SHUTDOWN_TIMEOUT"],
       [{ SERVICE_SSH_MAX_CONNECTIONS_PER_IP: "0" }, "SERVICE_SSH_MAX_CONNECTIONS_PER_IP"],
       [{ SERVICE_SSH_MAX_CONNECTIONS_PER_IP: "2.5" }, "SERVICE_SSH_MAX_CONNECTIONS_PER_IP"],
+      [{ SERVICE_HTTP_MAX_CONNECTIONS_PER_IP: "lots" }, "SERVICE_HTTP_MAX_CONNECTIONS_PER_IP"],
       [{ SERVICE_HTTP_IDLE_TIMEOUT: "75s" }, "SERVICE_HTTP_IDLE_TIMEOUT"],
       [{ SERVICE_HTTP_BIND: "localhost" }, "SERVICE_HTTP_BIND"],
       [{ SERVICE_MAX_PUSH_BYTES: "lots" }, "SERVICE_MAX_PUSH_BYTES"],

@@ -19,6 +19,10 @@ export type { GuardOptions } from "./guarded_connection.ts";
 /** The largest header block accepted: 64 KiB, then 431. */
 export const MAX_HEADER_BYTES = 64 * 1024;
 
+/** Default for connections one client address may hold open on a listener (nginx has none;
+ * browsers open 6 per host, git 1 or 2, so this leaves room for a whole office behind one NAT). */
+export const DEFAULT_MAX_CONNECTIONS_PER_IP = 256;
+
 /** Most connections open at once on one guarded listener (one in-flight counter each). */
 export const MAX_GUARDED_CONNECTIONS = 65_536;
 

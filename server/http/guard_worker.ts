@@ -72,6 +72,9 @@ self.onmessage = async (e: MessageEvent<GuardCommand>) => {
   }
 };
 
+/** How long a refused connection may take to read its 429 before it is closed (ms). */
+const REFUSAL_LINGER_MS = 250;
+
 /** How often requests answered on this thread are reported to the app thread (ms). */
 const SERVED_REPORT_MS = 10;
 
@@ -140,11 +143,17 @@ class Guard {
 
   async #serve(client: Deno.TcpConn): Promise<void> {
     const acceptedAt = Date.now();
+    const address = client.remoteAddr.hostname;
+    const held = this.#perAddress.get(address) ?? 0;
+    if (held >= this.opts.maxConnectionsPerIp) {
+      return this.#refuseAddress(client, address);
+    }
     const slot = this.slots.acquire();
     if (slot === null) {
       client.close();
       throw new Error("too many open HTTP connections");
     }
+    this.#perAddress.set(address, held + 1);
     client.setNoDelay(true);
     const conn = new GuardedConnection(
       slot,
@@ -165,7 +174,55 @@ class Guard {
     } finally {
       this.#open.delete(conn);
       this.slots.release(slot);
+      const left = (this.#perAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.#perAddress.set(address, left);
+      else this.#perAddress.delete(address);
     }
+  }
+
+  /** Open connections per client address. */
+  readonly #perAddress = new Map<string, number>();
+  /** Refusals since the last log line about them, and when that line was written. */
+  #refusals = { count: 0, address: "", loggedAt: 0 };
+
+  /**
+   * Answers a connection over the address's limit with 429 and closes it: after the response, the
+   * guard reads what the client already sent for a moment, so closing does not reset the
+   * connection before the client reads the answer. Logged at most every 10 s.
+   */
+  async #refuseAddress(client: Deno.TcpConn, address: string): Promise<void> {
+    send({ type: "closed", reason: "per_address_limit" });
+    const r = this.#refusals;
+    r.count++;
+    r.address = address;
+    if (Date.now() - r.loggedAt >= 10_000) {
+      send({
+        type: "log",
+        level: "warn",
+        msg: "http connections refused: too many open from one address",
+        error: `${r.count} refused, last from ${address} (limit ${this.opts.maxConnectionsPerIp})`,
+      });
+      this.#refusals = { count: 0, address: "", loggedAt: Date.now() };
+    }
+    const body = JSON.stringify({
+      error: `too many open connections from ${address} (limit ${this.opts.maxConnectionsPerIp})`,
+    });
+    const response = new TextEncoder().encode(
+      "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n" +
+        `Content-Length: ${body.length}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`,
+    );
+    const timer = setTimeout(() => client.close(), REFUSAL_LINGER_MS);
+    try {
+      let off = 0;
+      while (off < response.length) off += await client.write(response.subarray(off));
+      await client.closeWrite();
+      const sink = new Uint8Array(4096);
+      while (await client.read(sink) !== null) { /* drop what the client sent */ }
+    } catch { /* closed by the timer, or the client went away */ }
+    clearTimeout(timer);
+    try {
+      client.close();
+    } catch { /* already closed */ }
   }
 
   #servedBatch: string[] = [];

@@ -18,6 +18,8 @@ export interface GuardOptions {
   maxHeaderBytes: number;
   /** Path of the private Unix socket between the guard and Deno.serve (replaced if present). */
   socketPath: string;
+  /** Connections one client address may hold open at once; more are answered 429 and closed. */
+  maxConnectionsPerIp: number;
 }
 
 /** A response the guard writes itself. */
@@ -37,7 +39,7 @@ export interface LocalAnswerer {
 }
 
 /** Why the guard closed a connection (the `reason` label of the metric). */
-export type CloseReason = "header_timeout" | "idle_timeout" | "refused";
+export type CloseReason = "header_timeout" | "idle_timeout" | "refused" | "per_address_limit";
 
 /**
  * Per-connection counters of requests the app is still answering, in memory shared by the guard

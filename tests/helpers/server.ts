@@ -81,7 +81,8 @@ async function startOnce(opts: TestServerOptions & { dataDir: string }): Promise
   while (true) {
     if (exited) throw new Error(`server exited during start:\n${logText}`);
     try {
-      const res = await fetch(`${httpUrl}/api/health`);
+      // Connection: close, so no pooled connection outlives the check (tests count connections).
+      const res = await fetch(`${httpUrl}/api/health`, { headers: { connection: "close" } });
       await res.body?.cancel();
       if (res.ok) break;
     } catch { /* not up yet */ }
