@@ -129,6 +129,8 @@ Environment:
   SERVICE_SSH_MAX_CONNECTIONS_PER_IP  open SSH connections one address may hold (default 16)
   SERVICE_HTTP_MAX_CONNECTIONS_PER_IP open connections one address may hold on each HTTP
                          listener; more get 429 (default 256; enforced by the connection guard)
+  SERVICE_TRUSTED_PROXIES  comma-separated reverse proxy IPs (e.g. 127.0.0.1,::1) whose
+                         X-Forwarded-For names the client, for rate limits and logs (default none)
   SERVICE_GIT_CONCURRENCY  git processes run at once, others queue (default 8 per CPU core)
   SERVICE_SHUTDOWN_TIMEOUT seconds running transfers get after SIGTERM (default 30)
   SERVICE_HTTP_HEADER_TIMEOUT  seconds an HTTP request's headers may take to arrive (default 20)

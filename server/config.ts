@@ -1,4 +1,5 @@
 /** Server configuration, read only from the environment and validated once at start. */
+import { normalizeIp } from "./ip.ts";
 
 /** A host:port pair, or null when the listener is disabled with `off`. */
 export interface BindAddress {
@@ -30,6 +31,8 @@ export interface ServerConfig {
   sshMaxConnectionsPerIp: number | null;
   /** HTTP connections one client IP may hold open per listener (SERVICE_HTTP_MAX_CONNECTIONS_PER_IP). */
   httpMaxConnectionsPerIp: number | null;
+  /** Reverse proxies whose X-Forwarded-For names the client (SERVICE_TRUSTED_PROXIES), normalized. */
+  trustedProxies: string[];
 }
 
 /** Raised when an env value is invalid; the message names the variable and the fix. */
@@ -125,11 +128,26 @@ export function loadServerConfig(
       "SERVICE_HTTP_MAX_CONNECTIONS_PER_IP",
       env.SERVICE_HTTP_MAX_CONNECTIONS_PER_IP,
     ),
+    trustedProxies: parseAddressList("SERVICE_TRUSTED_PROXIES", env.SERVICE_TRUSTED_PROXIES),
   };
 }
 
 /** Default SERVICE_SHUTDOWN_TIMEOUT, seconds. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_S = 30;
+
+/** A comma-separated list of IP addresses (none when unset), each normalized. */
+export function parseAddressList(name: string, value: string | undefined): string[] {
+  if (value === undefined || value.trim() === "") return [];
+  return value.split(",").map((item) => {
+    const ip = normalizeIp(item);
+    if (ip === null) {
+      throw new ConfigError(
+        `${name}: "${item.trim()}" is not an IP address (list addresses, e.g. 127.0.0.1,::1)`,
+      );
+    }
+    return ip;
+  });
+}
 
 /** A positive integer setting, or null when unset (the caller's default applies). */
 export function parsePositiveInteger(name: string, value: string | undefined): number | null {

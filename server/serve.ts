@@ -12,6 +12,7 @@ import {
   MAX_HEADER_BYTES,
   serveGuarded,
 } from "./http/connection_guard.ts";
+import { withForwardedClients } from "./http/client_address.ts";
 import { log } from "./log.ts";
 import { registryHandler } from "./registry/http/app.ts";
 import { guardBotReads } from "./registry/http/fast_reads.ts";
@@ -129,6 +130,7 @@ async function listen(
 ): Promise<HttpListener> {
   const headerTimeoutMs = config.httpHeaderTimeoutMs;
   const idleTimeoutMs = config.httpIdleTimeoutMs;
+  handler = withForwardedClients(handler, new Set(config.trustedProxies));
   if (headerTimeoutMs === 0 && idleTimeoutMs === 0) {
     return Deno.serve(
       { hostname: bind.hostname, port: bind.port, onListen: () => {} },
@@ -141,6 +143,7 @@ async function listen(
     maxHeaderBytes: MAX_HEADER_BYTES,
     socketPath: await guardSocketPath(config.dataDir, name),
     maxConnectionsPerIp: config.httpMaxConnectionsPerIp ?? DEFAULT_MAX_CONNECTIONS_PER_IP,
+    exemptAddresses: config.trustedProxies,
   }, localReads);
 }
 

@@ -20,6 +20,7 @@ Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
     assertEquals(config.shutdownTimeoutMs, 30_000);
     assertEquals(config.sshMaxConnectionsPerIp, null);
     assertEquals(config.httpMaxConnectionsPerIp, null);
+    assertEquals(config.trustedProxies, []);
     assertEquals(config.httpHeaderTimeoutMs, 20_000);
     assertEquals(config.httpIdleTimeoutMs, 75_000);
   });
@@ -30,9 +31,11 @@ Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
       SERVICE_SHUTDOWN_TIMEOUT: "2.5",
       SERVICE_SSH_MAX_CONNECTIONS_PER_IP: "4",
       SERVICE_HTTP_MAX_CONNECTIONS_PER_IP: "1000",
+      SERVICE_TRUSTED_PROXIES: "127.0.0.1, ::1,10.0.0.02",
       SERVICE_HTTP_HEADER_TIMEOUT: "0",
     });
     assertEquals(config.httpMaxConnectionsPerIp, 1000);
+    assertEquals(config.trustedProxies, ["127.0.0.1", "::1", "10.0.0.2"]);
     assertEquals(config.shutdownTimeoutMs, 2_500);
     assertEquals(config.sshMaxConnectionsPerIp, 4);
     assertEquals(config.httpHeaderTimeoutMs, 0);
@@ -45,6 +48,8 @@ Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
       [{ SERVICE_SSH_MAX_CONNECTIONS_PER_IP: "0" }, "SERVICE_SSH_MAX_CONNECTIONS_PER_IP"],
       [{ SERVICE_SSH_MAX_CONNECTIONS_PER_IP: "2.5" }, "SERVICE_SSH_MAX_CONNECTIONS_PER_IP"],
       [{ SERVICE_HTTP_MAX_CONNECTIONS_PER_IP: "lots" }, "SERVICE_HTTP_MAX_CONNECTIONS_PER_IP"],
+      [{ SERVICE_TRUSTED_PROXIES: "127.0.0.1,proxy.local" }, "SERVICE_TRUSTED_PROXIES"],
+      [{ SERVICE_TRUSTED_PROXIES: "10.0.0.0/8" }, "SERVICE_TRUSTED_PROXIES"],
       [{ SERVICE_HTTP_IDLE_TIMEOUT: "75s" }, "SERVICE_HTTP_IDLE_TIMEOUT"],
       [{ SERVICE_HTTP_BIND: "localhost" }, "SERVICE_HTTP_BIND"],
       [{ SERVICE_MAX_PUSH_BYTES: "lots" }, "SERVICE_MAX_PUSH_BYTES"],

@@ -13,6 +13,7 @@ import {
 } from "./guarded_connection.ts";
 import { GuardBotReads } from "../registry/http/guard_bot_reads.ts";
 import { collectGarbage } from "../memory.ts";
+import { normalizeIp } from "../ip.ts";
 
 /** Messages from the app thread. */
 export type GuardCommand =
@@ -107,6 +108,7 @@ class Guard {
     readonly slots: FlightSlots,
     readonly answerer: LocalAnswerer | null,
   ) {
+    this.#exempt = new Set(opts.exemptAddresses);
     this.#listener = Deno.listen({ hostname: bind.hostname, port: bind.port });
     const timeouts = [opts.headerTimeoutMs, opts.idleTimeoutMs].filter((t) => t > 0);
     const sweepMs = Math.min(1000, Math.max(25, Math.min(...timeouts) / 4));
@@ -143,9 +145,9 @@ class Guard {
 
   async #serve(client: Deno.TcpConn): Promise<void> {
     const acceptedAt = Date.now();
-    const address = client.remoteAddr.hostname;
+    const address = normalizeIp(client.remoteAddr.hostname) ?? client.remoteAddr.hostname;
     const held = this.#perAddress.get(address) ?? 0;
-    if (held >= this.opts.maxConnectionsPerIp) {
+    if (held >= this.opts.maxConnectionsPerIp && !this.#exempt.has(address)) {
       return this.#refuseAddress(client, address);
     }
     const slot = this.slots.acquire();
@@ -182,6 +184,8 @@ class Guard {
 
   /** Open connections per client address. */
   readonly #perAddress = new Map<string, number>();
+  /** Addresses the per-address cap does not apply to (trusted proxies). */
+  readonly #exempt: Set<string>;
   /** Refusals since the last log line about them, and when that line was written. */
   #refusals = { count: 0, address: "", loggedAt: 0 };
 

@@ -20,6 +20,8 @@ export interface GuardOptions {
   socketPath: string;
   /** Connections one client address may hold open at once; more are answered 429 and closed. */
   maxConnectionsPerIp: number;
+  /** Addresses exempt from that cap: trusted reverse proxies, which carry many clients (normalized). */
+  exemptAddresses: string[];
 }
 
 /** A response the guard writes itself. */

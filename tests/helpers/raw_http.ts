@@ -155,13 +155,22 @@ function dechunk(buf: Uint8Array) {
   }
 }
 
-/** GET `path` from 127.0.0.1:`port` over a connection from source address `from`; the status. */
-export function statusFrom(from: string, port: number, path: string): Promise<number> {
+/**
+ * GET `path` from 127.0.0.1:`port` over a connection from source address `from`, with extra
+ * `headers`; the status.
+ */
+export function statusFrom(
+  from: string,
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const socket = net.connect({ host: "127.0.0.1", port, localAddress: from });
     let text = "";
+    const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
     socket.on("connect", () => {
-      socket.write(`GET ${path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n\r\n`);
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: test\r\n${extra}Connection: close\r\n\r\n`);
     });
     socket.on("data", (d) => (text += d.toString("latin1")));
     socket.on("error", reject);

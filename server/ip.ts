@@ -1,0 +1,25 @@
+/** IP address literals, as settings and transports compare them. */
+
+/** A canonical form of an IP literal for comparison (IPv4-mapped IPv6 becomes IPv4), or null. */
+export function normalizeIp(value: string): string | null {
+  const text = value.trim();
+  if (IPV4.test(text)) {
+    const parts = text.split(".").map(Number);
+    return parts.every((p) => p <= 255) ? parts.join(".") : null;
+  }
+  if (!/^[0-9a-fA-F:.]+$/.test(text) || !text.includes(":")) return null;
+  let host: string;
+  try {
+    host = new URL(`http://[${text}]/`).hostname.slice(1, -1);
+  } catch {
+    return null;
+  }
+  const mapped = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(host);
+  if (mapped) {
+    const [hi, lo] = [parseInt(mapped[1], 16), parseInt(mapped[2], 16)];
+    return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  }
+  return host;
+}
+
+const IPV4 = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
