@@ -1,4 +1,5 @@
 /** The SSH server: ssh2 on a plain TCP listener, with connection caps, deadlines and auth. */
+import { normalizeIp } from "../ip.ts";
 import { createServer, type Socket } from "node:net";
 import type { BindAddress } from "../config.ts";
 import type { Signet } from "../context.ts";
@@ -112,7 +113,8 @@ export async function startSshServer(
   const perIp = new Map<string, number>();
 
   const tcp = createServer((socket) => {
-    const remote = socket.remoteAddress ?? "unknown";
+    // Normalized as HTTP does, so an IPv4 client on a dual-stack listener counts as itself.
+    const remote = normalizeIp(socket.remoteAddress ?? "") ?? socket.remoteAddress ?? "unknown";
     if (sockets.size >= limits.maxConnections || unauthenticated >= limits.maxUnauthenticated) {
       log("warn", "ssh connection refused: too many connections", { remote_addr: remote });
       socket.destroy();
