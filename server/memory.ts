@@ -30,6 +30,30 @@ function openMallocTrim(): (() => void) | null {
   }
 }
 
+/** glibc's M_MMAP_THRESHOLD (malloc.h) and the value Signet fixes it at. */
+const M_MMAP_THRESHOLD = -3;
+const MMAP_THRESHOLD_BYTES = 64 * 1024;
+
+/**
+ * Fixes glibc's mmap threshold at 64 KiB, so the 64 KiB buffers every transfer passes through
+ * (pipe and socket reads, request body chunks) get mappings of their own, unmapped when freed. By
+ * default the threshold grows to the largest block freed so far (up to 32 MiB); after that those
+ * buffers come from the malloc arenas, which fragment and keep their high-water mark. Measured in
+ * docs/decisions.md ("Fixed mmap threshold"). False without glibc or FFI permission.
+ */
+export function fixMmapThreshold(): boolean {
+  try {
+    const libc = Deno.dlopen("libc.so.6", {
+      mallopt: { parameters: ["i32", "i32"], result: "i32" },
+    });
+    const ok = libc.symbols.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) === 1;
+    libc.close();
+    return ok;
+  } catch {
+    return false;
+  }
+}
+
 let gc: (() => void) | null | undefined;
 /** Collects the calling thread's garbage (a worker's: the main thread's V8 shrinks by itself). */
 export function collectGarbage(): void {

@@ -21,7 +21,7 @@ import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server
 import { rateLimiterFromEnv } from "./ratelimit.ts";
 import { startMaintenance } from "./maintenance.ts";
 import { activeTransfers, drainTransfers } from "./transfers.ts";
-import { releaseMemoryWhenIdle } from "./memory.ts";
+import { fixMmapThreshold, releaseMemoryWhenIdle } from "./memory.ts";
 import { gitTransfers, httpRequests, logins, sshSessionsActive } from "./metrics.ts";
 
 /** A running server, for tests and graceful shutdown. */
@@ -38,6 +38,7 @@ export async function startServer(
   config: ServerConfig = loadServerConfig(),
 ): Promise<RunningServer> {
   await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
+  fixMmapThreshold();
   const admin = await resolveAdminKey(config.adminKey, config.adminKeyFile);
   const db = openDatabase(config.databasePath);
   const ctx: Signet = {
