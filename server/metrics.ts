@@ -82,5 +82,17 @@ export function renderMetrics(): string {
   lines.push("# HELP signet_resident_memory_bytes resident set size");
   lines.push("# TYPE signet_resident_memory_bytes gauge");
   lines.push(`signet_resident_memory_bytes ${mem.rss}`);
+  const heap: [string, string, number][] = [
+    ["signet_heap_used_bytes", "JavaScript heap in use (main thread)", mem.heapUsed],
+    ["signet_heap_total_bytes", "JavaScript heap reserved (main thread)", mem.heapTotal],
+    [
+      "signet_external_memory_bytes",
+      "buffers held by JavaScript objects (main thread)",
+      mem.external,
+    ],
+  ];
+  for (const [name, help, value] of heap) {
+    lines.push(`# HELP ${name} ${help}`, `# TYPE ${name} gauge`, `${name} ${value}`);
+  }
   return lines.join("\n") + "\n";
 }

@@ -130,6 +130,10 @@ Deno.test({
       'signet_git_transfers_total{outcome="ok",service="git-receive-pack",transport="http"} 1',
     );
     assertStringIncludes(metrics, 'signet_logins_total{outcome="ok"}');
+    for (const gauge of ["resident_memory", "heap_used", "heap_total", "external_memory"]) {
+      const value = Number(new RegExp(`^signet_${gauge}_bytes (\\d+)$`, "m").exec(metrics)?.[1]);
+      assert(value > 0, `signet_${gauge}_bytes missing or zero`);
+    }
 
     // Health turns 503 when the repository directory disappears.
     await Deno.rename(`${server.dataDir}/repos`, `${server.dataDir}/repos-away`);
