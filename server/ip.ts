@@ -23,3 +23,25 @@ export function normalizeIp(value: string): string | null {
 }
 
 const IPV4 = /^\d{1,3}\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
+/** Open connections per client address, for the per-address caps of both transports. */
+export class AddressCounts {
+  readonly #counts = new Map<string, number>();
+
+  /** Connections `address` holds now. */
+  held(address: string): number {
+    return this.#counts.get(address) ?? 0;
+  }
+
+  /** Counts one more connection from `address`. */
+  add(address: string): void {
+    this.#counts.set(address, this.held(address) + 1);
+  }
+
+  /** Counts one connection from `address` fewer (forgetting the address at zero). */
+  remove(address: string): void {
+    const left = this.held(address) - 1;
+    if (left > 0) this.#counts.set(address, left);
+    else this.#counts.delete(address);
+  }
+}

@@ -9,11 +9,12 @@ import {
   FlightSlots,
   GuardedConnection,
   type GuardOptions,
+  jsonErrorResponse,
   type LocalAnswerer,
 } from "./guarded_connection.ts";
 import { GuardBotReads } from "../registry/http/guard_bot_reads.ts";
 import { collectGarbage } from "../memory.ts";
-import { normalizeIp } from "../ip.ts";
+import { AddressCounts, normalizeIp } from "../ip.ts";
 
 /** Messages from the app thread. */
 export type GuardCommand =
@@ -146,8 +147,10 @@ class Guard {
   async #serve(client: Deno.TcpConn): Promise<void> {
     const acceptedAt = Date.now();
     const address = normalizeIp(client.remoteAddr.hostname) ?? client.remoteAddr.hostname;
-    const held = this.#perAddress.get(address) ?? 0;
-    if (held >= this.opts.maxConnectionsPerIp && !this.#exempt.has(address)) {
+    if (
+      this.#perAddress.held(address) >= this.opts.maxConnectionsPerIp &&
+      !this.#exempt.has(address)
+    ) {
       return this.#refuseAddress(client, address);
     }
     const slot = this.slots.acquire();
@@ -155,7 +158,7 @@ class Guard {
       client.close();
       throw new Error("too many open HTTP connections");
     }
-    this.#perAddress.set(address, held + 1);
+    this.#perAddress.add(address);
     client.setNoDelay(true);
     const conn = new GuardedConnection(
       slot,
@@ -176,14 +179,12 @@ class Guard {
     } finally {
       this.#open.delete(conn);
       this.slots.release(slot);
-      const left = (this.#perAddress.get(address) ?? 1) - 1;
-      if (left > 0) this.#perAddress.set(address, left);
-      else this.#perAddress.delete(address);
+      this.#perAddress.remove(address);
     }
   }
 
   /** Open connections per client address. */
-  readonly #perAddress = new Map<string, number>();
+  readonly #perAddress = new AddressCounts();
   /** Addresses the per-address cap does not apply to (trusted proxies). */
   readonly #exempt: Set<string>;
   /** Refusals since the last log line about them, and when that line was written. */
@@ -208,12 +209,10 @@ class Guard {
       });
       this.#refusals = { count: 0, address: "", loggedAt: Date.now() };
     }
-    const body = JSON.stringify({
-      error: `too many open connections from ${address} (limit ${this.opts.maxConnectionsPerIp})`,
-    });
-    const response = new TextEncoder().encode(
-      "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n" +
-        `Content-Length: ${body.length}\r\nRetry-After: 1\r\nConnection: close\r\n\r\n${body}`,
+    const response = jsonErrorResponse(
+      429,
+      `too many open connections from ${address} (limit ${this.opts.maxConnectionsPerIp})`,
+      "Retry-After: 1\r\n",
     );
     const timer = setTimeout(() => client.close(), REFUSAL_LINGER_MS);
     try {

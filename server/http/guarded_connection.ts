@@ -95,8 +95,25 @@ const MAX_BUFFER = 64 * 1024;
 const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
   408: "Request Timeout",
+  429: "Too Many Requests",
   431: "Request Header Fields Too Large",
 };
+
+/**
+ * The bytes of a `status` response the guard writes itself: `{"error": message}` as JSON, then
+ * the connection closes. `extraHeaders`: more header lines, each ending in CRLF.
+ */
+export function jsonErrorResponse(status: number, message: string, extraHeaders = ""): Uint8Array {
+  const body = new TextEncoder().encode(JSON.stringify({ error: message }));
+  const head = new TextEncoder().encode(
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${body.length}\r\n${extraHeaders}Connection: close\r\n\r\n`,
+  );
+  const bytes = new Uint8Array(head.length + body.length);
+  bytes.set(head);
+  bytes.set(body, head.length);
+  return bytes;
+}
 
 /** One client connection and its Unix socket twin. */
 export class GuardedConnection {
@@ -315,14 +332,10 @@ export class GuardedConnection {
     this.#refusing = true;
     const answering = this.slots.inFlight(this.slot) > 0;
     if (this.framer.requests === 0 && !answering && !this.writingToClient) {
-      const body = JSON.stringify({ error: message });
-      const head = `HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\n` +
-        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
-        "Connection: close\r\n\r\n";
       this.writingToClient = true;
       let timer: ReturnType<typeof setTimeout> | undefined;
       await Promise.race([
-        this.#writeAll(this.client, new TextEncoder().encode(head + body)).catch(() => {}),
+        this.#writeAll(this.client, jsonErrorResponse(status, message)).catch(() => {}),
         new Promise((r) => (timer = setTimeout(r, 1000))),
       ]);
       clearTimeout(timer);

@@ -1,6 +1,6 @@
 /** The SSH server: ssh2 on a plain TCP listener, with connection caps, deadlines and auth. */
-import { normalizeIp } from "../ip.ts";
 import { createServer, type Socket } from "node:net";
+import { AddressCounts, normalizeIp } from "../ip.ts";
 import type { BindAddress } from "../config.ts";
 import type { Signet } from "../context.ts";
 import { fingerprint } from "../crypto/sshkey.ts";
@@ -110,7 +110,7 @@ export async function startSshServer(
   const sockets = new Set<Socket>();
   const onAuthenticated = new Map<string, () => void>();
   let unauthenticated = 0;
-  const perIp = new Map<string, number>();
+  const perIp = new AddressCounts();
 
   const tcp = createServer((socket) => {
     // Normalized as HTTP does, so an IPv4 client on a dual-stack listener counts as itself.
@@ -120,14 +120,14 @@ export async function startSshServer(
       socket.destroy();
       return;
     }
-    if ((perIp.get(remote) ?? 0) >= limits.maxConnectionsPerIp) {
+    if (perIp.held(remote) >= limits.maxConnectionsPerIp) {
       log("warn", "ssh connection refused: too many connections from this address", {
         remote_addr: remote,
       });
       socket.destroy();
       return;
     }
-    perIp.set(remote, (perIp.get(remote) ?? 0) + 1);
+    perIp.add(remote);
     socket.setNoDelay(true);
     sockets.add(socket);
     unauthenticated++;
@@ -143,9 +143,7 @@ export async function startSshServer(
       clearTimeout(deadline);
     });
     socket.once("close", () => {
-      const left = (perIp.get(remote) ?? 1) - 1;
-      if (left > 0) perIp.set(remote, left);
-      else perIp.delete(remote);
+      perIp.remove(remote);
       sockets.delete(socket);
       onAuthenticated.delete(id);
       clearTimeout(deadline);
