@@ -19,16 +19,28 @@ function exposeGc(): ((options?: { type: "minor" }) => void) | null {
   }
 }
 
-/** glibc's malloc_trim(0) (returns every arena's free pages); null without glibc or FFI permission. */
-function openMallocTrim(): (() => void) | null {
-  try {
-    const libc = Deno.dlopen("libc.so.6", {
-      malloc_trim: { parameters: ["usize"], result: "i32" },
-    });
-    return () => void libc.symbols.malloc_trim(0n);
-  } catch {
-    return null;
+const LIBC_SYMBOLS = {
+  malloc_trim: { parameters: ["usize"], result: "i32" },
+  mallopt: { parameters: ["i32", "i32"], result: "i32" },
+} as const;
+
+let libcSymbols: Deno.DynamicLibrary<typeof LIBC_SYMBOLS>["symbols"] | null | undefined;
+/** glibc's allocator functions Signet calls, opened once; null without glibc or FFI permission. */
+function libc(): typeof libcSymbols {
+  if (libcSymbols === undefined) {
+    try {
+      libcSymbols = Deno.dlopen("libc.so.6", LIBC_SYMBOLS).symbols;
+    } catch {
+      libcSymbols = null;
+    }
   }
+  return libcSymbols;
+}
+
+/** glibc's malloc_trim(0) (returns every arena's free pages); null where libc() is. */
+function openMallocTrim(): (() => void) | null {
+  const symbols = libc();
+  return symbols ? () => void symbols.malloc_trim(0n) : null;
 }
 
 /** glibc's M_MMAP_THRESHOLD (malloc.h) and the value Signet fixes it at. */
@@ -43,16 +55,7 @@ const MMAP_THRESHOLD_BYTES = 64 * 1024;
  * docs/decisions.md ("Fixed mmap threshold"). False without glibc or FFI permission.
  */
 export function fixMmapThreshold(): boolean {
-  try {
-    const libc = Deno.dlopen("libc.so.6", {
-      mallopt: { parameters: ["i32", "i32"], result: "i32" },
-    });
-    const ok = libc.symbols.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) === 1;
-    libc.close();
-    return ok;
-  } catch {
-    return false;
-  }
+  return libc()?.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) === 1;
 }
 
 let gc: ((options?: { type: "minor" }) => void) | null | undefined;
