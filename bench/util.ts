@@ -119,16 +119,24 @@ export function sleep(ms: number): Promise<void> {
 
 export { freePort } from "../tests/helpers/ports.ts";
 
+/**
+ * The fields of a /proc `stat` file after the command name (field 3 of stat(5) onwards), or null
+ * when it cannot be read (the process exited). The name is in parentheses and may hold spaces.
+ */
+export function statFields(path: string): string[] | null {
+  try {
+    const stat = Deno.readTextFileSync(path);
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return null;
+  }
+}
+
 /** CPU time (user + system, ms) the main thread of process `pid` has used; 0 where /proc is missing. */
 export function threadCpuMs(pid: number): number {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/task/${pid}/stat`);
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return 0;
-  }
+  const fields = statFields(`/proc/${pid}/task/${pid}/stat`);
+  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
+  return fields ? (Number(fields[11]) + Number(fields[12])) * 10 : 0;
 }
 
 /** Waits until something accepts TCP connections on 127.0.0.1:`port`. */

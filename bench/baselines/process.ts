@@ -1,4 +1,5 @@
 /** Long-running server processes of the bench: start, stop, and memory of their process tree. */
+import { statFields } from "../util.ts";
 
 /** A server started by the bench; `roots` are the PIDs whose descendants belong to it. */
 export interface ServerProcess {
@@ -12,12 +13,8 @@ function parents(): Map<number, number> {
   const out = new Map<number, number>();
   for (const e of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(e.name)) continue;
-    try {
-      const stat = Deno.readTextFileSync(`/proc/${e.name}/stat`);
-      // The command name is in parentheses and may contain spaces: read after the last ')'.
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      out.set(Number(e.name), Number(fields[1]));
-    } catch { /* exited */ }
+    const fields = statFields(`/proc/${e.name}/stat`);
+    if (fields) out.set(Number(e.name), Number(fields[1]));
   }
   return out;
 }
