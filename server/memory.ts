@@ -20,7 +20,9 @@ function exposeGc(): ((options?: { type: "minor" }) => void) | null {
 }
 
 const LIBC_SYMBOLS = {
-  malloc_trim: { parameters: ["usize"], result: "i32" },
+  // Off the calling thread (Deno runs a nonblocking symbol on its blocking pool): on a loaded
+  // machine one trim took seconds, and the event loop must not wait for it.
+  malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true },
   mallopt: { parameters: ["i32", "i32"], result: "i32" },
 } as const;
 
@@ -37,10 +39,19 @@ function libc(): typeof libcSymbols {
   return libcSymbols;
 }
 
-/** glibc's malloc_trim(0) (returns every arena's free pages); null where libc() is. */
+/**
+ * glibc's malloc_trim(0) (returns every arena's free pages), run on another thread, one at a time;
+ * null where libc() is.
+ */
 function openMallocTrim(): (() => void) | null {
   const symbols = libc();
-  return symbols ? () => void symbols.malloc_trim(0n) : null;
+  if (!symbols) return null;
+  let running = false;
+  return () => {
+    if (running) return;
+    running = true;
+    symbols.malloc_trim(0n).finally(() => running = false);
+  };
 }
 
 /** glibc's M_MMAP_THRESHOLD (malloc.h) and the value Signet fixes it at. */
@@ -70,10 +81,13 @@ export function collectGarbage(kind: "full" | "minor" = "full"): void {
 }
 
 /**
- * When memory is released: this long after the last activity, then every RELEASE_EVERY_MS while
- * still idle, until RELEASE_UNTIL_MS (the main thread's V8 frees its part 5–25 s after traffic).
+ * When memory is released: once the server has been quiet (no new activity, nothing busy) this
+ * long, then every RELEASE_EVERY_MS while still quiet, until RELEASE_UNTIL_MS (the main thread's V8
+ * frees its part 5–25 s after traffic). After a transfer or SSH session, a shorter quiet is enough:
+ * it left tens of MB behind, and a burst of clones is over once nothing starts for a second.
  */
 const RELEASE_AFTER_MS = 5_000;
+const RELEASE_AFTER_TRANSFER_MS = 1_000;
 const RELEASE_EVERY_MS = 10_000;
 const RELEASE_UNTIL_MS = 65_000;
 /** How often the watch looks. */
@@ -92,44 +106,53 @@ export interface IdleWatch {
 }
 
 /**
- * Releases memory at the idle points above, and when the last transfer or SSH session ends;
- * checks twice a second; returns a stop function.
+ * The release schedule as a pure decision: fed each check's time, activity count and busy flag, it
+ * answers whether to release memory now. Never while busy or right after activity: a collection
+ * (and, before it ran on its own thread, a trim) stalls the event loop, which on a machine loaded
+ * by a burst of clones took seconds (docs/decisions.md, "Idle memory release").
  */
+export function releaseSchedule(
+  startMs: number,
+  startActivity: number,
+): (nowMs: number, activity: number, busy: boolean) => boolean {
+  let lastActivity = startActivity;
+  let activeAt = startMs;
+  let releasedAt = 0;
+  let transferEnded = false;
+  let wasBusy = false;
+  return (now, activity, busy) => {
+    if (wasBusy && !busy) transferEnded = true;
+    wasBusy = busy;
+    if (activity !== lastActivity || busy) {
+      lastActivity = activity;
+      activeAt = now;
+      return false;
+    }
+    const idle = now - activeAt;
+    const quietNeeded = transferEnded ? RELEASE_AFTER_TRANSFER_MS : RELEASE_AFTER_MS;
+    if (idle < quietNeeded || idle > RELEASE_UNTIL_MS) return false;
+    if (releasedAt > activeAt && now - releasedAt < RELEASE_EVERY_MS) return false;
+    releasedAt = now;
+    transferEnded = false;
+    return true;
+  };
+}
+
+/** Releases memory on the schedule above, checking twice a second; returns a stop function. */
 export function releaseMemoryWhenIdle(watch: IdleWatch): () => void {
   const trim = openMallocTrim();
-  let lastActivity = watch.activity();
-  let activeAt = Date.now();
-  let releasedAt = 0;
-  let wasBusy = false;
-  const release = (now: number) => {
-    releasedAt = now;
+  const due = releaseSchedule(Date.now(), watch.activity());
+  const timer = setInterval(() => {
+    // During a big transfer, dead buffers pile up faster than V8 collects them (217 MB during a
+    // 50 MB push): once they pass DEAD_BUFFERS_BYTES, even while busy, a minor collection frees
+    // those that died young (most: each lives for one hop of one chunk).
+    if (Deno.memoryUsage().external > DEAD_BUFFERS_BYTES) collectGarbage("minor");
+    if (!due(Date.now(), watch.activity(), watch.busy())) return;
     watch.releaseOthers();
     // Transfers leave tens of MB of dead buffers on this thread too: V8 collects them only once
     // about 64 MB more are allocated, so collect here, before trimming.
     collectGarbage();
     trim?.();
-  };
-  const timer = setInterval(() => {
-    const now = Date.now();
-    // During a big transfer, dead buffers pile up faster than V8 collects them (217 MB during a
-    // 50 MB push): once they pass DEAD_BUFFERS_BYTES, even while busy, a minor collection frees
-    // those that died young (most: each lives for one hop of one chunk).
-    if (Deno.memoryUsage().external > DEAD_BUFFERS_BYTES) collectGarbage("minor");
-    const activity = watch.activity();
-    const busy = watch.busy();
-    // The last transfer or SSH session just ended: what it allocated (a 50 MB push passes through
-    // several buffers) goes back now rather than once everything is quiet.
-    if (wasBusy && !busy) release(now);
-    wasBusy = busy;
-    if (activity !== lastActivity || busy) {
-      lastActivity = activity;
-      activeAt = now;
-      return;
-    }
-    const idle = now - activeAt;
-    if (idle < RELEASE_AFTER_MS || idle > RELEASE_UNTIL_MS) return;
-    if (releasedAt > activeAt && now - releasedAt < RELEASE_EVERY_MS) return;
-    release(now);
   }, CHECK_EVERY_MS);
   Deno.unrefTimer(timer);
   return () => clearInterval(timer);
