@@ -66,27 +66,69 @@ export function transaction<T>(db: Database, fn: () => T): T {
   }
 }
 
+/** How long a queued write may wait for writes still being prepared to join its batch. */
+const MAX_BATCH_WAIT_MS = 3;
+
 /**
- * Group commit for concurrent writers: every write submitted before the event loop's next turn
- * runs, in order, inside one shared `BEGIN IMMEDIATE … COMMIT`; each promise settles only after
- * the COMMIT, so a write is acknowledged once committed, and each write sees the ones before it,
- * as if run one by one. A write that throws changes nothing: the batch is rolled back and run
- * again with a savepoint around each write, so only the failing one is undone. (Savepoints are
- * not used otherwise: the full-text index writes its pending rows out at every savepoint.)
+ * Group commit for concurrent writers: every write submitted before the batch runs shares one
+ * `BEGIN IMMEDIATE … COMMIT`; each promise settles only after the COMMIT, so a write is
+ * acknowledged once committed, and each write sees the ones before it, as if run one by one. A
+ * write that throws changes nothing: the batch is rolled back and run again with a savepoint
+ * around each write, so only the failing one is undone. (Savepoints are not used otherwise: the
+ * full-text index writes its pending rows out at every savepoint.)
+ *
+ * A batch runs at the event loop's next turn, unless writes announced with `expect()` are still
+ * being prepared (a registry mutation verifying its signatures): then it waits for them, at most
+ * MAX_BATCH_WAIT_MS, since a COMMIT costs far more than one more write in it.
  */
 export class WriteBatcher {
   #queue: Write[] = [];
+  #expected = 0;
+  #scheduled: "now" | "soon" | null = null;
+  #timer: ReturnType<typeof setTimeout> | undefined;
   constructor(private readonly db: Database) {}
 
   /** Runs `write` (synchronous, no transaction of its own) in the next batch. */
   run<T>(write: () => T): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const entry = { write, resolve: resolve as (v: unknown) => void, reject };
-      if (this.#queue.push(entry) === 1) setImmediate(() => this.#flush());
+      this.#queue.push({ write, resolve: resolve as (v: unknown) => void, reject });
+      this.#schedule();
     });
   }
 
+  /**
+   * Announces a write that is being prepared and will probably be submitted soon; call the
+   * returned function once, after submitting it with `run` or giving up.
+   */
+  expect(): () => void {
+    this.#expected++;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.#expected--;
+      this.#schedule();
+    };
+  }
+
+  #schedule(): void {
+    if (this.#queue.length === 0 || this.#scheduled === "now") return;
+    if (this.#expected > 0) {
+      if (this.#scheduled === null) {
+        this.#scheduled = "soon";
+        this.#timer = setTimeout(() => this.#flush(), MAX_BATCH_WAIT_MS);
+      }
+      return;
+    }
+    clearTimeout(this.#timer);
+    this.#scheduled = "now";
+    setImmediate(() => this.#flush());
+  }
+
   #flush(): void {
+    if (this.#scheduled === null) return;
+    clearTimeout(this.#timer);
+    this.#scheduled = null;
     const batch = this.#queue;
     this.#queue = [];
     let outcomes: Outcome[];

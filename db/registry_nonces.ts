@@ -8,11 +8,6 @@ export function nonceKeyHex(db: Database): string {
   }).value;
 }
 
-/** True when `nonce` was already consumed. */
-export function isNonceUsed(db: Database, nonce: string): boolean {
-  return db.prepare("SELECT 1 FROM registry_used_nonces WHERE nonce = ?").get(nonce) !== undefined;
-}
-
 /** Records `nonce` as used until `expiresMs`; returns false when it already was. */
 export function markNonceUsed(db: Database, nonce: string, expiresMs: number): boolean {
   const r = db.prepare(

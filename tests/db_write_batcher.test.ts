@@ -56,3 +56,43 @@ Deno.test("group commit: order, isolation of a failing write, acknowledged only 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("group commit: a batch waits for an announced write, but not for long", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "signet-batcher-" });
+  const db = openDatabase(`${dir}/t.db`);
+  try {
+    db.exec("CREATE TABLE t (k TEXT PRIMARY KEY)");
+    const writes = new WriteBatcher(db);
+    const commits: number[] = [];
+    const exec = db.exec.bind(db);
+    db.exec = (sql: string) => {
+      if (sql === "COMMIT") commits.push(commits.length + 1);
+      return exec(sql);
+    };
+    const insert = (k: string) => () => db.prepare("INSERT INTO t (k) VALUES (?)").run(k);
+    const settled = new Set<string>();
+    const track = (k: string, p: Promise<unknown>) => p.then(() => settled.add(k));
+
+    // "b" is being prepared when "a" is queued: "a" waits for it, and both share one COMMIT.
+    const bSubmitted = writes.expect();
+    const a = track("a", writes.run(insert("a")));
+    await new Promise((r) => setImmediate(r));
+    assertEquals(settled.has("a"), false);
+    const b = track("b", writes.run(insert("b")));
+    bSubmitted();
+    await Promise.all([a, b]);
+    assertEquals(commits.length, 1);
+
+    // An announced write that never comes holds a batch only a few milliseconds.
+    writes.expect();
+    const started = performance.now();
+    await writes.run(insert("c"));
+    const waited = performance.now() - started;
+    assertEquals(commits.length, 2);
+    assertEquals(waited < 1000, true, `waited ${waited} ms`);
+    assertEquals(waited >= 2, true, `waited only ${waited} ms`);
+  } finally {
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -101,7 +101,6 @@ const verifyUs = await measure(async (text) => {
     lookup: () => undefined,
     nonceKey: rc.nonceKey,
     nowMs: Date.now(),
-    isNonceUsed: () => false,
   });
 });
 // The stored writes of a create (record, key, capability and search index rows), batched 16 to a

@@ -1,13 +1,13 @@
 /**
  * The registry's write path. Each mutation runs in two phases:
- * 1. (async) split off and verify every proof's JWS, nonce and Ed25519 signature;
+ * 1. (async) split off and verify every proof's JWS, nonce MAC and lifetime, and Ed25519 signature;
  * 2. (synchronous, inside BEGIN IMMEDIATE) reload the bot, re-check that each verifying key still
  *    belongs to it unchanged, check the operation (404/409/400/412), enforce the policy, consume
- *    the nonces, append the audit log entry and store the new record.
+ *    the nonces (a replayed one is refused here), append the audit log entry and store the new record.
  * Phase 2 never awaits, so writes to a bot are serialized and none is lost.
  */
 import { loadBotRecord, saveBot } from "../../db/registry_bots.ts";
-import { isNonceUsed, markNonceUsed } from "../../db/registry_nonces.ts";
+import { markNonceUsed } from "../../db/registry_nonces.ts";
 import { DomainError } from "../domain/errors.ts";
 import { registryOperations } from "../metrics.ts";
 import { appendEntry } from "./audit.ts";
@@ -83,6 +83,22 @@ export function mutateBot(rc: RegistryContext, req: MutationRequest): Promise<Mu
 }
 
 async function applyMutation(rc: RegistryContext, req: MutationRequest): Promise<MutationResult> {
+  // Announced before verifying, so a group commit about to run waits for this write to join it.
+  const submitted = rc.writes.expect();
+  let committed: Promise<MutationResult>;
+  try {
+    committed = rc.writes.run(await verifyMutation(rc, req));
+  } finally {
+    submitted();
+  }
+  return await committed;
+}
+
+// Phase 1 (verification); returns phase 2, the write to run in a group commit.
+async function verifyMutation(
+  rc: RegistryContext,
+  req: MutationRequest,
+): Promise<() => MutationResult> {
   const split = splitProofs(req.body);
   const payload = split.payload;
   const creating = req.operation === "create_bot";
@@ -112,11 +128,10 @@ async function applyMutation(rc: RegistryContext, req: MutationRequest): Promise
     lookup,
     nonceKey: rc.nonceKey,
     nowMs,
-    isNonceUsed: (n) => isNonceUsed(rc.db, n),
   });
 
   // Phase 2: everything below is synchronous (one savepoint of a group commit).
-  return rc.writes.run(() => {
+  return () => {
     const now = new Date(rc.now()).toISOString();
     let current: Bot | null = null;
     if (creating) {
@@ -188,7 +203,7 @@ async function applyMutation(rc: RegistryContext, req: MutationRequest): Promise
       );
     }
     return { bot: next, record: storeBot(rc, next) };
-  });
+  };
 }
 
 function mustBeActive(bot: Bot): Bot {

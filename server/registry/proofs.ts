@@ -76,7 +76,6 @@ export interface ProofContext {
   lookup: (botId: string) => Bot | undefined;
   nonceKey: Uint8Array;
   nowMs: number;
-  isNonceUsed: (nonce: string) => boolean;
 }
 
 /** Verifies every proof of `split`; throws a 400 naming the first problem. */
@@ -135,9 +134,6 @@ async function verifyOne(
   }
   const nonce = checkNonce(ctx.nonceKey, h.nonce, ctx.nowMs);
   if (!nonce.ok) return fail(nonce.problem);
-  if (ctx.isNonceUsed(h.nonce)) {
-    fail("nonce has already been used (replay); get a new one from GET /v1/nonce");
-  }
   const key = resolveKey(proof.key_id, ctx);
   if (!key) {
     return fail(
