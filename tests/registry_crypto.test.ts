@@ -47,6 +47,16 @@ Deno.test("strict JSON: duplicate keys, lone surrogates and deep nesting are ref
   assertEquals(strictJsonProblem('{"a":1,"a":2}'), 'duplicate key "a" in request body');
   assertEquals(strictJsonProblem('{"x":[{"k":1,"k":2}]}'), 'duplicate key "k" in request body');
   assertEquals(strictJsonProblem('{"a\\"b":1,"a\\"b":2}'), 'duplicate key "a"b" in request body');
+  // A key written with an escape is the same key as its plain spelling.
+  assertEquals(strictJsonProblem('{"a":1,"\\u0061":2}'), 'duplicate key "a" in request body');
+  assertEquals(
+    strictJsonProblem('{"\\u0061":1,"b":"x\\\\","a":2}'),
+    'duplicate key "a" in request body',
+  );
+  assertEquals(
+    strictJsonProblem('{"k":"\\\\","s":"\\udc00"}'),
+    "request body contains a lone UTF-16 surrogate",
+  );
   assertEquals(
     strictJsonProblem('{"s":"\\ud800"}'),
     "request body contains a lone UTF-16 surrogate",

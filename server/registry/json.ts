@@ -35,23 +35,30 @@ export function parseStrictJson(text: string): unknown {
   return read.value;
 }
 
-// Walks already-valid JSON text, tracking the keys of every open object.
+// Walks already-valid JSON text, tracking the keys of every open object. A string without a
+// backslash is its own text, and the whole text is already well-formed, so only strings with
+// escapes are decoded (to compare keys as JSON reads them, and to find escaped lone surrogates).
 function scan(text: string, maxDepth: number): string | null {
   const stack: { keys: Set<string> | null; expectKey: boolean }[] = [];
+  let nextBackslash = text.indexOf("\\");
   let i = 0;
   while (i < text.length) {
     const ch = text[i];
     if (ch === '"') {
       const end = stringEnd(text, i);
+      while (nextBackslash !== -1 && nextBackslash < i) {
+        nextBackslash = text.indexOf("\\", nextBackslash + 1);
+      }
+      const escaped = nextBackslash !== -1 && nextBackslash < end;
+      const value = escaped ? JSON.parse(text.slice(i, end)) as string : text.slice(i + 1, end - 1);
+      if (escaped && !value.isWellFormed()) {
+        return "request body contains a lone UTF-16 surrogate";
+      }
       const top = stack[stack.length - 1];
       if (top?.keys && top.expectKey) {
-        const key = JSON.parse(text.slice(i, end)) as string;
-        if (!key.isWellFormed()) return "request body contains a lone UTF-16 surrogate";
-        if (top.keys.has(key)) return `duplicate key "${key}" in request body`;
-        top.keys.add(key);
+        if (top.keys.has(value)) return `duplicate key "${value}" in request body`;
+        top.keys.add(value);
         top.expectKey = false;
-      } else if (!JSON.parse(text.slice(i, end)).isWellFormed()) {
-        return "request body contains a lone UTF-16 surrogate";
       }
       i = end;
       continue;
