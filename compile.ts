@@ -14,13 +14,16 @@ async function step(args: string[]): Promise<void> {
 await step(["run", "-A", "ui/build.ts"]);
 const denort = Deno.env.get("DENORT_BIN");
 if (denort) console.error(`compile: using Deno runtime from DENORT_BIN=${denort}`);
-// The connection guard runs in a Web Worker, which `deno compile` includes only when named.
+// The connection guard and the WAL checkpointer run in Web Workers, which `deno compile` includes
+// only when named.
 await step([
   "compile",
   "-A",
   "--no-check",
   "--include",
   "server/http/guard_worker.ts",
+  "--include",
+  "db/checkpoint_worker.ts",
   "--output",
   output,
   "main.ts",

@@ -1,5 +1,6 @@
 /** `signet serve`: opens the data dir and database, then starts every enabled listener. */
 import { openDatabase } from "../db/database.ts";
+import { type Checkpointer, startCheckpointer } from "../db/checkpointer.ts";
 import { resolveAdminKey } from "./admin_key.ts";
 import { type BindAddress, loadServerConfig, type ServerConfig } from "./config.ts";
 import type { Signet } from "./context.ts";
@@ -41,6 +42,13 @@ export async function startServer(
   fixMmapThreshold();
   const admin = await resolveAdminKey(config.adminKey, config.adminKeyFile);
   const db = openDatabase(config.databasePath);
+  const checkpointer = await startCheckpointer(config.databasePath, {
+    onFailure: (error) =>
+      log("error", "wal checkpointer failed; the writer checkpoints", { error }),
+  }).catch((err): Checkpointer | null => {
+    log("warn", "wal checkpointer not started; the writer checkpoints", { error: String(err) });
+    return null;
+  });
   const ctx: Signet = {
     db,
     config: { ...config, adminKey: admin.key },
@@ -114,6 +122,7 @@ export async function startServer(
       if (left > 0) log("warn", "shutdown deadline passed", { abandoned_transfers: left });
       await Promise.race([stopped, new Promise((r) => setTimeout(r, 1000))]);
       await ssh?.close();
+      await checkpointer?.stop();
       db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       db.close();
       log("info", "stopped");
