@@ -3,7 +3,8 @@
  * 1. (async) split off and verify every proof's JWS, nonce MAC and lifetime, and Ed25519 signature;
  * 2. (synchronous, inside BEGIN IMMEDIATE) reload the bot, re-check that each verifying key still
  *    belongs to it unchanged, check the operation (404/409/400/412), enforce the policy, consume
- *    the nonces (a replayed one is refused here), append the audit log entry and store the new record.
+ *    the nonces (a replayed one is refused here), append the audit log entry and store the new
+ *    record.
  * Phase 2 never awaits, so writes to a bot are serialized and none is lost.
  */
 import { loadBotRecord, saveBot } from "../../db/registry_bots.ts";
