@@ -4,7 +4,7 @@
  * never do it. PASSIVE checkpoints wait for no reader or writer.
  */
 /// <reference lib="deno.worker" />
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 
 /** Messages from the app thread. */
 export type CheckpointCommand = { type: "start"; path: string; everyMs: number } | { type: "stop" };
@@ -16,6 +16,7 @@ export type CheckpointEvent =
   | { type: "stopped" };
 
 let db: DatabaseSync | null = null;
+let statement: StatementSync | null = null;
 let timer: ReturnType<typeof setInterval> | undefined;
 
 self.onmessage = (e: MessageEvent<CheckpointCommand>) => {
@@ -24,6 +25,8 @@ self.onmessage = (e: MessageEvent<CheckpointCommand>) => {
     try {
       db = new DatabaseSync(command.path);
       db.exec("PRAGMA busy_timeout = 5000");
+      // Prepared once: a statement per tick would hold native memory until a collection.
+      statement = db.prepare("PRAGMA wal_checkpoint(PASSIVE)");
       checkpoint();
     } catch (err) {
       self.postMessage({ type: "failed", message: String(err) } satisfies CheckpointEvent);
@@ -33,6 +36,7 @@ self.onmessage = (e: MessageEvent<CheckpointCommand>) => {
     self.postMessage({ type: "ready" } satisfies CheckpointEvent);
   } else {
     clearInterval(timer);
+    statement = null;
     db?.close();
     db = null;
     self.postMessage({ type: "stopped" } satisfies CheckpointEvent);
@@ -40,5 +44,5 @@ self.onmessage = (e: MessageEvent<CheckpointCommand>) => {
 };
 
 function checkpoint(): void {
-  db?.prepare("PRAGMA wal_checkpoint(PASSIVE)").get();
+  statement?.get();
 }
