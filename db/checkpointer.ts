@@ -59,7 +59,10 @@ export async function startCheckpointer(
       if (!running) return;
       running = false;
       command({ type: "stop" });
-      await Promise.race([next("stopped"), crashed, new Promise((r) => setTimeout(r, 2000))]);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const deadline = new Promise((r) => timer = setTimeout(r, 2000));
+      await Promise.race([next("stopped"), crashed, deadline]);
+      clearTimeout(timer);
       worker.terminate();
     },
   };
