@@ -132,6 +132,8 @@ Environment:
   SERVICE_TRUSTED_PROXIES  comma-separated reverse proxy IPs (e.g. 127.0.0.1,::1) whose
                          X-Forwarded-For names the client, for rate limits and logs (default none)
   SERVICE_GIT_CONCURRENCY  git processes run at once, others queue (default 8 per CPU core)
+  SERVICE_CLONE_CACHE_BYTES  disk for the clone cache, e.g. 1g (default 512m; "off" disables):
+                         identical clones until the next push run git once
   SERVICE_SHUTDOWN_TIMEOUT seconds running transfers get after SIGTERM (default 30)
   SERVICE_HTTP_HEADER_TIMEOUT  seconds an HTTP request's headers may take to arrive (default 20)
   SERVICE_HTTP_IDLE_TIMEOUT    seconds an HTTP connection may pass no bytes, unless the server is

@@ -21,6 +21,8 @@ export interface ServerConfig {
   baseUrl: string | null;
   /** Largest pack a push may send (SERVICE_MAX_PUSH_BYTES), enforced by git on both transports. */
   maxPushBytes: number;
+  /** Disk the clone cache may use (SERVICE_CLONE_CACHE_BYTES); 0 = no clone cache. */
+  cloneCacheBytes: number;
   /** Time an HTTP header block may take (SERVICE_HTTP_HEADER_TIMEOUT); 0 = not enforced. */
   httpHeaderTimeoutMs: number;
   /** Time an HTTP connection may sit idle (SERVICE_HTTP_IDLE_TIMEOUT); 0 = not enforced. */
@@ -105,6 +107,9 @@ export function loadServerConfig(
     ),
     baseUrl: parseBaseUrl(env.SERVICE_BASE_URL),
     maxPushBytes: parseSize("SERVICE_MAX_PUSH_BYTES", env.SERVICE_MAX_PUSH_BYTES, 1024 ** 3),
+    cloneCacheBytes: ["0", "off"].includes(env.SERVICE_CLONE_CACHE_BYTES?.trim() ?? "")
+      ? 0
+      : parseSize("SERVICE_CLONE_CACHE_BYTES", env.SERVICE_CLONE_CACHE_BYTES, 512 * 1024 ** 2),
     httpHeaderTimeoutMs: parseSeconds(
       "SERVICE_HTTP_HEADER_TIMEOUT",
       env.SERVICE_HTTP_HEADER_TIMEOUT,

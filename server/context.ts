@@ -2,6 +2,7 @@
 import type { Database } from "../db/database.ts";
 import type { ServerConfig } from "./config.ts";
 import type { RateLimiter } from "./ratelimit.ts";
+import type { CloneCache } from "./domain/clone_cache.ts";
 
 /** Database plus resolved configuration; the admin key is always set once serving. */
 export interface Signet {
@@ -11,4 +12,6 @@ export interface Signet {
   sshPort: number | null;
   /** Per-IP / per-user / per-bot request limits. */
   limiter: RateLimiter;
+  /** The cache clone requests are answered from; absent when it is off. */
+  cloneCache?: CloneCache;
 }

@@ -7,6 +7,9 @@ import { log } from "./log.ts";
 /** Extra cleanup steps other parts register (e.g. the registry's expired nonces). */
 export type CleanupStep = (ctx: Signet, nowMs: number) => number;
 
+/** Keeps the clone cache within its age and size limits (a cleanup step). */
+export const pruneCloneCache: CleanupStep = (ctx, nowMs) => ctx.cloneCache?.prune(nowMs) ?? 0;
+
 /** Runs every cleanup step once; returns how many rows they removed. */
 export function runMaintenance(ctx: Signet, steps: CleanupStep[] = [], nowMs = Date.now()): number {
   let removed = deleteExpiredChallenges(ctx.db, nowMs - CHALLENGE_LIFETIME_MS);

@@ -20,7 +20,8 @@ import { guardBotReads } from "./registry/http/fast_reads.ts";
 import { purgeExpiredRegistryNonces } from "./registry/maintenance.ts";
 import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server.ts";
 import { rateLimiterFromEnv } from "./ratelimit.ts";
-import { startMaintenance } from "./maintenance.ts";
+import { pruneCloneCache, startMaintenance } from "./maintenance.ts";
+import { CloneCache } from "./domain/clone_cache.ts";
 import { activeTransfers, drainTransfers } from "./transfers.ts";
 import { fixMmapThreshold, releaseMemoryWhenIdle } from "./memory.ts";
 import { gitTransfers, httpRequests, logins, sshSessionsActive } from "./metrics.ts";
@@ -55,8 +56,11 @@ export async function startServer(
     sshPort: config.sshBind?.port ?? null,
     limiter: rateLimiterFromEnv(Deno.env.toObject()),
   };
+  if (config.cloneCacheBytes > 0) {
+    ctx.cloneCache = await CloneCache.create(config.dataDir, config.cloneCacheBytes);
+  }
 
-  const stopMaintenance = startMaintenance(ctx, [purgeExpiredRegistryNonces]);
+  const stopMaintenance = startMaintenance(ctx, [purgeExpiredRegistryNonces, pruneCloneCache]);
   // SSH and the registry first: once HTTP answers (health checks), every listener is up, and clone
   // URLs know the SSH port even when the bind asked for port 0.
   const ssh = config.sshBind

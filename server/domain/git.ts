@@ -23,6 +23,16 @@ export function gitServerEnv(ctx: Signet, gitProtocol?: string | null): Record<s
   };
 }
 
+/** True when a Git-Protocol value asks for version 2 (the highest `version=N` wins). */
+export function isProtocolV2(value: string | null | undefined): boolean {
+  let version = 0;
+  for (const part of (value ?? "").split(":")) {
+    const m = /^version=(\d+)$/.exec(part);
+    if (m) version = Math.max(version, Number(m[1]));
+  }
+  return version === 2;
+}
+
 const programs = new Map<string, string>();
 
 /**

@@ -151,7 +151,11 @@ export function listReposOf(ctx: Signet, owner?: string): RepoRow[] {
   return listRepos(ctx.db, name);
 }
 
-/** Records that a push to `repo` succeeded. */
-export function recordPush(ctx: Signet, repo: RepoRow): void {
-  touchRepoPushed(ctx.db, repo.id);
+/**
+ * Records a push to `repo` once git has exited: its refs may have changed even when it failed
+ * (some refs of a non-atomic push), so cached clones of the old state retire either way.
+ */
+export function recordPush(ctx: Signet, repo: RepoRow, succeeded: boolean): void {
+  ctx.cloneCache?.refsChanged(repo.id);
+  if (succeeded) touchRepoPushed(ctx.db, repo.id);
 }

@@ -9,13 +9,15 @@ import type { Signet } from "../context.ts";
 import { authorizeGit, type GitService } from "../domain/access.ts";
 import { DomainError } from "../domain/errors.ts";
 import { getRepo, recordPush, repoDir } from "../domain/repos.ts";
-import { gitProgram, gitServerEnv, gitSlots } from "../domain/git.ts";
+import { gitProgram, gitServerEnv, gitSlots, isProtocolV2 } from "../domain/git.ts";
 import { clientIp } from "./errors.ts";
 import { log } from "../log.ts";
 import { userFromAuthorization } from "./auth.ts";
 import { gitTransfers } from "../metrics.ts";
 import { trackTransfer } from "../transfers.ts";
 import { uploadPackV2Advertisement } from "./advertisement.ts";
+import { isCloneRequest, MAX_CLONE_REQUEST_BYTES } from "../domain/clone_cache.ts";
+import { answerClone } from "../domain/clones.ts";
 import { pumpBody } from "./body_pump.ts";
 
 /** Request body bytes held in memory while git catches up; the rest waits in a temp file. */
@@ -103,6 +105,28 @@ async function serveGit(
     const bytes = await uploadPackV2Advertisement(ctx, dir, env);
     if (bytes) return new Response(bytes as BodyInit, { status: 200, headers });
   }
+  if (input && service === "git-upload-pack" && isProtocolV2(gitProtocol)) {
+    // A clone request is answered whole (and maybe from the clone cache); the rest stream on.
+    const head = await readAtMost(input, MAX_CLONE_REQUEST_BYTES);
+    if (head.rest === null && isCloneRequest(head.bytes)) {
+      const answer = await answerClone(ctx, repo, head.bytes, gitProtocol);
+      const started = performance.now();
+      trackTransfer(answer.done.then((ok) => {
+        gitTransfers.inc({ transport: "http", service, outcome: ok ? "ok" : "failed" });
+        log("info", "git transfer", {
+          transport: "http",
+          service,
+          repo: `${repo.owner}/${repo.name}`,
+          user: user?.username ?? null,
+          outcome: ok ? "ok" : "failed",
+          clone: answer.source,
+          ms: Math.round(performance.now() - started),
+        });
+      }));
+      return new Response(answer.stream, { status: 200, headers });
+    }
+    input = head.rest ? prepend(head.bytes, head.rest) : bytesStream(head.bytes);
+  }
 
   // The same processes http-backend would start, minus http-backend itself.
   const release = await gitSlots.acquire();
@@ -146,33 +170,22 @@ async function serveGit(
         stderr: errText.slice(0, 500),
       });
     }
-    if (status.success && service === "git-receive-pack" && !advertise) recordPush(ctx, repo);
+    if (service === "git-receive-pack" && !advertise) recordPush(ctx, repo, status.success);
   }));
 
   // Protocol v0/v1 advertisements start with a service line; v2 has none (as in http-backend).
   const body = advertise && !isProtocolV2(gitProtocol)
-    ? prepend(pktLine(`# service=${service}\n`) + "0000", child.stdout)
+    ? prepend(new TextEncoder().encode(pktLine(`# service=${service}\n`) + "0000"), child.stdout)
     : child.stdout;
   return new Response(body, { status: 200, headers });
-}
-
-/** True when a Git-Protocol value asks for version 2 (the highest `version=N` wins). */
-function isProtocolV2(value: string | undefined): boolean {
-  let version = 0;
-  for (const part of (value ?? "").split(":")) {
-    const m = /^version=(\d+)$/.exec(part);
-    if (m) version = Math.max(version, Number(m[1]));
-  }
-  return version === 2;
 }
 
 function pktLine(text: string): string {
   return (text.length + 4).toString(16).padStart(4, "0") + text;
 }
 
-/** `head` followed by everything in `rest`. */
-function prepend(head: string, rest: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  const first = new TextEncoder().encode(head);
+/** `first` followed by everything in `rest`. */
+function prepend(first: Uint8Array, rest: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
   const reader = rest.getReader();
   let sentHead = false;
   return new ReadableStream<Uint8Array>({
@@ -190,6 +203,55 @@ function prepend(head: string, rest: ReadableStream<Uint8Array>): ReadableStream
       return reader.cancel(reason);
     },
   });
+}
+
+/** A stream of just `bytes`. */
+function bytesStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+}
+
+/**
+ * The start of `stream`: all of it when it ends within `limit` bytes (`rest` null), else the bytes
+ * read so far and the unread rest.
+ */
+async function readAtMost(
+  stream: ReadableStream<Uint8Array>,
+  limit: number,
+): Promise<{ bytes: Uint8Array; rest: ReadableStream<Uint8Array> | null }> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  while (size <= limit) {
+    const { value, done } = await reader.read();
+    if (done) return { bytes: concat(chunks, size), rest: null };
+    chunks.push(value);
+    size += value.length;
+  }
+  const rest = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { value, done } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  return { bytes: concat(chunks, size), rest };
+}
+
+function concat(chunks: Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.length;
+  }
+  return out;
 }
 
 /** Reads a stream to its end, keeping at most `limit` bytes of it as text. */

@@ -8,6 +8,11 @@ import { log } from "../../log.ts";
 import { gitTransfers } from "../../metrics.ts";
 import { trackTransfer } from "../../transfers.ts";
 import type { ChannelIO } from "../io.ts";
+import type { RepoRow } from "../../../db/repos.ts";
+import { isCloneRequest } from "../../domain/clone_cache.ts";
+import { answerClone } from "../../domain/clones.ts";
+import { isProtocolV2 } from "../../domain/git.ts";
+import { type RequestPiece, RequestSplitter } from "../v2_requests.ts";
 import { expectArgs, type Invocation, type SshCommand } from "./types.ts";
 
 /** The SSH command that runs `service` on the repository named by its one argument. */
@@ -22,11 +27,11 @@ export function gitCommand(service: GitService): SshCommand {
       const repo = getRepo(inv.ctx, path.owner, path.name);
       authorizeGit("ssh", service, repo, inv.user);
       const started = performance.now();
-      const done = runGit(inv, service, repoDir(inv.ctx, repo.owner, repo.name));
+      const done = runGit(inv, service, repo);
       trackTransfer(done);
       const code = await done;
       const outcome = code === 0 ? "ok" : "failed";
-      if (code === 0 && isPush(service)) recordPush(inv.ctx, repo);
+      if (isPush(service)) recordPush(inv.ctx, repo, code === 0);
       gitTransfers.inc({ transport: "ssh", service, outcome });
       log("info", "git transfer", {
         transport: "ssh",
@@ -44,19 +49,23 @@ export function gitCommand(service: GitService): SshCommand {
 }
 
 /** Spawns `git <service> <dir>` and pipes the channel through it; resolves to git's exit code. */
-async function runGit(inv: Invocation, service: GitService, dir: string): Promise<number> {
+async function runGit(inv: Invocation, service: GitService, repo: RepoRow): Promise<number> {
   // One pool of git processes for every transport (see server/domain/git.ts).
   const release = await gitSlots.acquire();
   try {
-    return await runGitProcess(inv, service, dir);
+    return await runGitProcess(inv, service, repo);
   } finally {
     release();
   }
 }
 
-async function runGitProcess(inv: Invocation, service: GitService, dir: string): Promise<number> {
+async function runGitProcess(
+  inv: Invocation,
+  service: GitService,
+  repo: RepoRow,
+): Promise<number> {
   const child = new Deno.Command("git", {
-    args: [service.slice("git-".length), dir],
+    args: [service.slice("git-".length), repoDir(inv.ctx, repo.owner, repo.name)],
     env: gitServerEnv(inv.ctx, inv.env.GIT_PROTOCOL),
     clearEnv: true,
     stdin: "piped",
@@ -71,7 +80,9 @@ async function runGitProcess(inv: Invocation, service: GitService, dir: string):
     } catch { /* already gone */ }
   };
   inv.io.closed.then(kill);
-  pumpInput(inv.io.channel, child.stdin);
+  if (service === "git-upload-pack" && isProtocolV2(inv.env.GIT_PROTOCOL)) {
+    pumpV2Requests(inv, repo, child.stdin);
+  } else pumpInput(inv.io.channel, child.stdin);
   const [outOk, errOk] = await Promise.all([
     pumpOutput(child.stdout, inv.io, "stdout"),
     pumpOutput(child.stderr, inv.io, "stderr"),
@@ -100,6 +111,51 @@ function pumpInput(channel: ServerChannel, stdin: WritableStream<Uint8Array>): v
   });
   channel.on("end", () => {
     if (!broken) writer.close().catch(() => {});
+  });
+}
+
+/**
+ * Feeds a v2 session's requests to git's stdin, one at a time, except clone requests: those are
+ * answered by answerClone (the clone cache) straight to the channel, while git waits for the next.
+ */
+function pumpV2Requests(inv: Invocation, repo: RepoRow, stdin: WritableStream<Uint8Array>): void {
+  const { channel } = inv.io;
+  const writer = stdin.getWriter();
+  const splitter = new RequestSplitter();
+  let queue = Promise.resolve();
+  let broken = false;
+  const handle = async (piece: RequestPiece) => {
+    if (broken) return;
+    if (piece.whole && isCloneRequest(piece.bytes)) {
+      const answer = await answerClone(inv.ctx, repo, piece.bytes, inv.env.GIT_PROTOCOL);
+      trackTransfer(answer.done);
+      for await (const chunk of answer.stream) {
+        if (!await inv.io.write(chunk)) return void (broken = true);
+      }
+      log("info", "git clone answered", {
+        transport: "ssh",
+        repo: `${repo.owner}/${repo.name}`,
+        user: inv.user.username,
+        clone: answer.source,
+      });
+      return;
+    }
+    await writer.write(piece.bytes);
+  };
+  const enqueue = (pieces: RequestPiece[]) => {
+    if (pieces.length === 0) return;
+    channel.pause();
+    for (const piece of pieces) queue = queue.then(() => handle(piece));
+    queue = queue.catch(() => {
+      broken = true;
+      channel.destroy();
+    });
+    queue.then(() => channel.resume());
+  };
+  channel.on("data", (chunk: Uint8Array) => enqueue(splitter.push(chunk)));
+  channel.on("end", () => {
+    enqueue(splitter.end());
+    queue.then(() => writer.close()).catch(() => {});
   });
 }
 
