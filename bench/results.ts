@@ -228,7 +228,8 @@ export function renderReport(report: BenchReport): string {
         "served every earlier workload by then; its RSS at the start of this phase shows what " +
         "that left behind (allocator high-water marks, e.g. after 50 MB pushes). With several " +
         "rounds (transport order rotated), the time is the median round's, failures are summed " +
-        "and memory peaks are the highest of any round.",
+        "and memory peaks are the highest of any round; OpenSSH and nginx, which no goal judges " +
+        "here, run the first round only.",
       "",
     );
     const file = report.parallel.find((p) => p.transport === "file");
