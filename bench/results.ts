@@ -172,6 +172,10 @@ export function renderReport(report: BenchReport): string {
       "there.",
     "- `push-big` mostly measures zlib (client recompression, server unpack below " +
       "`transfer.unpackLimit`); the transports are judged by the other workloads.",
+    "- Signet answers a clone of an unchanged repository from its clone cache (docs/decisions.md, " +
+      "'Clone cache'): the first clone of a repository state (a warm-up run) runs git, later " +
+      "identical clones read its response; file://, OpenSSH and nginx run pack-objects for every " +
+      "clone. Fetches and pushes never use the cache.",
     "- Registry latency is measured under load (the connection count below): p99 then includes " +
       "queueing behind other requests; the one-connection search row shows service time alone.",
   );
