@@ -101,6 +101,43 @@ Deno.test({
 });
 
 Deno.test({
+  name: "SSH clones that make the response run git in their own session's slot (no deadlock)",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    // One git slot: the session's upload-pack holds it while its clone request is answered.
+    const single = await startTestServer({ env: { SERVICE_GIT_CONCURRENCY: "1" } });
+    try {
+      const carol = await createUser(single, "carol");
+      await createRepo(single, await login(single, carol), "solo");
+      const env = gitSshEnv(single.sshPort, carol.key, home);
+      const url = `ssh://git@127.0.0.1:${single.sshPort}/carol/solo.git`;
+      const work = `${home}/solo`;
+      await runOk("git", ["init", "-q", "-b", "main", work], { env });
+      await runOk("git", ["commit", "-q", "--allow-empty", "-m", "solo"], { cwd: work, env });
+      await runOk("git", ["push", "-q", url, "main"], { cwd: work, env });
+      // Cold cache, three at once: each session holds or waits for the only slot.
+      const results = await Promise.all([0, 1, 2].map((i) =>
+        run("timeout", [
+          "60",
+          "git",
+          "-c",
+          "protocol.version=2",
+          "clone",
+          "-q",
+          "--bare",
+          url,
+          `${home}/solo-${i}`,
+        ], { env })
+      ));
+      for (const r of results) assertEquals(r.code, 0, `clone hung or failed: ${r.stderr}`);
+    } finally {
+      await single.stop();
+    }
+  },
+});
+
+Deno.test({
   name: "clone cache: stop the server",
   sanitizeOps: false,
   sanitizeResources: false,

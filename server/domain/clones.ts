@@ -17,28 +17,34 @@ export interface CloneAnswer {
   done: Promise<boolean>;
 }
 
-/** The response to the v2 clone request `request` for `repo`. */
+/**
+ * The response to the v2 clone request `request` for `repo`. `slotHeld`: the caller's transfer
+ * already holds a git slot (an SSH session's upload-pack), so git runs in it rather than waiting
+ * for another one, which a storm of sessions could otherwise hold all of.
+ */
 export async function answerClone(
   ctx: Signet,
   repo: RepoRow,
   request: Uint8Array,
   gitProtocol: string | null | undefined,
+  slotHeld = false,
 ): Promise<CloneAnswer> {
-  const produce = () => statelessUploadPack(ctx, repo, request, gitProtocol);
+  const produce = () => statelessUploadPack(ctx, repo, request, gitProtocol, slotHeld);
   const { stream, source } = ctx.cloneCache
     ? await ctx.cloneCache.respond(repo.id, request, produce)
     : { stream: (await produce()).stream, source: "made" as const };
   return { source, ...watchEnd(stream) };
 }
 
-/** Runs `git upload-pack --stateless-rpc` on `request` once a git slot is free. */
+/** Runs `git upload-pack --stateless-rpc` on `request`, in a git slot. */
 async function statelessUploadPack(
   ctx: Signet,
   repo: RepoRow,
   request: Uint8Array,
   gitProtocol: string | null | undefined,
+  slotHeld: boolean,
 ): Promise<Produced> {
-  const release = await gitSlots.acquire();
+  const release = slotHeld ? () => {} : await gitSlots.acquire();
   try {
     const child = new Deno.Command(gitProgram("git-upload-pack"), {
       args: ["--stateless-rpc", repoDir(ctx, repo.owner, repo.name)],

@@ -127,7 +127,8 @@ function pumpV2Requests(inv: Invocation, repo: RepoRow, stdin: WritableStream<Ui
   const handle = async (piece: RequestPiece) => {
     if (broken) return;
     if (piece.whole && isCloneRequest(piece.bytes)) {
-      const answer = await answerClone(inv.ctx, repo, piece.bytes, inv.env.GIT_PROTOCOL);
+      // This session's upload-pack holds a git slot and idles meanwhile: git runs in that slot.
+      const answer = await answerClone(inv.ctx, repo, piece.bytes, inv.env.GIT_PROTOCOL, true);
       trackTransfer(answer.done);
       for await (const chunk of answer.stream) {
         if (!await inv.io.write(chunk)) return void (broken = true);
