@@ -28,6 +28,16 @@ export const MAX_CLONE_REQUEST_BYTES = 64 * 1024;
 const decoder = new TextDecoder();
 
 /**
+ * The length field of the pkt-line at `pos` in `bytes` (which holds its 4 bytes): 0 flush, 1
+ * delimiter, 2 response end, else the line's size with the field; -1 when it is malformed.
+ */
+export function pktLength(bytes: Uint8Array, pos: number): number {
+  const hex = decoder.decode(bytes.subarray(pos, pos + 4));
+  const len = /^[0-9a-f]{4}$/.test(hex) ? parseInt(hex, 16) : -1;
+  return len === 3 ? -1 : len;
+}
+
+/**
  * True when `request` is exactly one protocol v2 `command=fetch` request (pkt-lines ending in a
  * flush) that sends no `have` line: what `git clone` sends.
  */
@@ -36,9 +46,8 @@ export function isCloneRequest(request: Uint8Array): boolean {
   let pos = 0;
   let command = true;
   while (pos + 4 <= request.length) {
-    const hex = decoder.decode(request.subarray(pos, pos + 4));
-    if (!/^[0-9a-f]{4}$/.test(hex)) return false;
-    const len = parseInt(hex, 16);
+    const len = pktLength(request, pos);
+    if (len < 0) return false;
     if (len === 0) return !command && pos + 4 === request.length; // flush: the request's end
     if (len === 1) { // delimiter between capabilities and arguments
       pos += 4;

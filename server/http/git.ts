@@ -19,7 +19,7 @@ import { uploadPackV2Advertisement } from "./advertisement.ts";
 import { isCloneRequest, MAX_CLONE_REQUEST_BYTES } from "../domain/clone_cache.ts";
 import { answerClone } from "../domain/clones.ts";
 import { pumpBody } from "./body_pump.ts";
-import { bytesStream, collectText, prepend, readAtMost } from "./streams.ts";
+import { collectText, prepend, readAtMost } from "./streams.ts";
 
 /** Request body bytes held in memory while git catches up; the rest waits in a temp file. */
 const BODY_MEMORY_LIMIT = 8 * 1024 * 1024;
@@ -109,8 +109,8 @@ async function serveGit(
   if (input && service === "git-upload-pack" && isProtocolV2(gitProtocol)) {
     // A clone request is answered whole (and maybe from the clone cache); the rest stream on.
     const head = await readAtMost(input, MAX_CLONE_REQUEST_BYTES);
-    if (head.rest === null && isCloneRequest(head.bytes)) {
-      const answer = await answerClone(ctx, repo, head.bytes, gitProtocol);
+    if (head.all && isCloneRequest(head.all)) {
+      const answer = await answerClone(ctx, repo, head.all, gitProtocol);
       const started = performance.now();
       trackTransfer(answer.done.then((ok) => {
         gitTransfers.inc({ transport: "http", service, outcome: ok ? "ok" : "failed" });
@@ -126,7 +126,7 @@ async function serveGit(
       }));
       return new Response(answer.stream, { status: 200, headers });
     }
-    input = head.rest ? prepend(head.bytes, head.rest) : bytesStream(head.bytes);
+    input = head.replay;
   }
 
   // The same processes http-backend would start, minus http-backend itself.

@@ -5,61 +5,48 @@ export function prepend(
   first: Uint8Array,
   rest: ReadableStream<Uint8Array>,
 ): ReadableStream<Uint8Array> {
-  const reader = rest.getReader();
-  let sentHead = false;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      if (!sentHead) {
-        sentHead = true;
-        controller.enqueue(first);
-        return;
-      }
-      const { value, done } = await reader.read();
-      if (done) controller.close();
-      else controller.enqueue(value);
-    },
-    cancel(reason) {
-      return reader.cancel(reason);
-    },
-  });
-}
-
-/** A stream of just `bytes`. */
-export function bytesStream(bytes: Uint8Array): ReadableStream<Uint8Array> {
-  return new ReadableStream({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
+  return replay([first], rest.getReader());
 }
 
 /**
- * The start of `stream`: all of it when it ends within `limit` bytes (`rest` null), else the bytes
- * read so far and the unread rest.
+ * Reads `stream` up to `limit` bytes: `all` is the whole of it when it ended within that (else
+ * null), and `replay` gives every byte again, those read and the rest.
  */
 export async function readAtMost(
   stream: ReadableStream<Uint8Array>,
   limit: number,
-): Promise<{ bytes: Uint8Array; rest: ReadableStream<Uint8Array> | null }> {
+): Promise<{ all: Uint8Array | null; replay: ReadableStream<Uint8Array> }> {
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
   while (size <= limit) {
     const { value, done } = await reader.read();
-    if (done) return { bytes: concat(chunks, size), rest: null };
+    if (done) {
+      const all = concat(chunks, size);
+      return { all, replay: replay([all], null) };
+    }
     chunks.push(value);
     size += value.length;
   }
-  const rest = new ReadableStream<Uint8Array>({
+  return { all: null, replay: replay(chunks, reader) };
+}
+
+/** `chunks`, then what `reader` still has (if any). */
+function replay(
+  chunks: Uint8Array[],
+  reader: ReadableStreamDefaultReader<Uint8Array> | null,
+): ReadableStream<Uint8Array> {
+  const queued = [...chunks];
+  return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      const { value, done } = await reader.read();
+      const next = queued.shift();
+      if (next) return controller.enqueue(next);
+      const { value, done } = reader ? await reader.read() : { value: undefined, done: true };
       if (done) controller.close();
       else controller.enqueue(value);
     },
-    cancel: (reason) => reader.cancel(reason),
+    cancel: (reason) => reader?.cancel(reason),
   });
-  return { bytes: concat(chunks, size), rest };
 }
 
 function concat(chunks: Uint8Array[], size: number): Uint8Array {

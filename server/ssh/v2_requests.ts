@@ -4,15 +4,13 @@
  * upload-pack. Anything it cannot follow (a malformed length, a request over the size limit) ends
  * the splitting: from there on, every byte passes through untouched and in order.
  */
-import { MAX_CLONE_REQUEST_BYTES } from "../domain/clone_cache.ts";
+import { MAX_CLONE_REQUEST_BYTES, pktLength } from "../domain/clone_cache.ts";
 
 /** A piece of the client's byte stream: a whole request, or bytes passed through as they are. */
 export interface RequestPiece {
   bytes: Uint8Array;
   whole: boolean;
 }
-
-const decoder = new TextDecoder();
 
 /** Follows pkt-line framing across chunks. */
 export class RequestSplitter {
@@ -27,9 +25,8 @@ export class RequestSplitter {
     let start = 0;
     let pos = 0;
     while (pos + 4 <= buffer.length) {
-      const hex = decoder.decode(buffer.subarray(pos, pos + 4));
-      const len = /^[0-9a-f]{4}$/.test(hex) ? parseInt(hex, 16) : -1;
-      if (len < 0 || (len > 2 && len < 4)) return this.#giveUp(pieces, buffer.subarray(start));
+      const len = pktLength(buffer, pos);
+      if (len < 0) return this.#giveUp(pieces, buffer.subarray(start));
       const size = len <= 2 ? 4 : len;
       if (pos + size > buffer.length) break;
       pos += size;
