@@ -128,6 +128,8 @@ export function searchBotRecords(db: Database, query: BotQuery, memory?: PlanMem
     hits = probe === null ? null : indexHits(db, probe);
     if (hits === null) {
       if (indexable) memory?.broad.set(q, true);
+      // Test the text on the narrow (bot_id, search_text) index; fetch a row only for a hit.
+      from = "registry_bots b INDEXED BY registry_bots_search_scan";
       where.push(["b.search_text LIKE ? ESCAPE '\\'", like]);
     } else if (hits.length === 0) {
       return [];
@@ -140,7 +142,7 @@ export function searchBotRecords(db: Database, query: BotQuery, memory?: PlanMem
   if (query.capability !== null) {
     if (hits === null) {
       // Walk the capability's index in bot_id order (CROSS JOIN keeps it the outer loop).
-      from = "registry_capabilities c CROSS JOIN registry_bots b ON b.bot_id = c.bot_id";
+      from = `registry_capabilities c CROSS JOIN ${from} ON b.bot_id = c.bot_id`;
       order = "c.bot_id";
       where.push(["c.capability = ?", query.capability]);
     } else {

@@ -1,9 +1,11 @@
 /** The ordered schema migrations; a migration's number is its position (1-based). Never edit a shipped one. */
 import { HOSTING_SCHEMA } from "./001_hosting.ts";
 import { REGISTRY_SCHEMA } from "./002_registry.ts";
+import { SEARCH_SCAN_SCHEMA } from "./003_search_scan.ts";
 
 /** SQL scripts applied in order; `PRAGMA user_version` records how many have run. */
 export const MIGRATIONS: readonly string[] = [
   HOSTING_SCHEMA,
   REGISTRY_SCHEMA,
+  SEARCH_SCAN_SCHEMA,
 ];
