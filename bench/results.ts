@@ -2,6 +2,7 @@
 import { fmt, fmtRatio, median } from "./util.ts";
 import type { GitSample, ParallelResult } from "./git_workloads.ts";
 import type { ApiResults, CreateBreakdown } from "./api_workloads.ts";
+import { GET_WARM_UP_SECONDS, SEARCH_WARM_UP_SECONDS } from "./registry_workloads.ts";
 import type { Transport } from "./transport.ts";
 
 /** Everything one bench run produced. */
@@ -310,7 +311,10 @@ function renderApi(api: ApiResults): string[] {
   const out: string[] = ["## API", ""];
   out.push(
     `Load generator: ${api.generator}. Each row is one run of ${api.durationS} s with ` +
-      `${api.connections} connections.`,
+      `${api.connections} connections. The first measured run on each registry endpoint and ` +
+      `server (the bare reference included) follows an untimed run of the same load ` +
+      `(${GET_WARM_UP_SECONDS} s for GET, ${SEARCH_WARM_UP_SECONDS} s for search), so the rows ` +
+      "show a warm server: its code compiled, the database pages it reads mapped.",
     "",
   );
   const rows = api.rows.map((r) => [
