@@ -244,6 +244,7 @@ export function medianParallel(results: ParallelResult[]): ParallelResult {
     memory: mid.memory && {
       ...mid.memory,
       mainRss: peak((m) => m.mainRss),
+      mainAnon: memories.reduce((a, b) => b.mainRss > a.mainRss ? b : a).mainAnon,
       treePss: peak((m) => m.treePss),
       maxProcesses: peak((m) => m.maxProcesses),
     },

@@ -231,7 +231,9 @@ export function renderReport(report: BenchReport): string {
       "Memory is sampled every 100 ms from /proc: RSS of the main server process, and the sum of " +
         "PSS over its whole process tree (including the git processes it starts). The server has " +
         "served every earlier workload by then; its RSS at the start of this phase shows what " +
-        "that left behind (allocator high-water marks, e.g. after 50 MB pushes). With several " +
+        "that left behind (allocator high-water marks, e.g. after 50 MB pushes). Of the RSS peak, " +
+        "the anonymous part is heaps and buffers; the rest is mapped files (the executable, " +
+        "libraries, the database). With several " +
         "rounds (transport order rotated), the time is the median round's, failures are summed " +
         "and memory peaks are the highest of any round; OpenSSH and nginx, which no goal judges " +
         "here, run the first round only.",
@@ -247,6 +249,7 @@ export function renderReport(report: BenchReport): string {
         "vs file://",
         "main RSS at start MB",
         "main RSS peak MB",
+        "of which anonymous MB",
         "tree PSS peak MB",
         "max procs",
         "rounds ms",
@@ -259,6 +262,7 @@ export function renderReport(report: BenchReport): string {
         file ? fmtRatio(p.totalMs / file.totalMs) : "n/a",
         p.memory ? fmt(p.memory.startRss / 1024) : "n/a",
         p.memory ? fmt(p.memory.mainRss / 1024) : "n/a",
+        p.memory ? fmt(p.memory.mainAnon / 1024) : "n/a",
         p.memory ? fmt(p.memory.treePss / 1024) : "n/a",
         p.memory ? String(p.memory.maxProcesses) : "n/a",
         p.rounds ? p.rounds.map((ms) => fmt(ms)).join(", ") : "",

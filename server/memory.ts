@@ -93,7 +93,7 @@ const RELEASE_UNTIL_MS = 65_000;
 /** How often the watch looks. */
 const CHECK_EVERY_MS = 500;
 /** Buffers held by JavaScript objects above which the main thread collects, busy or not. */
-const DEAD_BUFFERS_BYTES = 96 * 1024 * 1024;
+const DEAD_BUFFERS_BYTES = 32 * 1024 * 1024;
 
 /** What the idle watch asks the server. */
 export interface IdleWatch {

@@ -47,13 +47,27 @@ function kbField(text: string, field: string): number {
   return m ? Number(m[1]) : 0;
 }
 
-/** Memory of one process in KiB: resident set (RSS) and proportional set (PSS); 0 if gone. */
-export function memoryOf(pid: number): { rss: number; pss: number } {
+/** Memory of one process in KiB, 0 if gone. */
+export interface ProcessMemory {
+  /** Resident set. */
+  rss: number;
+  /** Proportional set (shared pages divided among their users). */
+  pss: number;
+  /** Of the RSS: anonymous memory (heaps, buffers). */
+  anon: number;
+  /** Of the RSS: pages of files (the executable, libraries) and of tmpfs files (mapped databases). */
+  fileAndShmem: number;
+}
+
+/** Memory of one process (see ProcessMemory). */
+export function memoryOf(pid: number): ProcessMemory {
   try {
     const text = Deno.readTextFileSync(`/proc/${pid}/smaps_rollup`);
-    return { rss: kbField(text, "Rss"), pss: kbField(text, "Pss") };
+    const rss = kbField(text, "Rss");
+    const anon = kbField(text, "Anonymous");
+    return { rss, pss: kbField(text, "Pss"), anon, fileAndShmem: rss - anon };
   } catch {
-    return { rss: 0, pss: 0 };
+    return { rss: 0, pss: 0, anon: 0, fileAndShmem: 0 };
   }
 }
 
@@ -63,6 +77,8 @@ export interface MemoryPeak {
   startRss: number;
   /** Largest RSS of the main server process alone (the first root). */
   mainRss: number;
+  /** Of mainRss at its peak: anonymous memory. */
+  mainAnon: number;
   /** Largest sum of PSS over the whole process tree (server + git children). */
   treePss: number;
   /** Most processes seen in the tree at once. */
@@ -71,16 +87,16 @@ export interface MemoryPeak {
 
 /** Samples the memory of `server` every `everyMs` until `stop()` is called. */
 export function sampleMemory(server: ServerProcess, everyMs = 100): { stop(): MemoryPeak } {
-  const peak: MemoryPeak = { startRss: -1, mainRss: 0, treePss: 0, maxProcesses: 0 };
+  const peak: MemoryPeak = { startRss: -1, mainRss: 0, mainAnon: 0, treePss: 0, maxProcesses: 0 };
   const take = () => {
     const roots = server.roots();
     if (roots.length === 0) return;
     const tree = processTree(roots);
     let pss = 0;
     for (const pid of tree) pss += memoryOf(pid).pss;
-    const rss = memoryOf(roots[0]).rss;
+    const { rss, anon } = memoryOf(roots[0]);
     if (peak.startRss < 0) peak.startRss = rss;
-    peak.mainRss = Math.max(peak.mainRss, rss);
+    if (rss > peak.mainRss) [peak.mainRss, peak.mainAnon] = [rss, anon];
     peak.treePss = Math.max(peak.treePss, pss);
     peak.maxProcesses = Math.max(peak.maxProcesses, tree.length);
   };
