@@ -33,14 +33,21 @@ export interface Peer {
 /** Serves one session channel of `peer`. */
 export function handleSession(peer: Peer, accept: () => Session): void {
   const session = accept();
+  // The client sends its first request (env, pty, exec) once our confirmation arrived: the time
+  // until then is one round trip, which paces the output (ChannelIO).
+  const confirmedAt = performance.now();
+  let rttMs: number | null = null;
+  const sampleRtt = () => (rttMs ??= performance.now() - confirmedAt);
   let pty = false;
   const env: Record<string, string> = {};
   session.on("pty", (accept, _reject) => {
+    sampleRtt();
     pty = true;
     accept?.();
   });
   session.on("window-change", (accept) => accept?.());
   session.on("env", (accept, reject, info) => {
+    sampleRtt();
     // Only a well-formed GIT_PROTOCOL is forwarded (to git); everything else is refused.
     const value = info.key === "GIT_PROTOCOL" ? gitProtocolEnv(info.val).GIT_PROTOCOL : undefined;
     if (value === undefined) return reject?.();
@@ -48,17 +55,17 @@ export function handleSession(peer: Peer, accept: () => Session): void {
     accept?.();
   });
   session.on("exec", (accept, _reject, info) => {
-    const io = open(accept(), pty, peer);
+    const io = open(accept(), pty, peer, sampleRtt());
     runExec(peer, io, info.command, env).catch((err) => internalError(io, err));
   });
   session.on("shell", (accept) => {
-    const io = open(accept(), pty, peer);
+    const io = open(accept(), pty, peer, sampleRtt());
     runShell(peer, io).catch((err) => internalError(io, err));
   });
 }
 
-function open(channel: ServerChannel, pty: boolean, peer: Peer): ChannelIO {
-  const io = new ChannelIO(channel, pty, peer.closed);
+function open(channel: ServerChannel, pty: boolean, peer: Peer, rttMs: number): ChannelIO {
+  const io = new ChannelIO(channel, pty, peer.closed, rttMs);
   sshSessionsActive.inc();
   io.closed.then(() => sshSessionsActive.dec());
   return io;
