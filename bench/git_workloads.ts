@@ -95,6 +95,13 @@ async function commitFile(
   await cmdOk("git", ["commit", "-q", "-m", `bench ${file}`], { cwd: repoDir, env: envFor(t, c) });
 }
 
+let bigFileOfRun: { run: number; bytes: Uint8Array } | null = null;
+/** The big-push file of `run`. */
+function bigFile(c: ClientContext, run: number): Uint8Array {
+  if (bigFileOfRun?.run !== run) bigFileOfRun = { run, bytes: randomBytes(c.bigPushBytes) };
+  return bigFileOfRun.bytes;
+}
+
 const pusher = (t: Transport, c: ClientContext) => clientDir(t, c, "pusher");
 const fetcher = (t: Transport, c: ClientContext) => clientDir(t, c, "fetcher");
 const bigPusher = (t: Transport, c: ClientContext) => clientDir(t, c, "big-pusher");
@@ -135,8 +142,9 @@ export const WORKLOADS: Workload[] = [
     id: "push-big",
     command: "git push -q origin main (one commit adding an incompressible file)",
     setup: (t, c) => git(t, c, ["clone", "-q", t.url("scratch"), bigPusher(t, c)]).then(() => {}),
-    prepare: (t, c, run) =>
-      commitFile(t, c, bigPusher(t, c), `big-${run}.bin`, randomBytes(c.bigPushBytes)),
+    // One new incompressible file per run, the same for every transport (each pushes to a
+    // repository of its own): generated once, not once per transport.
+    prepare: (t, c, run) => commitFile(t, c, bigPusher(t, c), `big-${run}.bin`, bigFile(c, run)),
     measure: (t, c) => git(t, c, ["push", "-q", "origin", "main"], bigPusher(t, c)),
   },
 ];

@@ -58,11 +58,11 @@ const FULL: Mode = {
   warmup: 1,
   parallel: 50,
   parallelRounds: 3,
-  apiSeconds: 4,
+  apiSeconds: 3,
   apiConnections: 16,
   bots: 100_000,
   rounds: 2,
-  mutations: 14_000,
+  mutations: 10_000,
   breakdownCreates: 1_000,
 };
 const QUICK: Mode = {
