@@ -53,6 +53,15 @@ Deno.test({
       const r = await git(["push", authed, "main"], work);
       assertEquals(r.code, 0, r.stderr);
       assertEquals(await remoteHead(), head);
+      // Pushed objects are kept as the pack the client sent (receive.unpackLimit=1), not
+      // unpacked into loose objects that git would compress again.
+      const objects = `${server.dataDir}/repos/alice/hello.git/objects`;
+      const loose = (await runOk("git", ["count-objects", "-v"], {
+        cwd: `${server.dataDir}/repos/alice/hello.git`,
+        env,
+      })).match(/^count: (\d+)$/m)?.[1];
+      assertEquals(loose, "0");
+      assert([...Deno.readDirSync(`${objects}/pack`)].some((e) => e.name.endsWith(".pack")));
     });
 
     await t.step("owner pushes with Bearer token", async () => {

@@ -16,9 +16,11 @@ export function gitServerEnv(ctx: Signet, gitProtocol?: string | null): Record<s
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: ctx.config.dataDir,
     GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_COUNT: "1",
+    GIT_CONFIG_COUNT: "2",
     GIT_CONFIG_KEY_0: "receive.maxInputSize",
     GIT_CONFIG_VALUE_0: String(ctx.config.maxPushBytes),
+    GIT_CONFIG_KEY_1: "receive.unpackLimit",
+    GIT_CONFIG_VALUE_1: "1",
     ...gitProtocolEnv(gitProtocol),
   };
 }
