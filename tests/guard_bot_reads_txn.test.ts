@@ -1,0 +1,53 @@
+/** The guard thread's stored-bot reads share a read transaction per event-loop run, never longer. */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { openDatabase, transaction } from "../db/database.ts";
+import { registryContext } from "../server/registry/context.ts";
+import { storeBot } from "../server/registry/bots.ts";
+import { applyOperation, type Bot } from "../server/registry/record.ts";
+import { GuardBotReads } from "../server/registry/http/guard_bot_reads.ts";
+
+function bot(version: number): Bot {
+  const created = applyOperation(
+    "create_bot",
+    null,
+    {
+      bot_id: "txn-bot",
+      name: "Txn bot",
+      keys: [{ key_id: "k1", algorithm: "Ed25519", public_key: "key-1", label: "main" }],
+      capabilities: ["deploy"],
+    },
+    { botId: "txn-bot" },
+    { now: "2026-01-01T00:00:00.000Z", seq: 1, logHash: "", approvedBy: [] },
+  );
+  return { ...created, version };
+}
+
+const etag = (bytes: Uint8Array) => /etag: "(\d+)"/.exec(new TextDecoder().decode(bytes))?.[1];
+const GET = "GET /v1/bots/txn-bot HTTP/1.1\r\nHost: r\r\n\r\n";
+
+Deno.test("guard reads: one read transaction per event-loop run, later runs see later commits", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "signet-guard-txn-" });
+  const db = openDatabase(`${dir}/signet.db`);
+  const rc = registryContext(db);
+  transaction(db, () => storeBot(rc, bot(1)));
+  const reads = new GuardBotReads(`${dir}/signet.db`);
+  try {
+    const first = [reads.answer(GET), reads.answer(GET), reads.answer(GET)];
+    assertEquals(first.map((a) => etag(a!.bytes)), ["1", "1", "1"]);
+    assertEquals(reads.stats, { transactions: 1, reads: 3 });
+    await new Promise((r) => setTimeout(r, 0));
+    // Committed by the writing connection between two runs: the next read must see it.
+    transaction(db, () => storeBot(rc, bot(2)));
+    assertEquals(etag(reads.answer(GET)!.bytes), "2");
+    assertEquals(reads.stats, { transactions: 2, reads: 4 });
+    await new Promise((r) => setTimeout(r, 0));
+    // The read transaction ended with its run: the writer is not held back (a checkpoint can
+    // copy everything and restart the log).
+    const ckpt = db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number };
+    assertEquals(Number(ckpt.busy), 0);
+  } finally {
+    reads.close();
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
