@@ -171,8 +171,11 @@ export function renderReport(report: BenchReport): string {
       "request (two or three requests per operation), so the fixed-cost workloads (`ls-remote`, " +
       "fetch and push of one commit) cannot approach it over HTTP: nginx itself is far above 1.3x " +
       "there.",
-    "- `push-big` mostly measures zlib (client recompression, server unpack below " +
-      "`transfer.unpackLimit`); the transports are judged by the other workloads.",
+    "- `push-big` mostly measures zlib: the client compresses the pack; file://, OpenSSH and " +
+      "nginx run git's default, which unpacks a push of fewer than 100 objects into loose " +
+      "objects (compressing them again), while Signet keeps the pack as sent " +
+      "(`receive.unpackLimit=1`, docs/decisions.md). The transports are judged by the other " +
+      "workloads.",
     "- Signet answers a clone of an unchanged repository from its clone cache (docs/decisions.md, " +
       "'Clone cache'): the first clone of a repository state (a warm-up run) runs git, later " +
       "identical clones read its response; file://, OpenSSH and nginx run pack-objects for every " +
