@@ -55,19 +55,19 @@ export interface ProcessMemory {
   pss: number;
   /** Of the RSS: anonymous memory (heaps, buffers). */
   anon: number;
-  /** Of the RSS: pages of files (the executable, libraries) and of tmpfs files (mapped databases). */
-  fileAndShmem: number;
 }
 
 /** Memory of one process (see ProcessMemory). */
 export function memoryOf(pid: number): ProcessMemory {
   try {
     const text = Deno.readTextFileSync(`/proc/${pid}/smaps_rollup`);
-    const rss = kbField(text, "Rss");
-    const anon = kbField(text, "Anonymous");
-    return { rss, pss: kbField(text, "Pss"), anon, fileAndShmem: rss - anon };
+    return {
+      rss: kbField(text, "Rss"),
+      pss: kbField(text, "Pss"),
+      anon: kbField(text, "Anonymous"),
+    };
   } catch {
-    return { rss: 0, pss: 0, anon: 0, fileAndShmem: 0 };
+    return { rss: 0, pss: 0, anon: 0 };
   }
 }
 

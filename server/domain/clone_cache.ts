@@ -8,6 +8,7 @@
  * included, follows the file (so a slow client never holds git, and identical requests arriving
  * meanwhile share the run). Entries live under the data directory, within a byte budget.
  */
+import { sha256Hex } from "../crypto/secrets.ts";
 
 /** A response being made: its bytes, and whether git ended well (only then is it kept). */
 export interface Produced {
@@ -220,10 +221,7 @@ export class CloneCache {
     request: Uint8Array,
     produce: () => Promise<Produced>,
   ): Promise<{ stream: ReadableStream<Uint8Array>; source: CloneSource }> {
-    const bytes = request as Uint8Array<ArrayBuffer>;
-    const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-    const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-    const key = `${repoId}.${this.#generations.get(repoId) ?? 0}.${hex}`;
+    const key = `${repoId}.${this.#generations.get(repoId) ?? 0}.${await sha256Hex(request)}`;
     const cached = this.#entries.get(key);
     if (cached && cached.ok !== false) return { stream: cached.reader(), source: "cache" };
     const serial = ++this.#serial;

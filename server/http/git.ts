@@ -16,7 +16,11 @@ import { userFromAuthorization } from "./auth.ts";
 import { gitTransfers } from "../metrics.ts";
 import { trackTransfer } from "../transfers.ts";
 import { uploadPackV2Advertisement } from "./advertisement.ts";
-import { isCloneRequest, MAX_CLONE_REQUEST_BYTES } from "../domain/clone_cache.ts";
+import {
+  type CloneSource,
+  isCloneRequest,
+  MAX_CLONE_REQUEST_BYTES,
+} from "../domain/clone_cache.ts";
 import { answerClone } from "../domain/clones.ts";
 import { pumpBody } from "./body_pump.ts";
 import { collectText, prepend, readAtMost } from "./streams.ts";
@@ -102,27 +106,33 @@ async function serveGit(
     "Expires": "Fri, 01 Jan 1980 00:00:00 GMT",
     "Pragma": "no-cache",
   };
-  if (advertise && service === "git-upload-pack" && isProtocolV2(gitProtocol)) {
+  const v2 = isProtocolV2(gitProtocol);
+  /** The transfer's metric and log line, once it ended. */
+  const transferEnded = (ok: boolean, ms: number, clone?: CloneSource) => {
+    const outcome = ok ? "ok" : "failed";
+    gitTransfers.inc({ transport: "http", service, outcome });
+    log("info", "git transfer", {
+      transport: "http",
+      service,
+      repo: `${repo.owner}/${repo.name}`,
+      user: user?.username ?? null,
+      outcome,
+      ...(clone ? { clone } : {}),
+      ms,
+    });
+  };
+  if (advertise && service === "git-upload-pack" && v2) {
     const bytes = await uploadPackV2Advertisement(ctx, dir, env);
     if (bytes) return new Response(bytes as BodyInit, { status: 200, headers });
   }
-  if (input && service === "git-upload-pack" && isProtocolV2(gitProtocol)) {
+  if (input && service === "git-upload-pack" && v2) {
     // A clone request is answered whole (and maybe from the clone cache); the rest stream on.
     const head = await readAtMost(input, MAX_CLONE_REQUEST_BYTES);
     if (head.all && isCloneRequest(head.all)) {
       const answer = await answerClone(ctx, repo, head.all, gitProtocol);
       const started = performance.now();
       trackTransfer(answer.done.then((ok) => {
-        gitTransfers.inc({ transport: "http", service, outcome: ok ? "ok" : "failed" });
-        log("info", "git transfer", {
-          transport: "http",
-          service,
-          repo: `${repo.owner}/${repo.name}`,
-          user: user?.username ?? null,
-          outcome: ok ? "ok" : "failed",
-          clone: answer.source,
-          ms: Math.round(performance.now() - started),
-        });
+        transferEnded(ok, Math.round(performance.now() - started), answer.source);
       }));
       return new Response(answer.stream, { status: 200, headers });
     }
@@ -150,19 +160,7 @@ async function serveGit(
   const started = performance.now();
   child.status.finally(release);
   trackTransfer(child.status.then(async (status) => {
-    const ms = Math.round(performance.now() - started);
-    const outcome = status.success ? "ok" : "failed";
-    if (!advertise) {
-      gitTransfers.inc({ transport: "http", service, outcome });
-      log("info", "git transfer", {
-        transport: "http",
-        service,
-        repo: `${repo.owner}/${repo.name}`,
-        user: user?.username ?? null,
-        outcome,
-        ms,
-      });
-    }
+    if (!advertise) transferEnded(status.success, Math.round(performance.now() - started));
     const errText = (await stderr).trim();
     if (errText) {
       log("warn", "git stderr", {
@@ -175,7 +173,7 @@ async function serveGit(
   }));
 
   // Protocol v0/v1 advertisements start with a service line; v2 has none (as in http-backend).
-  const body = advertise && !isProtocolV2(gitProtocol)
+  const body = advertise && !v2
     ? prepend(new TextEncoder().encode(pktLine(`# service=${service}\n`) + "0000"), child.stdout)
     : child.stdout;
   return new Response(body, { status: 200, headers });

@@ -130,9 +130,7 @@ function pumpV2Requests(inv: Invocation, repo: RepoRow, stdin: WritableStream<Ui
       // This session's upload-pack holds a git slot and idles meanwhile: git runs in that slot.
       const answer = await answerClone(inv.ctx, repo, piece.bytes, inv.env.GIT_PROTOCOL, true);
       trackTransfer(answer.done);
-      for await (const chunk of answer.stream) {
-        if (!await inv.io.write(chunk)) return void (broken = true);
-      }
+      if (!await pumpOutput(answer.stream, inv.io, "stdout")) return void (broken = true);
       log("info", "git clone answered", {
         transport: "ssh",
         repo: `${repo.owner}/${repo.name}`,
