@@ -2,18 +2,49 @@
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { pumpBody } from "../server/http/body_pump.ts";
 
+/**
+ * A body of `total` bytes in chunks of varying size: a default stream, or a byte stream (what
+ * Deno.serve gives) that fills the reader's own buffers when it brings them.
+ */
 function source(
   total: number,
   seed: number,
+  kind: "default" | "bytes" = "default",
 ): { stream: ReadableStream<Uint8Array>; bytes: Uint8Array } {
   const bytes = new Uint8Array(total);
   for (let i = 0; i < total; i++) bytes[i] = (i * 31 + seed + (i >> 9)) & 0xff;
   let off = 0;
   let n = 0;
+  const nextSize = () => Math.min(total - off, 1000 + ((n++ * 7919) % 60_000));
+  if (kind === "bytes") {
+    const stream = new ReadableStream({
+      type: "bytes",
+      pull(controller) {
+        if (off >= total) {
+          controller.close();
+          controller.byobRequest?.respond(0);
+          return;
+        }
+        const size = nextSize();
+        const request = controller.byobRequest;
+        if (!request?.view) {
+          controller.enqueue(bytes.slice(off, off + size));
+          off += size;
+          return;
+        }
+        const view = new Uint8Array(request.view.buffer, request.view.byteOffset);
+        const filled = Math.min(size, request.view.byteLength);
+        view.set(bytes.subarray(off, off + filled));
+        off += filled;
+        request.respond(filled);
+      },
+    });
+    return { stream: stream as ReadableStream<Uint8Array>, bytes };
+  }
   const stream = new ReadableStream<Uint8Array>({
     pull(controller) {
       if (off >= total) return controller.close();
-      const size = Math.min(total - off, 1000 + ((n++ * 7919) % 60_000));
+      const size = nextSize();
       controller.enqueue(bytes.slice(off, off + size));
       off += size;
     },
@@ -46,14 +77,16 @@ function slowSink(delayMs: number, failAfter = Infinity) {
 }
 
 Deno.test("pumpBody delivers every byte in order, in memory and through the spill file", async () => {
-  for (const memoryLimit of [64 * 1024 * 1024, 100_000]) {
-    const spillDir = await Deno.makeTempDir();
-    const src = source(3_000_000, memoryLimit & 0xff);
-    const sink = slowSink(1);
-    await pumpBody(src.stream, sink.stream, { memoryLimit, spillDir });
-    assertEquals(sink.bytes().length, src.bytes.length);
-    assert(sink.bytes().every((b, i) => b === src.bytes[i]), "bytes differ");
-    assertEquals([...Deno.readDirSync(spillDir)].length, 0, "spill file left behind");
+  for (const kind of ["default", "bytes"] as const) {
+    for (const memoryLimit of [64 * 1024 * 1024, 100_000]) {
+      const spillDir = await Deno.makeTempDir();
+      const src = source(3_000_000, memoryLimit & 0xff, kind);
+      const sink = slowSink(1);
+      await pumpBody(src.stream, sink.stream, { memoryLimit, spillDir });
+      assertEquals(sink.bytes().length, src.bytes.length, `${kind} stream, limit ${memoryLimit}`);
+      assert(sink.bytes().every((b, i) => b === src.bytes[i]), `${kind} stream: bytes differ`);
+      assertEquals([...Deno.readDirSync(spillDir)].length, 0, "spill file left behind");
+    }
   }
 });
 
