@@ -197,6 +197,33 @@ Deno.test({
       assert(repo.repo.pushed_at !== null);
     });
 
+    await t.step("a 12 MB push (more than the body kept in memory) arrives intact", async () => {
+      const big = new Uint8Array(12 * 1024 * 1024);
+      for (let i = 0; i < big.length; i += 65536) {
+        crypto.getRandomValues(big.subarray(i, i + 65536));
+      }
+      await Deno.writeFile(`${work}/big.bin`, big);
+      await runOk("git", ["-c", "core.compression=0", "add", "big.bin"], { cwd: work, env });
+      await runOk("git", ["commit", "-q", "-m", "big"], { cwd: work, env });
+      const authed = url.replace("http://", `http://alice:${aliceToken}@`);
+      const r = await git(["-c", "pack.compression=0", "push", authed, "main"], work);
+      assertEquals(r.code, 0, r.stderr);
+      const stored = await new Deno.Command("git", {
+        args: [
+          "--git-dir",
+          `${server.dataDir}/repos/alice/hello.git`,
+          "cat-file",
+          "blob",
+          "main:big.bin",
+        ],
+        env,
+        stdout: "piped",
+      }).output();
+      assertEquals(stored.code, 0);
+      assertEquals(stored.stdout.length, big.length);
+      assert(stored.stdout.every((b, i) => b === big[i]), "pushed blob differs");
+    });
+
     await server.stop();
   },
 });
