@@ -80,6 +80,11 @@ const QUICK: Mode = {
   breakdownCreates: 200,
 };
 
+/** The 1-minute load average. */
+async function loadAverage(): Promise<string> {
+  return (await Deno.readTextFile("/proc/loadavg")).split(" ")[0];
+}
+
 async function machineInfo(): Promise<Record<string, string>> {
   const cpu = (await Deno.readTextFile("/proc/cpuinfo")).match(/^model name\s*:\s*(.*)$/m)?.[1];
   const mem = (await Deno.readTextFile("/proc/meminfo")).match(/^MemTotal:\s*(\d+)/m)?.[1];
@@ -153,8 +158,11 @@ async function main(): Promise<number> {
   let api = null as ApiResults | null;
   const transports: Transport[] = [];
   const errors: string[] = [];
+  /** The 1-minute load average as each phase began (others' load on a shared machine shows here). */
+  const loads: string[] = [];
   /** Runs one phase; a failure is recorded (and fails the bench) but the report is still written. */
   const phase = async (name: string, fn: () => Promise<void>) => {
+    loads.push(`${name} ${await loadAverage()}`);
     try {
       await fn();
     } catch (err) {
@@ -295,11 +303,12 @@ async function main(): Promise<number> {
     else progress(`kept ${work}`);
   }
 
+  loads.push(`end ${await loadAverage()}`);
   const report: BenchReport = {
     started,
     finished: new Date(),
     quick: values.quick!,
-    machine,
+    machine: { ...machine, "load average (1 min) as each phase began": loads.join(", ") },
     settings: {
       "small repository": `${mode.sizes.files} files, ${mode.sizes.commits} commits`,
       "big repository": `one ${mode.sizes.blobBytes / MB} MB incompressible blob`,
