@@ -255,8 +255,8 @@ export function renderReport(report: BenchReport): string {
         "the anonymous part is heaps and buffers; the rest is mapped files (the executable, " +
         "libraries, the database). With several " +
         "rounds (transport order rotated), the time is the median round's, failures are summed " +
-        "and memory peaks are the highest of any round; OpenSSH and nginx, which no goal judges " +
-        "here, run the first round only.",
+        "and memory peaks are the highest of any round. OpenSSH and nginx, which no goal judges " +
+        "here, run only with `--parallel-baselines` (one round).",
       "",
     );
     const file = report.parallel.find((p) => p.transport === "file");
