@@ -10,8 +10,13 @@ function source(
   total: number,
   seed: number,
   kind: "default" | "bytes" = "default",
-): { stream: ReadableStream<Uint8Array>; bytes: Uint8Array } {
+  /** A pause before each chunk (a client still sending). */
+  delayMs = 0,
+): { stream: ReadableStream<Uint8Array>; bytes: Uint8Array; cancelled: () => boolean } {
   const bytes = new Uint8Array(total);
+  let cancelledFlag = false;
+  const cancelled = () => cancelledFlag;
+  const cancel = () => void (cancelledFlag = true);
   for (let i = 0; i < total; i++) bytes[i] = (i * 31 + seed + (i >> 9)) & 0xff;
   let off = 0;
   let n = 0;
@@ -19,7 +24,9 @@ function source(
   if (kind === "bytes") {
     const stream = new ReadableStream({
       type: "bytes",
-      pull(controller) {
+      cancel,
+      async pull(controller) {
+        if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
         if (off >= total) {
           controller.close();
           controller.byobRequest?.respond(0);
@@ -39,17 +46,19 @@ function source(
         request.respond(filled);
       },
     });
-    return { stream: stream as ReadableStream<Uint8Array>, bytes };
+    return { stream: stream as ReadableStream<Uint8Array>, bytes, cancelled };
   }
   const stream = new ReadableStream<Uint8Array>({
-    pull(controller) {
+    cancel,
+    async pull(controller) {
+      if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
       if (off >= total) return controller.close();
       const size = nextSize();
       controller.enqueue(bytes.slice(off, off + size));
       off += size;
     },
   });
-  return { stream, bytes };
+  return { stream, bytes, cancelled };
 }
 
 /** A sink that takes its time with every write, like git unpacking objects. */
@@ -90,14 +99,18 @@ Deno.test("pumpBody delivers every byte in order, in memory and through the spil
   }
 });
 
-Deno.test("pumpBody rejects when the child stops taking input, and cleans up", async () => {
-  const spillDir = await Deno.makeTempDir();
-  const src = source(2_000_000, 7);
-  const sink = slowSink(1, 300_000);
-  let error: unknown = null;
-  await pumpBody(src.stream, sink.stream, { memoryLimit: 50_000, spillDir }).catch((e) =>
-    error = e
-  );
-  assert(error instanceof Error, "expected a rejection");
-  assertEquals([...Deno.readDirSync(spillDir)].length, 0, "spill file left behind");
+Deno.test("pumpBody rejects when the child stops taking input, cancels the body, and cleans up", async () => {
+  for (const kind of ["default", "bytes"] as const) {
+    const spillDir = await Deno.makeTempDir();
+    // A body that takes ~0.5 s to arrive; the child fails within its first megabyte.
+    const src = source(20_000_000, 7, kind, 1);
+    const sink = slowSink(1, 300_000);
+    let error: unknown = null;
+    await pumpBody(src.stream, sink.stream, { memoryLimit: 50_000, spillDir }).catch((e) =>
+      error = e
+    );
+    assert(error instanceof Error, `${kind} stream: expected a rejection`);
+    assert(src.cancelled(), `${kind} stream: the body was left uncancelled`);
+    assertEquals([...Deno.readDirSync(spillDir)].length, 0, "spill file left behind");
+  }
 });

@@ -194,14 +194,17 @@ async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8
     return;
   }
   let buffer = new Uint8Array(WRITE_BYTES);
+  let ended = false;
   try {
     while (true) {
       const { value, done } = await reader.read(buffer);
-      if (done) return;
+      if (done) return void (ended = true);
       yield value.slice();
       buffer = new Uint8Array(value.buffer);
     }
   } finally {
+    // Left early (git failed): cancel the body, as leaving a for-await over the stream does.
+    if (!ended) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }
 }
