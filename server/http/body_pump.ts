@@ -16,6 +16,8 @@
  * "Request bodies read into one buffer, written in large pieces").
  */
 
+import { concat } from "./streams.ts";
+
 /** The most bytes one write to git or to the spill file joins, and one spill read takes. */
 const WRITE_BYTES = 1024 * 1024;
 
@@ -171,13 +173,7 @@ function takeJoined(queue: Uint8Array[]): Uint8Array | undefined {
   while (count < queue.length && size + queue[count].length <= WRITE_BYTES) {
     size += queue[count++].length;
   }
-  const joined = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of queue.splice(0, count)) {
-    joined.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return joined;
+  return concat(queue.splice(0, count), size);
 }
 
 /**

@@ -49,7 +49,8 @@ function replay(
   });
 }
 
-function concat(chunks: Uint8Array[], size: number): Uint8Array {
+/** `chunks` (`size` bytes in all) as one array; a single chunk is returned as it is. */
+export function concat(chunks: Uint8Array[], size: number): Uint8Array {
   if (chunks.length === 1) return chunks[0];
   const out = new Uint8Array(size);
   let offset = 0;
