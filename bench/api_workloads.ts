@@ -123,23 +123,15 @@ export async function wrkRow(
   extra: { script?: string; scriptArgs?: string[]; note?: string; warmUp?: number } = {},
 ): Promise<ApiRow> {
   progress(`wrk ${name}`);
-  if (extra.warmUp) {
-    // An untimed second first: the endpoint's code compiled, its database pages mapped.
-    await wrk({
-      ...opts,
-      url,
-      seconds: extra.warmUp,
-      script: extra.script,
-      scriptArgs: extra.scriptArgs,
-    });
-  }
-  const r = await wrk({
+  const load = {
     url,
-    seconds: opts.seconds,
     connections: opts.connections,
     script: extra.script,
     scriptArgs: extra.scriptArgs,
-  });
+  };
+  // The untimed run first: the endpoint's code compiled, its database pages mapped.
+  if (extra.warmUp) await wrk({ ...load, seconds: extra.warmUp });
+  const r = await wrk({ ...load, seconds: opts.seconds });
   return { name, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, note: extra.note };
 }
 
