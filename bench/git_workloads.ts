@@ -245,14 +245,16 @@ export function medianParallel(results: ParallelResult[]): ParallelResult {
   const mid = sorted[Math.floor((sorted.length - 1) / 2)];
   const memories = results.map((r) => r.memory).filter((m) => m !== null);
   const peak = (f: (m: MemoryPeak) => number) => Math.max(...memories.map(f));
+  // The round whose main process peaked highest: its RSS peak and that peak's anonymous part.
+  const highest = memories.reduce((a, b) => b.mainRss > a.mainRss ? b : a, memories[0]);
   return {
     ...mid,
     failures: results.reduce((n, r) => n + r.failures, 0),
     firstError: results.find((r) => r.firstError)?.firstError,
     memory: mid.memory && {
       ...mid.memory,
-      mainRss: peak((m) => m.mainRss),
-      mainAnon: memories.reduce((a, b) => b.mainRss > a.mainRss ? b : a).mainAnon,
+      mainRss: highest.mainRss,
+      mainAnon: highest.mainAnon,
       treePss: peak((m) => m.treePss),
       maxProcesses: peak((m) => m.maxProcesses),
     },
