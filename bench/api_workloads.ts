@@ -27,6 +27,22 @@ export interface RegistryResults {
   mutationMainThread: { busyShare: number; usPerCreate: number } | null;
   /** Where one verified create's CPU goes (bench/load/create_breakdown.ts), µs per create. */
   createBreakdown: CreateBreakdown | null;
+  /** Each round of bare endpoint then GET bot, run back to back. */
+  getRounds: GetRound[];
+}
+
+/** One round of the bare endpoint's load followed at once by GET bot's, and the CPU they used. */
+export interface GetRound {
+  bareRps: number;
+  getRps: number;
+  /** CPU per request (µs): the bare server's process; Signet's busiest thread (the guard). */
+  bareUsPerRequest: number;
+  guardUsPerRequest: number;
+  /** Share of the wall time Signet's main thread was busy during the GET load. */
+  signetMainShare: number;
+  /** Share of the machine's CPU (all cores) busy during each load, wrk included. */
+  machineBusyBare: number;
+  machineBusyGet: number;
 }
 
 /** Microseconds per create of each part of the registry's create path, in one process. */
@@ -88,6 +104,7 @@ export async function measureLogin(server: SignetServer, opts: ApiOptions): Prom
 /** A running bare Deno.serve JSON endpoint. */
 export interface BareServer {
   url: string;
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -105,6 +122,7 @@ export async function startBareServer(json: string, workDir: string): Promise<Ba
   await waitForPort(port);
   return {
     url: `http://127.0.0.1:${port}/`,
+    pid: child.pid,
     async stop() {
       child.kill("SIGTERM");
       await child.status;
@@ -120,7 +138,14 @@ export async function wrkRow(
   name: string,
   url: string,
   opts: ApiOptions,
-  extra: { script?: string; scriptArgs?: string[]; note?: string; warmUp?: number } = {},
+  extra: {
+    script?: string;
+    scriptArgs?: string[];
+    note?: string;
+    warmUp?: number;
+    /** Measured seconds, instead of `opts.seconds`. */
+    seconds?: number;
+  } = {},
 ): Promise<ApiRow> {
   progress(`wrk ${name}`);
   const load = {
@@ -131,7 +156,7 @@ export async function wrkRow(
   };
   // The untimed run first: the endpoint's code compiled, its database pages mapped.
   if (extra.warmUp) await wrk({ ...load, seconds: extra.warmUp });
-  const r = await wrk({ ...load, seconds: opts.seconds });
+  const r = await wrk({ ...load, seconds: extra.seconds ?? opts.seconds });
   return { name, rps: r.rps, p50: r.p50, p99: r.p99, errors: r.errors, note: extra.note };
 }
 

@@ -1,11 +1,12 @@
 /** Registry workloads: GET bot and search at scale against a bare Deno.serve, verified mutations. */
 import { DatabaseSync } from "node:sqlite";
-import { cmd, progress, threadCpuMs } from "./util.ts";
+import { cmd, machineCpuMs, median, progress, threadCpuMs, threadsCpuMs } from "./util.ts";
 import { type SignetServer, startSignet } from "./signet.ts";
 import {
   type ApiOptions,
   type ApiRow,
   type CreateBreakdown,
+  type GetRound,
   measureRawVerify,
   type RegistryResults,
   startBareServer,
@@ -31,20 +32,53 @@ function snapshotDatabase(from: string, to: string): void {
   }
 }
 
-/** Mean of the rows' numbers, as one row (for rounds run back to back). */
-function meanRow(name: string, rows: ApiRow[], note: string): ApiRow {
-  const avg = (f: (r: ApiRow) => number) => rows.reduce((n, r) => n + f(r), 0) / rows.length;
+/** Median of the rows' numbers, as one row (for rounds run back to back). */
+function medianRow(name: string, rows: ApiRow[], note: string): ApiRow {
+  const mid = (f: (r: ApiRow) => number) => median(rows.map(f));
   return {
     name,
-    rps: avg((r) => r.rps),
-    p50: avg((r) => r.p50),
-    p99: avg((r) => r.p99),
+    rps: mid((r) => r.rps),
+    p50: mid((r) => r.p50),
+    p99: mid((r) => r.p99),
     errors: rows.reduce((n, r) => n + r.errors, 0),
     note: `${note}${
       rows.length > 1
-        ? `; mean of ${rows.length} rounds: ${rows.map((r) => Math.round(r.rps)).join(", ")} req/s`
+        ? `; median of ${rows.length} rounds: ${
+          rows.map((r) => Math.round(r.rps)).join(", ")
+        } req/s`
         : ""
     }`,
+  };
+}
+
+/**
+ * Measured seconds of each bare and GET round. The two loads of a round run back to back and the
+ * goal takes the median of the rounds' ratios: this machine's speed drifts by a quarter within a
+ * minute, so rounds measured moments apart compare like with like.
+ */
+export const GET_ROUND_SECONDS = 2;
+
+/** CPU used while `load` ran: process `pid`'s threads, and the machine's (all cores). */
+async function measuredLoad(pid: number, load: () => Promise<ApiRow>): Promise<{
+  row: ApiRow;
+  cpu: { processMs: number; mainMs: number; busiestOtherMs: number; machineBusy: number };
+}> {
+  const before = threadsCpuMs(pid);
+  const machineBefore = machineCpuMs();
+  const row = await load();
+  const after = threadsCpuMs(pid);
+  const machineAfter = machineCpuMs();
+  const used = [...after].map(([tid, ms]) => ({ tid, ms: ms - (before.get(tid) ?? 0) }));
+  const others = used.filter((t) => t.tid !== pid).map((t) => t.ms);
+  const machineTotal = machineAfter.total - machineBefore.total;
+  return {
+    row,
+    cpu: {
+      processMs: used.reduce((n, t) => n + t.ms, 0),
+      mainMs: used.find((t) => t.tid === pid)?.ms ?? 0,
+      busiestOtherMs: Math.max(0, ...others),
+      machineBusy: machineTotal > 0 ? (machineAfter.busy - machineBefore.busy) / machineTotal : 0,
+    },
   };
 }
 
@@ -92,24 +126,48 @@ export async function runRegistryWorkloads(
   const bareRows: ApiRow[] = [];
   const getRows: ApiRow[] = [];
   const unguardedRows: ApiRow[] = [];
-  const getBot = (name: string, url: string, warmUp: number) =>
+  const getRounds: GetRound[] = [];
+  const seconds = Math.min(opts.seconds, GET_ROUND_SECONDS);
+  const getBot = (name: string, url: string, measuredSeconds = seconds) =>
     wrkRow(name, `${url}/`, opts, {
       script: `${LOAD}get_bot.lua`,
       scriptArgs: [String(opts.bots)],
-      warmUp,
+      seconds: measuredSeconds,
     });
   try {
+    // The untimed loads first, so the CPU of each round covers its measured load alone.
+    await wrkRow("bare Deno.serve JSON (warm-up)", bare.url, opts, {
+      seconds: GET_WARM_UP_SECONDS,
+    });
+    await getBot("GET /v1/bots/{id} (warm-up)", server.registryUrl, GET_WARM_UP_SECONDS);
     for (let round = 0; round < opts.rounds; round++) {
-      const warmUp = round === 0 ? GET_WARM_UP_SECONDS : 0;
-      bareRows.push(await wrkRow("bare Deno.serve JSON", bare.url, opts, { warmUp }));
-      getRows.push(await getBot("GET /v1/bots/{id}", server.registryUrl, warmUp));
-      // Context, not a goal: one round is enough.
-      if (round === 0) {
-        unguardedRows.push(
-          await getBot("GET /v1/bots/{id}, guard off", unguarded.registryUrl, GET_WARM_UP_SECONDS),
-        );
-      }
+      const bareLoad = await measuredLoad(
+        bare.pid,
+        () => wrkRow("bare Deno.serve JSON", bare.url, opts, { seconds }),
+      );
+      const getLoad = await measuredLoad(
+        server.pid,
+        () => getBot("GET /v1/bots/{id}", server.registryUrl),
+      );
+      bareRows.push(bareLoad.row);
+      getRows.push(getLoad.row);
+      getRounds.push({
+        bareRps: bareLoad.row.rps,
+        getRps: getLoad.row.rps,
+        bareUsPerRequest: bareLoad.cpu.processMs * 1000 / (bareLoad.row.rps * seconds),
+        guardUsPerRequest: getLoad.cpu.busiestOtherMs * 1000 / (getLoad.row.rps * seconds),
+        signetMainShare: getLoad.cpu.mainMs / (seconds * 1000),
+        machineBusyBare: bareLoad.cpu.machineBusy,
+        machineBusyGet: getLoad.cpu.machineBusy,
+      });
     }
+    // Context, not a goal: one run is enough.
+    await getBot(
+      "GET /v1/bots/{id}, guard off (warm-up)",
+      unguarded.registryUrl,
+      GET_WARM_UP_SECONDS,
+    );
+    unguardedRows.push(await getBot("GET /v1/bots/{id}, guard off", unguarded.registryUrl));
   } finally {
     await bare.stop();
     await unguarded.stop();
@@ -163,13 +221,13 @@ export async function runRegistryWorkloads(
     creates: opts.breakdownCreates,
   };
 
-  const bareRow = meanRow(
+  const bareRow = medianRow(
     "bare Deno.serve JSON (same bytes as a bot record)",
     bareRows,
     "reference",
   );
-  const getRow = meanRow("GET /v1/bots/{id}", getRows, `random ids of ${opts.bots} bots`);
-  const unguardedRow = meanRow(
+  const getRow = medianRow("GET /v1/bots/{id}", getRows, `random ids of ${opts.bots} bots`);
+  const unguardedRow = medianRow(
     "GET /v1/bots/{id}, connection guard off",
     unguardedRows,
     "a second Signet on the same data, SERVICE_HTTP_HEADER_TIMEOUT=0 SERVICE_HTTP_IDLE_TIMEOUT=0",
@@ -187,6 +245,7 @@ export async function runRegistryWorkloads(
       rawVerifyConcurrentPerSec,
       mutationMainThread,
       createBreakdown,
+      getRounds,
     },
   };
 }

@@ -1,8 +1,12 @@
 /** Turns the measurements into bench/RESULTS.md: conditions, commands, raw numbers, ratios, goals. */
 import { fmt, fmtRatio, median } from "./util.ts";
 import type { GitSample, ParallelResult } from "./git_workloads.ts";
-import type { ApiResults, CreateBreakdown } from "./api_workloads.ts";
-import { GET_WARM_UP_SECONDS, SEARCH_WARM_UP_SECONDS } from "./registry_workloads.ts";
+import type { ApiResults, CreateBreakdown, GetRound } from "./api_workloads.ts";
+import {
+  GET_ROUND_SECONDS,
+  GET_WARM_UP_SECONDS,
+  SEARCH_WARM_UP_SECONDS,
+} from "./registry_workloads.ts";
 import type { Transport } from "./transport.ts";
 
 /** Everything one bench run produced. */
@@ -123,10 +127,15 @@ export function checkGoals(report: BenchReport): GoalCheck[] {
   const api = report.api;
   if (api?.registry) {
     const g = api.registry;
-    const r = g.getBot.rps / g.bare.rps;
+    const ratios = (g.getRounds ?? []).map((r) => r.getRps / r.bareRps);
+    const r = ratios.length ? median(ratios) : g.getBot.rps / g.bare.rps;
     goals.push({
       goal: "Registry: GET bot >= 50% of bare Deno.serve req/s",
-      measured: `${fmt(g.getBot.rps)} vs ${fmt(g.bare.rps)} req/s = ${(r * 100).toFixed(0)}%`,
+      measured: ratios.length > 1
+        ? `median of ${ratios.length} back-to-back rounds ${(r * 100).toFixed(0)}% (rounds: ${
+          ratios.map((x) => `${(x * 100).toFixed(0)}%`).join(", ")
+        })`
+        : `${fmt(g.getBot.rps)} vs ${fmt(g.bare.rps)} req/s = ${(r * 100).toFixed(0)}%`,
       ok: r >= 0.5,
     });
     goals.push({
@@ -332,10 +341,12 @@ function renderApi(api: ApiResults): string[] {
   const out: string[] = ["## API", ""];
   out.push(
     `Load generator: ${api.generator}. Each row is one run of ${api.durationS} s with ` +
-      `${api.connections} connections. The first measured run on each registry endpoint and ` +
-      `server (the bare reference included) follows an untimed run of the same load ` +
-      `(${GET_WARM_UP_SECONDS} s for GET, ${SEARCH_WARM_UP_SECONDS} s for search), so the rows ` +
-      "show a warm server: its code compiled, the database pages it reads mapped.",
+      `${api.connections} connections, except the bare reference and GET bot: rounds of ` +
+      `${GET_ROUND_SECONDS} s, the two loads of a round back to back (see below). The first ` +
+      "measured run on each registry endpoint and server (the bare reference included) follows " +
+      `an untimed run of the same load (${GET_WARM_UP_SECONDS} s for GET, ` +
+      `${SEARCH_WARM_UP_SECONDS} s for search), so the rows show a warm server: its code ` +
+      "compiled, the database pages it reads mapped.",
     "",
   );
   const rows = api.rows.map((r) => [
@@ -374,8 +385,46 @@ function renderApi(api: ApiResults): string[] {
     }
     const b = api.registry.createBreakdown;
     if (b) out.push(...renderCreateBreakdown(b, api.registry.rawVerifyPerSec));
+    const rounds = api.registry.getRounds ?? [];
+    if (rounds.length) out.push(...renderGetRounds(rounds));
   }
   return out;
+}
+
+function renderGetRounds(rounds: GetRound[]): string[] {
+  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
+  return [
+    "",
+    "### GET bot against the bare endpoint, round by round",
+    "",
+    "Each round loads the bare endpoint, then at once GET bot; the goal takes the median of the " +
+    "rounds' ratios. CPU per request is the bare server's process, and Signet's busiest thread " +
+    "(the registry's connection guard, which answers stored bots itself); machine busy is the " +
+    "share of both cores in use, wrk's included.",
+    "",
+    table(
+      [
+        "round",
+        "bare req/s",
+        "GET req/s",
+        "GET / bare",
+        "bare µs/req",
+        "guard µs/req",
+        "Signet main busy",
+        "machine busy (bare, GET)",
+      ],
+      rounds.map((r, i) => [
+        String(i + 1),
+        fmt(r.bareRps),
+        fmt(r.getRps),
+        pct(r.getRps / r.bareRps),
+        fmt(r.bareUsPerRequest),
+        fmt(r.guardUsPerRequest),
+        pct(r.signetMainShare),
+        `${pct(r.machineBusyBare)}, ${pct(r.machineBusyGet)}`,
+      ]),
+    ),
+  ];
 }
 
 function renderCreateBreakdown(b: CreateBreakdown, rawVerifyPerSec: number): string[] {

@@ -62,7 +62,7 @@ const FULL: Mode = {
   apiSeconds: 3,
   apiConnections: 16,
   bots: 100_000,
-  rounds: 2,
+  rounds: 4,
   mutations: 10_000,
   breakdownCreates: 1_000,
 };

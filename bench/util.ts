@@ -139,6 +139,31 @@ export function threadCpuMs(pid: number): number {
   return fields ? (Number(fields[11]) + Number(fields[12])) * 10 : 0;
 }
 
+/** CPU time (user + system, ms) of each thread of process `pid`, by thread id; empty without /proc. */
+export function threadsCpuMs(pid: number): Map<number, number> {
+  const out = new Map<number, number>();
+  try {
+    for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
+      const fields = statFields(`/proc/${pid}/task/${task.name}/stat`);
+      if (fields) out.set(Number(task.name), (Number(fields[11]) + Number(fields[12])) * 10);
+    }
+  } catch { /* no /proc, or the process is gone */ }
+  return out;
+}
+
+/** The machine's CPU time so far (ms, summed over cores): busy and in all, from /proc/stat. */
+export function machineCpuMs(): { busy: number; total: number } {
+  try {
+    const line = Deno.readTextFileSync("/proc/stat").split("\n")[0];
+    const ticks = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    const total = ticks.reduce((a, b) => a + b, 0);
+    // idle and iowait are the 4th and 5th fields.
+    return { busy: (total - ticks[3] - ticks[4]) * 10, total: total * 10 };
+  } catch {
+    return { busy: 0, total: 0 };
+  }
+}
+
 /** Waits until something accepts TCP connections on 127.0.0.1:`port`. */
 export async function waitForPort(port: number, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
