@@ -128,18 +128,21 @@ export async function runRegistryWorkloads(
   const unguardedRows: ApiRow[] = [];
   const getRounds: GetRound[] = [];
   const seconds = Math.min(opts.seconds, GET_ROUND_SECONDS);
-  const getBot = (name: string, url: string, measuredSeconds = seconds) =>
+  const getBot = (name: string, url: string, extra: { seconds?: number; warmUp?: number } = {}) =>
     wrkRow(name, `${url}/`, opts, {
       script: `${LOAD}get_bot.lua`,
       scriptArgs: [String(opts.bots)],
-      seconds: measuredSeconds,
+      seconds: extra.seconds ?? seconds,
+      warmUp: extra.warmUp,
     });
   try {
     // The untimed loads first, so the CPU of each round covers its measured load alone.
     await wrkRow("bare Deno.serve JSON (warm-up)", bare.url, opts, {
       seconds: GET_WARM_UP_SECONDS,
     });
-    await getBot("GET /v1/bots/{id} (warm-up)", server.registryUrl, GET_WARM_UP_SECONDS);
+    await getBot("GET /v1/bots/{id} (warm-up)", server.registryUrl, {
+      seconds: GET_WARM_UP_SECONDS,
+    });
     for (let round = 0; round < opts.rounds; round++) {
       const bareLoad = await measuredLoad(
         bare.pid,
@@ -162,12 +165,12 @@ export async function runRegistryWorkloads(
       });
     }
     // Context, not a goal: one run is enough.
-    await getBot(
-      "GET /v1/bots/{id}, guard off (warm-up)",
-      unguarded.registryUrl,
-      GET_WARM_UP_SECONDS,
+    unguardedRows.push(
+      await getBot("GET /v1/bots/{id}, guard off", unguarded.registryUrl, {
+        seconds: opts.seconds,
+        warmUp: GET_WARM_UP_SECONDS,
+      }),
     );
-    unguardedRows.push(await getBot("GET /v1/bots/{id}, guard off", unguarded.registryUrl));
   } finally {
     await bare.stop();
     await unguarded.stop();

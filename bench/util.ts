@@ -132,11 +132,16 @@ export function statFields(path: string): string[] | null {
   }
 }
 
+/** CPU time (user + system, ms) of the process or thread whose stat file is `path`, or null. */
+function statCpuMs(path: string): number | null {
+  const fields = statFields(path);
+  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
+  return fields ? (Number(fields[11]) + Number(fields[12])) * 10 : null;
+}
+
 /** CPU time (user + system, ms) the main thread of process `pid` has used; 0 where /proc is missing. */
 export function threadCpuMs(pid: number): number {
-  const fields = statFields(`/proc/${pid}/task/${pid}/stat`);
-  // utime and stime are fields 14 and 15 of stat(5), in clock ticks (100 per second on Linux).
-  return fields ? (Number(fields[11]) + Number(fields[12])) * 10 : 0;
+  return statCpuMs(`/proc/${pid}/task/${pid}/stat`) ?? 0;
 }
 
 /** CPU time (user + system, ms) of each thread of process `pid`, by thread id; empty without /proc. */
@@ -144,8 +149,8 @@ export function threadsCpuMs(pid: number): Map<number, number> {
   const out = new Map<number, number>();
   try {
     for (const task of Deno.readDirSync(`/proc/${pid}/task`)) {
-      const fields = statFields(`/proc/${pid}/task/${task.name}/stat`);
-      if (fields) out.set(Number(task.name), (Number(fields[11]) + Number(fields[12])) * 10);
+      const ms = statCpuMs(`/proc/${pid}/task/${task.name}/stat`);
+      if (ms !== null) out.set(Number(task.name), ms);
     }
   } catch { /* no /proc, or the process is gone */ }
   return out;
