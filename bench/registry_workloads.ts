@@ -56,7 +56,12 @@ function medianRow(name: string, rows: ApiRow[], note: string): ApiRow {
  * goal takes the median of the rounds' ratios: this machine's speed drifts by a quarter within a
  * minute, so rounds measured moments apart compare like with like.
  */
-export const GET_ROUND_SECONDS = 2;
+const GET_ROUND_SECONDS = 2;
+
+/** Measured seconds of one bare or GET round when the API phase measures `apiSeconds` per row. */
+export function getRoundSeconds(apiSeconds: number): number {
+  return Math.min(apiSeconds, GET_ROUND_SECONDS);
+}
 
 /** CPU used while `load` ran: process `pid`'s threads, and the machine's (all cores). */
 async function measuredLoad(pid: number, load: () => Promise<ApiRow>): Promise<{
@@ -127,7 +132,7 @@ export async function runRegistryWorkloads(
   const getRows: ApiRow[] = [];
   const unguardedRows: ApiRow[] = [];
   const getRounds: GetRound[] = [];
-  const seconds = Math.min(opts.seconds, GET_ROUND_SECONDS);
+  const seconds = getRoundSeconds(opts.seconds);
   const getBot = (name: string, url: string, extra: { seconds?: number; warmUp?: number } = {}) =>
     wrkRow(name, `${url}/`, opts, {
       script: `${LOAD}get_bot.lua`,

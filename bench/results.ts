@@ -3,8 +3,8 @@ import { fmt, fmtRatio, median } from "./util.ts";
 import type { GitSample, ParallelResult } from "./git_workloads.ts";
 import type { ApiResults, CreateBreakdown, GetRound } from "./api_workloads.ts";
 import {
-  GET_ROUND_SECONDS,
   GET_WARM_UP_SECONDS,
+  getRoundSeconds,
   SEARCH_WARM_UP_SECONDS,
 } from "./registry_workloads.ts";
 import type { Transport } from "./transport.ts";
@@ -343,7 +343,9 @@ function renderApi(api: ApiResults): string[] {
   out.push(
     `Load generator: ${api.generator}. Each row is one run of ${api.durationS} s with ` +
       `${api.connections} connections, except the bare reference and GET bot: rounds of ` +
-      `${GET_ROUND_SECONDS} s, the two loads of a round back to back (see below). The first ` +
+      `${
+        getRoundSeconds(api.durationS)
+      } s, the two loads of a round back to back (see below). The first ` +
       "measured run on each registry endpoint and server (the bare reference included) follows " +
       `an untimed run of the same load (${GET_WARM_UP_SECONDS} s for GET, ` +
       `${SEARCH_WARM_UP_SECONDS} s for search), so the rows show a warm server: its code ` +
