@@ -459,5 +459,9 @@ function renderCreateBreakdown(b: CreateBreakdown, rawVerifyPerSec: number): str
       ),
       row("stored writes", b.storeUs, "record, key, capability and search index rows"),
     ]),
+    "",
+    "A bare `Deno.serve` doing only the JSON parse, one importKey + verify and these stored writes " +
+    "(`bench/load/create_ceiling.ts`, not run by the bench) reached 28–35% of the raw rate under " +
+    'this load on this machine: see docs/decisions.md, "Verified creates: the ceiling on two cores".',
   ];
 }

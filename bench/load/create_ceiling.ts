@@ -1,0 +1,70 @@
+/**
+ * An upper bound for verified creates on this machine: a bare `Deno.serve` that does only what any
+ * create must, under the same wrk load as Signet (bench/load/mutations.lua). `verify`: read and
+ * parse the JSON body, one WebCrypto Ed25519 importKey + verify. `store`: that, then Signet's own
+ * stored writes for the bot (`storeBot`: record, key, capability and search index rows) on a copy
+ * of the seeded database, group-committed once per turn of the event loop. No validation, JCS,
+ * nonce, policy or audit log: Signet does all of these on top. Not run by the bench (see
+ * docs/decisions.md, "Verified creates: the ceiling on two cores").
+ * Usage: deno run -A bench/load/create_ceiling.ts <port> verify|store [database copy]
+ */
+import { registryModule } from "./registry_code.ts";
+
+const [port, mode, dbPath] = Deno.args;
+const keys = await crypto.subtle.generateKey({ name: "Ed25519" }, true, [
+  "sign",
+  "verify",
+]) as CryptoKeyPair;
+const raw = new Uint8Array(await crypto.subtle.exportKey("raw", keys.publicKey));
+// The message raw_verify.ts verifies: the size of a canonicalized mutation payload.
+const message = new TextEncoder().encode(JSON.stringify({ payload: "x".repeat(600) }));
+const signature = new Uint8Array(await crypto.subtle.sign("Ed25519", keys.privateKey, message));
+
+/** Writes one bot; null in `verify` mode. */
+const store = mode === "store" ? await openStore(dbPath) : null;
+
+async function openStore(path: string): Promise<(body: Record<string, unknown>) => Promise<void>> {
+  const { openDatabase } = await registryModule("db/database.ts");
+  const { registryContext } = await registryModule("server/registry/context.ts");
+  const { storeBot } = await registryModule("server/registry/bots.ts");
+  const db = openDatabase(path);
+  const rc = registryContext(db);
+  const template = JSON.parse(
+    (db.prepare("SELECT record FROM registry_bots LIMIT 1").get() as { record: string }).record,
+  );
+  let queue: { bot: Record<string, unknown>; done: () => void }[] = [];
+  let created = 0;
+  const flush = () => {
+    const batch = queue;
+    queue = [];
+    db.exec("BEGIN IMMEDIATE");
+    for (const { bot } of batch) storeBot(rc, bot);
+    db.exec("COMMIT");
+    for (const { done } of batch) done();
+  };
+  return (body) =>
+    new Promise((done) => {
+      const bot = {
+        ...template,
+        bot_id: `ceiling-${created++}-${body.bot_id}`,
+        name: body.name,
+        description: body.description,
+      };
+      if (queue.push({ bot, done }) === 1) setTimeout(flush, 0);
+    });
+}
+
+Deno.serve({
+  hostname: "127.0.0.1",
+  port: Number(port),
+  onListen: () => console.error("listening"),
+}, async (req) => {
+  if (req.method !== "POST") return new Response("{}");
+  const body = await req.json();
+  const key = await crypto.subtle.importKey("raw", raw, { name: "Ed25519" }, false, ["verify"]);
+  if (!(await crypto.subtle.verify("Ed25519", key, signature, message))) {
+    return Response.json({ error: "signature" }, { status: 400 });
+  }
+  await store?.(body);
+  return Response.json({ ok: true }, { status: 201 });
+});
