@@ -16,7 +16,7 @@ import {
 import { withForwardedClients } from "./http/client_address.ts";
 import { log } from "./log.ts";
 import { registryHandler } from "./registry/http/app.ts";
-import { guardBotReads } from "./registry/http/fast_reads.ts";
+import { guardRegistryReads } from "./registry/http/fast_reads.ts";
 import { purgeExpiredRegistryNonces } from "./registry/maintenance.ts";
 import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server.ts";
 import { rateLimiterFromEnv } from "./ratelimit.ts";
@@ -76,7 +76,7 @@ export async function startServer(
       config.registryBind,
       "registry",
       registryHandler(ctx),
-      guardBotReads(config.databasePath),
+      guardRegistryReads(config.databasePath),
     )
     : null;
   const http = config.httpBind

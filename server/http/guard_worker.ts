@@ -12,7 +12,7 @@ import {
   jsonErrorResponse,
   type LocalAnswerer,
 } from "./guarded_connection.ts";
-import { GuardBotReads } from "../registry/http/guard_bot_reads.ts";
+import { GuardRegistryReads } from "../registry/http/guard_registry_reads.ts";
 import { collectGarbage } from "../memory.ts";
 import { AddressCounts, normalizeIp } from "../ip.ts";
 
@@ -81,9 +81,9 @@ const REFUSAL_LINGER_MS = 250;
 const SERVED_REPORT_MS = 10;
 
 /** Stored-bot reads on this thread; without them (logged) the app answers every request. */
-function openBotReads(databasePath: string): GuardBotReads | null {
+function openBotReads(databasePath: string): GuardRegistryReads | null {
   try {
-    return new GuardBotReads(databasePath);
+    return new GuardRegistryReads(databasePath);
   } catch (err) {
     send({
       type: "log",

@@ -32,8 +32,11 @@ export function parseLimit(value: string | undefined, def: number, max: number):
   return Number(value);
 }
 
+/** What a search reads: a database connection and a planner memory. */
+export type SearchContext = Pick<RegistryContext, "db" | "searchPlans">;
+
 /** Runs one search page; returns the SearchResponse JSON text. */
-export function searchBots(rc: RegistryContext, params: SearchParams): string {
+export function searchBots(rc: SearchContext, params: SearchParams): string {
   const limit = parseLimit(params.limit, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT);
   const status = params.status || null;
   if (status !== null && status !== "active" && status !== "revoked") {

@@ -1,7 +1,7 @@
 /**
  * The registry's hot read, `GET /v1/bots/{bot_id}` of a stored bot, as one rule for both places
  * that answer it ahead of the router: the app thread (fast_reads.ts, when the connection guard is
- * off) and the connection guard's thread (guard_bot_reads.ts). The record is stored as the JSON
+ * off) and the connection guard's thread (guard_registry_reads.ts). The record is stored as the JSON
  * the route would serialize, so the bytes are the same; so are the headers.
  */
 import { BOT_ID_PATTERN } from "../bot_id.ts";

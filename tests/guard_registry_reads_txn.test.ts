@@ -4,7 +4,7 @@ import { openDatabase, transaction } from "../db/database.ts";
 import { registryContext } from "../server/registry/context.ts";
 import { storeBot } from "../server/registry/bots.ts";
 import { applyOperation, type Bot } from "../server/registry/record.ts";
-import { GuardBotReads } from "../server/registry/http/guard_bot_reads.ts";
+import { GuardRegistryReads } from "../server/registry/http/guard_registry_reads.ts";
 
 function bot(version: number): Bot {
   const created = applyOperation(
@@ -30,7 +30,7 @@ Deno.test("guard reads: one read transaction per event-loop run, later runs see 
   const db = openDatabase(`${dir}/signet.db`);
   const rc = registryContext(db);
   transaction(db, () => storeBot(rc, bot(1)));
-  const reads = new GuardBotReads(`${dir}/signet.db`);
+  const reads = new GuardRegistryReads(`${dir}/signet.db`);
   try {
     const first = [reads.answer(GET), reads.answer(GET), reads.answer(GET)];
     assertEquals(first.map((a) => etag(a!.bytes)), ["1", "1", "1"]);
@@ -45,6 +45,44 @@ Deno.test("guard reads: one read transaction per event-loop run, later runs see 
     // copy everything and restart the log).
     const ckpt = db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number };
     assertEquals(Number(ckpt.busy), 0);
+  } finally {
+    reads.close();
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("guard reads: plain searches answered here, searches the router refuses passed on", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "signet-guard-search-" });
+  const db = openDatabase(`${dir}/signet.db`);
+  const rc = registryContext(db);
+  transaction(db, () => storeBot(rc, bot(1)));
+  const reads = new GuardRegistryReads(`${dir}/signet.db`);
+  const get = (target: string) => reads.answer(`GET ${target} HTTP/1.1\r\nHost: r\r\n\r\n`);
+  try {
+    const answer = get("/v1/search?q=txn&status=active")!;
+    const text = new TextDecoder().decode(answer.bytes);
+    const [head, body] = text.split("\r\n\r\n");
+    assertEquals(head.split("\r\n")[0], "HTTP/1.1 200 OK");
+    assertEquals(JSON.parse(body).results.map((b: Bot) => b.bot_id), ["txn-bot"]);
+    assertEquals(answer.path, "/v1/search");
+    assertEquals(
+      JSON.parse(new TextDecoder().decode(get("/v1/search")!.bytes).split("\r\n\r\n")[1]),
+      {
+        results: [
+          JSON.parse(db.prepare("SELECT record FROM registry_bots").get()!.record as string),
+        ],
+        next_cursor: null,
+      },
+    );
+    // The router answers these: with its 400s, or after decoding.
+    for (const target of ["/v1/search?limit=0", "/v1/search?status=gone", "/v1/search?q=t%78n"]) {
+      assertEquals(get(target), null, target);
+    }
+    assertEquals(
+      reads.answer("GET /v1/search?q=txn HTTP/1.1\r\nHost: r\r\nExpect: 100-continue\r\n\r\n"),
+      null,
+    );
   } finally {
     reads.close();
     db.close();

@@ -1,10 +1,11 @@
 /**
- * Stored bots answered on the connection guard's thread: the same bytes as the app's answer,
- * responses in request order when answers from both threads share a connection, Connection:
- * close, fresh data after a write, and every answer logged and counted by the app thread.
+ * Stored bots and plain searches answered on the connection guard's thread (and, with the guard
+ * off, ahead of the router): the same bytes as the app's answer, responses in request order when
+ * answers from both threads share a connection, Connection: close, fresh data after a write, and
+ * every answer logged and counted by the app thread.
  */
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
-import { startTestServer } from "./helpers/server.ts";
+import { startTestServer, type TestServer } from "./helpers/server.ts";
 import { client, newKey } from "./helpers/registry.ts";
 import { RawHttp, type RawResponse } from "./helpers/raw_http.ts";
 
@@ -17,9 +18,28 @@ function comparable(res: RawResponse) {
   return { status: res.status, headers, body: res.body };
 }
 
-Deno.test("stored bots answered on the guard thread", async (t) => {
+/** The count of registry 200s on `route` in the server's metrics. */
+async function countOk(server: TestServer, route: string): Promise<number> {
+  const metric =
+    `signet_http_requests_total{app="registry",method="GET",route="${route}",status="200"}`;
+  const text = await (await fetch(`${server.httpUrl}/metrics`, {
+    headers: { Authorization: `Bearer ${server.adminKey}` },
+  })).text();
+  const line = text.split("\n").find((l) => l.startsWith(metric + " "));
+  return Number(line?.split(" ")[1] ?? 0);
+}
+
+Deno.test("stored bots and plain searches answered on the guard thread", async (t) => {
   const server = await startTestServer();
   const port = Number(new URL(server.registryUrl).port);
+  /** The response to `target` as a connection's first request (the guard takes it if it can). */
+  const firstAnswer = async (target: string) => {
+    const conn = await RawHttp.open(port);
+    await conn.send(GET_BOT(target));
+    const res = await conn.response();
+    conn.close();
+    return res;
+  };
   const c = client(server.registryUrl);
   const key = await newKey("k1");
   try {
@@ -48,6 +68,28 @@ Deno.test("stored bots answered on the guard thread", async (t) => {
       assertStringIncludes(local.headers, 'etag: "1"');
       assertStringIncludes(local.headers, "access-control-allow-origin: *");
       assert(/\r\ndate: \w{3}, \d\d \w{3} \d{4} \d\d:\d\d:\d\d GMT/.test(local.headers));
+    });
+
+    await t.step("a plain search: the same bytes as the router's answer", async () => {
+      // `q=guard%2Dbot` is the same search, but encoded: not plain, so the router answers it.
+      const [local, viaApp] = await Promise.all(
+        ["/v1/search?q=guard-bot&limit=5", "/v1/search?q=guard%2Dbot&limit=5"].map(firstAnswer),
+      );
+      assertEquals(comparable(local), comparable(viaApp));
+      assertEquals(local.status, 200);
+      assertEquals(JSON.parse(local.body).results.map((b: { bot_id: string }) => b.bot_id), [
+        "guard-bot",
+      ]);
+      const all = await firstAnswer("/v1/search");
+      assertEquals(all.status, 200);
+      assertEquals(JSON.parse(all.body).next_cursor, null);
+    });
+
+    await t.step("a search the router refuses gets the router's error", async () => {
+      const res = await firstAnswer("/v1/search?limit=0");
+      assertEquals(res.status, 400);
+      assertEquals(JSON.parse(res.body), { error: "limit must be an integer from 1 to 100" });
+      assertEquals((await firstAnswer("/v1/search?status=gone")).status, 400);
     });
 
     await t.step("pipelined requests are answered in order across both threads", async () => {
@@ -155,7 +197,48 @@ Deno.test("stored bots answered on the guard thread", async (t) => {
         "/v1/bots/guard-bot",
         200,
       ]);
+      const searches = await countOk(server, "/v1/search");
+      for (let i = 0; i < 3; i++) {
+        assertEquals((await firstAnswer("/v1/search?q=guard")).status, 200);
+      }
+      let searchesAfter = searches;
+      for (let i = 0; i < 50 && searchesAfter < searches + 3; i++) {
+        await new Promise((r) => setTimeout(r, 20));
+        searchesAfter = await countOk(server, "/v1/search");
+      }
+      assertEquals(searchesAfter, searches + 3);
     });
+  } finally {
+    await server.stop();
+  }
+});
+
+Deno.test("plain searches answered ahead of the router with the guard off", async () => {
+  const server = await startTestServer({
+    env: { SERVICE_HTTP_HEADER_TIMEOUT: "0", SERVICE_HTTP_IDLE_TIMEOUT: "0" },
+  });
+  const port = Number(new URL(server.registryUrl).port);
+  const key = await newKey("k1");
+  try {
+    await client(server.registryUrl).createBot(
+      { bot_id: "fast-bot", name: "Fast bot", keys: [key.pub], capabilities: ["deploy"] },
+      [key.signer],
+    );
+    const before = await countOk(server, "/v1/search");
+    const answers: RawResponse[] = [];
+    for (const target of ["/v1/search?q=fast-bot", "/v1/search?q=fast%2Dbot"]) {
+      const conn = await RawHttp.open(port);
+      await conn.send(GET_BOT(target));
+      answers.push(await conn.response());
+      conn.close();
+    }
+    assertEquals(comparable(answers[0]), comparable(answers[1]));
+    assertEquals(JSON.parse(answers[0].body).results[0].bot_id, "fast-bot");
+    // Both counted once, by the fast path and by the router.
+    assertEquals(await countOk(server, "/v1/search"), before + 2);
+    const refused = await fetch(`${server.registryUrl}/v1/search?limit=0`);
+    assertEquals(refused.status, 400);
+    assertStringIncludes(await refused.text(), "limit must be an integer");
   } finally {
     await server.stop();
   }
