@@ -41,7 +41,10 @@ export interface ServedLocally {
   ms: number;
 }
 
-/** Stored registry bots the guard's thread answers itself; `report` logs and counts them. */
+/**
+ * Registry reads the guard's thread answers itself (stored bots, plain searches); `report` logs and
+ * counts them.
+ */
 export interface LocalReads {
   databasePath: string;
   report(served: ServedLocally[]): void;
@@ -113,7 +116,7 @@ export async function serveGuarded(
     bind,
     opts,
     flight,
-    botReadsDatabase: localReads?.databasePath ?? null,
+    registryReadsDatabase: localReads?.databasePath ?? null,
   });
   let addr: Deno.NetAddr;
   try {

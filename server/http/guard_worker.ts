@@ -23,8 +23,8 @@ export type GuardCommand =
     bind: { hostname: string; port: number };
     opts: GuardOptions;
     flight: SharedArrayBuffer;
-    /** Answer stored registry bots from this database on this thread. */
-    botReadsDatabase: string | null;
+    /** Answer stored registry bots and plain searches from this database on this thread. */
+    registryReadsDatabase: string | null;
   }
   | { type: "stop" }
   | { type: "drain" }
@@ -56,7 +56,7 @@ self.onmessage = async (e: MessageEvent<GuardCommand>) => {
         cmd.bind,
         cmd.opts,
         new FlightSlots(cmd.flight),
-        cmd.botReadsDatabase ? openBotReads(cmd.botReadsDatabase) : null,
+        cmd.registryReadsDatabase ? openRegistryReads(cmd.registryReadsDatabase) : null,
       );
     } catch (err) {
       const name = err instanceof Error ? err.name : "Error";
@@ -80,15 +80,15 @@ const REFUSAL_LINGER_MS = 250;
 /** How often requests answered on this thread are reported to the app thread (ms). */
 const SERVED_REPORT_MS = 10;
 
-/** Stored-bot reads on this thread; without them (logged) the app answers every request. */
-function openBotReads(databasePath: string): GuardRegistryReads | null {
+/** Registry reads on this thread; without them (logged) the app answers every request. */
+function openRegistryReads(databasePath: string): GuardRegistryReads | null {
   try {
     return new GuardRegistryReads(databasePath);
   } catch (err) {
     send({
       type: "log",
       level: "warn",
-      msg: "guard cannot read stored bots; the app answers them",
+      msg: "guard cannot read the registry; the app answers its reads",
       error: String(err),
     });
     return null;
