@@ -25,12 +25,23 @@ function bot(version: number): Bot {
 const etag = (bytes: Uint8Array) => /etag: "(\d+)"/.exec(new TextDecoder().decode(bytes))?.[1];
 const GET = "GET /v1/bots/txn-bot HTTP/1.1\r\nHost: r\r\n\r\n";
 
-Deno.test("guard reads: one read transaction per event-loop run, later runs see later commits", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "signet-guard-txn-" });
+/** A database holding txn-bot at version 1, and the guard's reads of it. */
+async function fixture() {
+  const dir = await Deno.makeTempDir({ prefix: "signet-guard-reads-" });
   const db = openDatabase(`${dir}/signet.db`);
   const rc = registryContext(db);
   transaction(db, () => storeBot(rc, bot(1)));
   const reads = new GuardRegistryReads(`${dir}/signet.db`);
+  const dispose = async () => {
+    reads.close();
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  };
+  return { db, rc, reads, dispose };
+}
+
+Deno.test("guard reads: one read transaction per event-loop run, later runs see later commits", async () => {
+  const { db, rc, reads, dispose } = await fixture();
   try {
     const first = [reads.answer(GET), reads.answer(GET), reads.answer(GET)];
     assertEquals(first.map((a) => etag(a!.bytes)), ["1", "1", "1"]);
@@ -46,18 +57,12 @@ Deno.test("guard reads: one read transaction per event-loop run, later runs see 
     const ckpt = db.prepare("PRAGMA wal_checkpoint(TRUNCATE)").get() as { busy: number };
     assertEquals(Number(ckpt.busy), 0);
   } finally {
-    reads.close();
-    db.close();
-    await Deno.remove(dir, { recursive: true });
+    await dispose();
   }
 });
 
 Deno.test("guard reads: plain searches answered here, searches the router refuses passed on", async () => {
-  const dir = await Deno.makeTempDir({ prefix: "signet-guard-search-" });
-  const db = openDatabase(`${dir}/signet.db`);
-  const rc = registryContext(db);
-  transaction(db, () => storeBot(rc, bot(1)));
-  const reads = new GuardRegistryReads(`${dir}/signet.db`);
+  const { db, reads, dispose } = await fixture();
   const get = (target: string) => reads.answer(`GET ${target} HTTP/1.1\r\nHost: r\r\n\r\n`);
   try {
     const answer = get("/v1/search?q=txn&status=active")!;
@@ -84,8 +89,6 @@ Deno.test("guard reads: plain searches answered here, searches the router refuse
       null,
     );
   } finally {
-    reads.close();
-    db.close();
-    await Deno.remove(dir, { recursive: true });
+    await dispose();
   }
 });

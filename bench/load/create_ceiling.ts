@@ -9,16 +9,10 @@
  * Usage: deno run -A bench/load/create_ceiling.ts <port> verify|store [database copy]
  */
 import { registryModule } from "./registry_code.ts";
+import { makeVerifySample, verifyOnce } from "./verify_sample.ts";
 
 const [port, mode, dbPath] = Deno.args;
-const keys = await crypto.subtle.generateKey({ name: "Ed25519" }, true, [
-  "sign",
-  "verify",
-]) as CryptoKeyPair;
-const raw = new Uint8Array(await crypto.subtle.exportKey("raw", keys.publicKey));
-// The message raw_verify.ts verifies: the size of a canonicalized mutation payload.
-const message = new TextEncoder().encode(JSON.stringify({ payload: "x".repeat(600) }));
-const signature = new Uint8Array(await crypto.subtle.sign("Ed25519", keys.privateKey, message));
+const sample = await makeVerifySample();
 
 /** Writes one bot; null in `verify` mode. */
 const store = mode === "store" ? await openStore(dbPath) : null;
@@ -61,10 +55,7 @@ Deno.serve({
 }, async (req) => {
   if (req.method !== "POST") return new Response("{}");
   const body = await req.json();
-  const key = await crypto.subtle.importKey("raw", raw, { name: "Ed25519" }, false, ["verify"]);
-  if (!(await crypto.subtle.verify("Ed25519", key, signature, message))) {
-    return Response.json({ error: "signature" }, { status: 400 });
-  }
+  if (!(await verifyOnce(sample))) return Response.json({ error: "signature" }, { status: 400 });
   await store?.(body);
   return Response.json({ ok: true }, { status: 201 });
 });
