@@ -34,8 +34,8 @@ export function withFastReads(rc: RegistryContext, app: Deno.ServeHandler): Deno
     const startMs = performance.now();
     const path = pathOf(req.url);
     if (path === SEARCH_ROUTE) {
-      const url = new URL(req.url);
-      const params = plainSearchParams(url.pathname + url.search);
+      const query = req.url.indexOf("?");
+      const params = plainSearchParams(query === -1 ? path : path + req.url.slice(query));
       if (params === null) return app(req, info);
       let page: string;
       try {
