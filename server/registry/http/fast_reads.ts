@@ -12,8 +12,7 @@ import { loadBotRow } from "../../../db/registry_bots.ts";
 import type { RegistryContext } from "../context.ts";
 import type { LocalReads, ServedLocally } from "../../http/connection_guard.ts";
 import { GET_BOT_ROUTE, pathOf, storedBotHeaders, storedBotId } from "./stored_bot_reads.ts";
-import { plainSearchParams, SEARCH_ROUTE, searchHeaders } from "./plain_search.ts";
-import { searchBots } from "../search.ts";
+import { plainSearchPage, plainSearchParams, SEARCH_ROUTE, searchHeaders } from "./plain_search.ts";
 
 /** The metric counter of a 200 answer on `route`. */
 function countOk(route: string): () => void {
@@ -36,13 +35,8 @@ export function withFastReads(rc: RegistryContext, app: Deno.ServeHandler): Deno
     if (path === SEARCH_ROUTE) {
       const query = req.url.indexOf("?");
       const params = plainSearchParams(query === -1 ? path : path + req.url.slice(query));
-      if (params === null) return app(req, info);
-      let page: string;
-      try {
-        page = searchBots(rc, params);
-      } catch {
-        return app(req, info); // the router answers the error
-      }
+      const page = params === null ? null : plainSearchPage(rc, params);
+      if (page === null) return app(req, info);
       const res = new Response(page, { headers: searchHeaders() });
       recordOk(path, SEARCH_ROUTE, startMs, countSearch);
       return res;

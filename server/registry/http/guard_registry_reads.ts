@@ -9,18 +9,15 @@
 import { loadBotRowBytes } from "../../../db/registry_bots.ts";
 import { type Database, openReadOnlyDatabase } from "../../../db/database.ts";
 import { pathOf, storedBotHeaders, storedBotId } from "./stored_bot_reads.ts";
-import { plainSearchParams, SEARCH_ROUTE, searchHeaders } from "./plain_search.ts";
-import { planMemory, searchBots, type SearchContext, type SearchParams } from "../search.ts";
+import { plainSearchPage, plainSearchParams, SEARCH_ROUTE, searchHeaders } from "./plain_search.ts";
+import { planMemory, type SearchContext, type SearchParams } from "../search.ts";
 import type { LocalAnswer, LocalAnswerer } from "../../http/guarded_connection.ts";
 
 const encoder = new TextEncoder();
 /** The status line and the headers before ETag, as storedBotHeaders lists them. */
-const HEAD_START = "HTTP/1.1 200 OK\r\n" +
-  Object.entries(storedBotHeaders(0)).filter(([name]) => name !== "etag")
-    .map(([name, value]) => `${name}: ${value}\r\n`).join("");
+const HEAD_START = okHead(storedBotHeaders(0), "etag");
 /** The status line and the headers of a search page before Content-Length. */
-const SEARCH_HEAD_START = "HTTP/1.1 200 OK\r\n" +
-  Object.entries(searchHeaders()).map(([name, value]) => `${name}: ${value}\r\n`).join("");
+const SEARCH_HEAD_START = okHead(searchHeaders());
 const REFUSED_HEADERS = /\r?\n(?:expect|upgrade)[ \t]*:/i;
 const CONNECTION_CLOSE = /\r?\nconnection[ \t]*:[^\n]*\bclose\b/i;
 
@@ -44,12 +41,13 @@ export class GuardRegistryReads implements LocalAnswerer {
     const lineEnd = head.indexOf("\n");
     const line = head.slice(4, head[lineEnd - 1] === "\r" ? lineEnd - 1 : lineEnd);
     if (!line.endsWith(" HTTP/1.1")) return null;
+    if (REFUSED_HEADERS.test(head)) return null;
     const target = line.slice(0, -9);
     const search = plainSearchParams(target);
-    if (search !== null) return REFUSED_HEADERS.test(head) ? null : this.#searchPage(head, search);
+    if (search !== null) return this.#searchPage(head, search);
     const path = pathOf(target);
     const botId = storedBotId(path);
-    if (botId === null || REFUSED_HEADERS.test(head)) return null;
+    if (botId === null) return null;
     this.#beginRead();
     this.stats.reads++;
     const row = loadBotRowBytes(this.#db, botId);
@@ -61,12 +59,8 @@ export class GuardRegistryReads implements LocalAnswerer {
   #searchPage(head: string, params: SearchParams): LocalAnswer | null {
     this.#beginRead();
     this.stats.reads++;
-    let page: string;
-    try {
-      page = searchBots(this.#search, params);
-    } catch {
-      return null;
-    }
+    const page = plainSearchPage(this.#search, params);
+    if (page === null) return null;
     return response(head, SEARCH_HEAD_START, encoder.encode(page), SEARCH_ROUTE);
   }
 
@@ -102,6 +96,12 @@ export class GuardRegistryReads implements LocalAnswerer {
     this.#endRead();
     this.#db.close();
   }
+}
+
+/** The status line `200 OK` and `headers` (without `omit`) as header lines. */
+function okHead(headers: Record<string, string>, omit?: string): string {
+  return "HTTP/1.1 200 OK\r\n" + Object.entries(headers).filter(([name]) => name !== omit)
+    .map(([name, value]) => `${name}: ${value}\r\n`).join("");
 }
 
 /** The response: `headStart` (status line and leading headers), then the framing headers, `body`. */

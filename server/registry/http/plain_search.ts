@@ -8,7 +8,7 @@
  * router, which validates and answers it (its 400s included).
  */
 import { CORS_HEADERS } from "./stored_bot_reads.ts";
-import type { SearchParams } from "../search.ts";
+import { searchBots, type SearchContext, type SearchParams } from "../search.ts";
 
 /** Route pattern of search, as the router reports it in metrics. */
 export const SEARCH_ROUTE = "/v1/search";
@@ -31,6 +31,15 @@ export function plainSearchParams(target: string): SearchParams | null {
     params[m[1]] = m[2];
   }
   return params;
+}
+
+/** The page `searchBots` answers for `params`, or null when it refuses them (the router answers). */
+export function plainSearchPage(ctx: SearchContext, params: SearchParams): string | null {
+  try {
+    return searchBots(ctx, params);
+  } catch {
+    return null;
+  }
 }
 
 /** The headers of a search page's 200 response, in the order Deno.serve writes them. */
