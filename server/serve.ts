@@ -22,6 +22,7 @@ import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server
 import { rateLimiterFromEnv } from "./ratelimit.ts";
 import { pruneCloneCache, startMaintenance } from "./maintenance.ts";
 import { CloneCache } from "./domain/clone_cache.ts";
+import { recoverAtStart } from "./domain/stale_locks.ts";
 import { activeTransfers, drainTransfers } from "./transfers.ts";
 import { fixMmapThreshold, releaseMemoryWhenIdle } from "./memory.ts";
 import { gitTransfers, httpRequests, logins, sshSessionsActive } from "./metrics.ts";
@@ -40,6 +41,10 @@ export async function startServer(
   config: ServerConfig = loadServerConfig(),
 ): Promise<RunningServer> {
   await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
+  // Files a killed git left behind: reclaimed in the background (each push checks its own repo).
+  recoverAtStart(config.reposDir).catch((err) =>
+    log("warn", "stale git file sweep failed", { error: String(err) })
+  );
   fixMmapThreshold();
   const admin = await resolveAdminKey(config.adminKey, config.adminKeyFile);
   const db = openDatabase(config.databasePath);

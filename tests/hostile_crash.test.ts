@@ -1,7 +1,7 @@
 /**
  * Crash: 20 pushes and registry writes in flight, `kill -9`, restart on the same data dir. The
- * server starts, git fsck is clean, every acknowledged push and write is present, and SQLite's
- * integrity check passes.
+ * server starts, git fsck is clean, every acknowledged push and write is present, every branch takes
+ * a new push, and SQLite's integrity check passes.
  */
 import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "./helpers/assert.ts";
@@ -116,6 +116,16 @@ Deno.test({
       // A fresh clone over HTTP sees every acknowledged branch.
       const ls = await runOk("git", ["ls-remote", url], { env });
       for (const i of acked.pushes) assert(ls.includes(`${commits[i]}\trefs/heads/b${i}`), ls);
+      // Every branch takes a new push: no lock a killed git left behind refuses one.
+      for (let i = 0; i < PUSHES; i++) {
+        const work = `${home}/w${i}`;
+        await runOk("git", ["commit", "-q", "--allow-empty", "-m", `after ${i}`], {
+          cwd: work,
+          env,
+        });
+        const after = await run("git", ["push", "-q", "-f", url, `b${i}`], { cwd: work, env });
+        assertEquals(after.code, 0, `push to b${i} after the restart: ${after.stderr}`);
+      }
       const db = new DatabaseSync(`${again.dataDir}/signet.db`, { readOnly: true });
       const rows = db.prepare("PRAGMA integrity_check").all() as { integrity_check: string }[];
       db.close();

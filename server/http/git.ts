@@ -12,6 +12,7 @@ import { getRepo, recordPush, repoDir } from "../domain/repos.ts";
 import { gitProgram, gitServerEnv, gitSlots, isProtocolV2 } from "../domain/git.ts";
 import { clientIp } from "./errors.ts";
 import { log } from "../log.ts";
+import { recoverBeforePush } from "../domain/stale_locks.ts";
 import { userFromAuthorization } from "./auth.ts";
 import { gitTransfers } from "../metrics.ts";
 import { trackTransfer } from "../transfers.ts";
@@ -70,6 +71,9 @@ async function serveGit(
       return c.json({ error: err.message }, 401, { "WWW-Authenticate": 'Basic realm="service"' });
     }
     throw err;
+  }
+  if (service === "git-receive-pack" && rest !== "info/refs") {
+    await recoverBeforePush(repoDir(ctx, repo.owner, repo.name));
   }
   const gitProtocol = c.req.header("Git-Protocol");
   const env: Record<string, string> = gitServerEnv(ctx, gitProtocol);

@@ -4,6 +4,7 @@ import { authorizeGit, type GitService, isPush } from "../../domain/access.ts";
 import { gitServerEnv, gitSlots } from "../../domain/git.ts";
 import { parseRepoPath } from "../../domain/names.ts";
 import { getRepo, recordPush, repoDir } from "../../domain/repos.ts";
+import { recoverBeforePush } from "../../domain/stale_locks.ts";
 import { log } from "../../log.ts";
 import { gitTransfers } from "../../metrics.ts";
 import { trackTransfer } from "../../transfers.ts";
@@ -26,6 +27,7 @@ export function gitCommand(service: GitService): SshCommand {
       const path = parseRepoPath(inv.args[0]);
       const repo = getRepo(inv.ctx, path.owner, path.name);
       authorizeGit("ssh", service, repo, inv.user);
+      if (isPush(service)) await recoverBeforePush(repoDir(inv.ctx, repo.owner, repo.name));
       const started = performance.now();
       const done = runGit(inv, service, repo);
       trackTransfer(done);
