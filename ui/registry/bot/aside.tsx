@@ -1,0 +1,83 @@
+/** The bot page's side column: owner, endpoints, capabilities, controllers, delegation. */
+import { Link } from "../../common/components.tsx";
+import type { Bot } from "../types.ts";
+import { botHref, ListSection, Section } from "./section.tsx";
+
+/** The side column of the bot page. */
+export function Aside({ bot }: { bot: Bot }) {
+  return (
+    <aside class="bot-aside">
+      <Section id="owner" title="Owner" icon="users">
+        {bot.owner
+          ? (
+            <div class="owner">
+              <strong>{bot.owner.name}</strong>
+              {bot.owner.url && (
+                <a href={bot.owner.url} rel="noopener noreferrer nofollow" target="_blank">
+                  {bot.owner.url.replace(/^https?:\/\//, "")}
+                </a>
+              )}
+              {bot.owner.email && <a href={`mailto:${bot.owner.email}`}>{bot.owner.email}</a>}
+            </div>
+          )
+          : <p class="muted small">No owner given.</p>}
+      </Section>
+      <ListSection
+        id="endpoints"
+        title="Endpoints"
+        icon="link"
+        items={bot.endpoints}
+        listClass="endpoints"
+        empty="No endpoints published."
+        item={(e, i) => (
+          <li key={i}>
+            <span class="endpoint-type">{e.type}</span>
+            <code class="mono endpoint-url">{e.url}</code>
+            {e.description && <span class="muted small">{e.description}</span>}
+          </li>
+        )}
+      />
+      <ListSection
+        id="capabilities"
+        title="Capabilities"
+        icon="ticket"
+        items={bot.capabilities}
+        listClass="chips"
+        empty="No capabilities declared."
+        item={(c) => (
+          <li key={c}>
+            <Link class="chip" href={`/?capability=${encodeURIComponent(c)}`}>{c}</Link>
+          </li>
+        )}
+      />
+      <ListSection
+        id="controllers"
+        title="Controllers"
+        icon="shield"
+        items={bot.controllers}
+        listClass="controllers"
+        empty="No other bot can sign for this one."
+        item={(c) => (
+          <li key={c.bot_id}>
+            <Link href={botHref(c.bot_id)}>{c.bot_id}</Link>
+            {c.label && <span class="muted small">{c.label}</span>}
+          </li>
+        )}
+      />
+      {bot.delegation && (
+        <Section id="delegation" title="Delegated by" icon="users">
+          <p class="delegation">{bot.delegation.principal}</p>
+          {bot.delegation.scopes && bot.delegation.scopes.length > 0 && (
+            <ul class="chips">
+              {bot.delegation.scopes.map((s) => (
+                <li key={s}>
+                  <span class="chip chip-static">{s}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Section>
+      )}
+    </aside>
+  );
+}

@@ -1,0 +1,128 @@
+/** The bot page's attestations: those it issued and those it received. */
+import { useSignal } from "@preact/signals";
+import { useEffect } from "preact/hooks";
+import { errorMessage, ErrorNotice, Link, Loading, Time } from "../../common/components.tsx";
+import { type AttestationRole, getAttestations } from "../api.ts";
+import type { Attestation } from "../types.ts";
+import { botHref, Section } from "./section.tsx";
+
+function AttestationItem({ a, received }: { a: Attestation; received: boolean }) {
+  const other = received ? a.issuer : a.subject;
+  return (
+    <li class="attestation">
+      <div class="attestation-claim">{a.claim}</div>
+      <div class="attestation-meta muted">
+        {received ? "from " : "about "}
+        <Link href={botHref(other)}>{other}</Link>
+        {a.published_at && (
+          <>
+            {" · "}
+            <Time iso={a.published_at} />
+          </>
+        )}
+        {a.signature && (
+          <>
+            {" · signed with "}
+            <code class="mono">{a.signature.key_id}</code>
+          </>
+        )}
+      </div>
+      {a.evidence && a.evidence.length > 0 && (
+        <ul class="evidence">
+          {a.evidence.map((e, i) => (
+            <li key={i}>
+              <span class="evidence-type">{e.type}</span>
+              {/^https?:\/\//.test(e.value)
+                ? (
+                  <a href={e.value} rel="noopener noreferrer nofollow" target="_blank">
+                    {e.value}
+                  </a>
+                )
+                : <span>{e.value}</span>}
+            </li>
+          ))}
+        </ul>
+      )}
+    </li>
+  );
+}
+
+function AttestationList(
+  { id, role, onCount }: { id: string; role: AttestationRole; onCount: (n: number) => void },
+) {
+  const items = useSignal<Attestation[]>([]);
+  const next = useSignal<string | null>(null);
+  const state = useSignal<string>("loading");
+  const load = async (cursor?: string) => {
+    state.value = cursor ? "more" : "loading";
+    try {
+      const page = await getAttestations(id, role, cursor);
+      items.value = cursor ? [...items.value, ...page.attestations] : page.attestations;
+      next.value = page.next_cursor ?? null;
+      state.value = "ready";
+      onCount(items.value.length);
+    } catch (err) {
+      state.value = errorMessage(err);
+    }
+  };
+  useEffect(() => {
+    load();
+  }, [id, role]);
+  const failed = !["loading", "ready", "more"].includes(state.value);
+  const listId = role === "subject" ? "attestations-received" : "attestations-issued";
+
+  return (
+    <div>
+      <h3>{role === "subject" ? "Received" : "Issued"}</h3>
+      {state.value === "loading" && <Loading label="Loading attestations…" />}
+      {failed && (
+        <ErrorNotice
+          title="Could not load attestations"
+          message={state.value}
+          onRetry={() => load()}
+        />
+      )}
+      {!failed && state.value !== "loading" && items.value.length === 0 && (
+        <p class="muted small">
+          {role === "subject"
+            ? "No other bot has attested to this one."
+            : "This bot has not attested to any other."}
+        </p>
+      )}
+      {items.value.length > 0 && (
+        <ul class="attestations" id={listId}>
+          {items.value.map((a, i) => (
+            <AttestationItem key={a.attestation_id ?? i} a={a} received={role === "subject"} />
+          ))}
+        </ul>
+      )}
+      {next.value && (
+        <button
+          type="button"
+          class="btn btn-secondary btn-sm load-more"
+          disabled={state.value === "more"}
+          onClick={() => load(next.value!)}
+        >
+          Load more
+        </button>
+      )}
+    </div>
+  );
+}
+
+/** The attestations this bot issued and received, loaded on their own. */
+export function AttestationsSection({ id }: { id: string }) {
+  const received = useSignal<number | undefined>(undefined);
+  const issued = useSignal<number | undefined>(undefined);
+  const total = received.value !== undefined && issued.value !== undefined
+    ? received.value + issued.value
+    : undefined;
+  return (
+    <Section id="attestations" title="Attestations" icon="check" count={total}>
+      <div class="attestation-cols">
+        <AttestationList id={id} role="subject" onCount={(n) => (received.value = n)} />
+        <AttestationList id={id} role="issuer" onCount={(n) => (issued.value = n)} />
+      </div>
+    </Section>
+  );
+}
