@@ -19,7 +19,7 @@ const alice = signup(ctx, {
   username: "alice",
   public_key: aliceKey.publicLine,
   invite_code: mintInvite(ctx),
-});
+}, "127.0.0.1");
 
 /** Runs `fn` against an SSH server started with `limits` over the defaults. */
 async function withServer(limits: Partial<SshLimits>, fn: (port: number) => Promise<void>) {

@@ -10,6 +10,7 @@ import { initCommand } from "./init.ts";
 import { loginCommand } from "./login.ts";
 import { registerCommand } from "./register.ts";
 import { repoCommand } from "./repo.ts";
+import { tokenCommand } from "./token.ts";
 import { whoamiCommand } from "./whoami.ts";
 
 /** Every client command, in the order `signet help` lists them. */
@@ -18,6 +19,7 @@ export const CLIENT_COMMANDS: readonly Command[] = [
   registerCommand,
   loginCommand,
   whoamiCommand,
+  tokenCommand,
   repoCommand,
   cloneCommand,
   credentialCommand,

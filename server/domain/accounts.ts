@@ -1,14 +1,7 @@
-/** Accounts: invites, signup, the nonce-signing login, and token authentication. */
+/** Accounts: invites, signup and the nonce-signing login that issues tokens (./tokens.ts). */
 import { transaction } from "../../db/database.ts";
 import { consumeInvite, findInvite, insertInvite } from "../../db/invites.ts";
-import {
-  findUserById,
-  findUserByKey,
-  findUserByName,
-  insertUser,
-  type UserRow,
-} from "../../db/users.ts";
-import { findTokenUser, insertToken } from "../../db/tokens.ts";
+import { findUserByKey, findUserByName, insertUser, type UserRow } from "../../db/users.ts";
 import {
   deleteChallenge,
   deleteExpiredChallengesOf,
@@ -16,18 +9,17 @@ import {
   insertChallenge,
 } from "../../db/challenges.ts";
 import type { Signet } from "../context.ts";
-import { randomHex, sha256Hex } from "../crypto/secrets.ts";
+import { randomHex } from "../crypto/secrets.ts";
 import { parsePublicKeyLine } from "../crypto/sshkey.ts";
 import { SshSigError, verifySshSig } from "../crypto/sshsig.ts";
 import { DomainError } from "./errors.ts";
 import { validateUsername } from "./names.ts";
+import { mintToken, storeToken, tokenLifetimeDays } from "./tokens.ts";
 
 /** How long a login challenge stays valid. */
 export const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
 /** The SSHSIG namespace logins must be signed under. */
 export const SSHSIG_NAMESPACE = "service";
-/** Prefix of every bearer token. */
-export const TOKEN_PREFIX = "SERVICE_";
 
 /** A user as API responses show it. */
 export interface PublicUser {
@@ -55,10 +47,13 @@ export interface SignupInput {
 }
 
 /**
- * Creates an account: validates username, key and invite in the spec's order, then inserts the
- * user and consumes the invite in one transaction. Nothing changes when anything fails.
+ * Creates an account: takes a `signup_ip` token for the client address `from` (every transport's
+ * attempt counts against the same bucket, so invite codes cannot be guessed faster over one of
+ * them), validates username, key and invite in the spec's order, then inserts the user and
+ * consumes the invite in one transaction. Nothing changes when anything fails.
  */
-export function signup(ctx: Signet, input: SignupInput): UserRow {
+export function signup(ctx: Signet, input: SignupInput, from: string): UserRow {
+  ctx.limiter.take("signup_ip", from);
   const username = validateUsername(input.username);
   if (typeof input.public_key !== "string") {
     throw new DomainError("invalid", "public_key must be a string");
@@ -106,11 +101,28 @@ export function checkUsernameAvailable(ctx: Signet, input: unknown): string {
 }
 
 /**
- * Issues a login nonce for `username` and removes that user's expired challenges. An unknown
- * username gets an indistinguishable nonce that is never stored (no user enumeration).
+ * Takes a `login_user` token for `username` asked from the client address `from`. The bucket is
+ * per (username, address): counted per username alone, anyone could lock a user out by asking
+ * for challenges in their name, and a signature cannot be guessed, so there is nothing to slow
+ * down across addresses (each address is limited by `login_ip` besides).
  */
-export function issueChallenge(ctx: Signet, usernameInput: unknown, nowMs = Date.now()): string {
+function takeLoginToken(ctx: Signet, username: string, from: string): void {
+  ctx.limiter.take("login_user", `${username}\u0000${from}`);
+}
+
+/**
+ * Issues a login nonce for `username` asked from `from` (rate limited per username and address)
+ * and removes that user's expired challenges. An unknown username gets an indistinguishable
+ * nonce that is never stored (no user enumeration).
+ */
+export function issueChallenge(
+  ctx: Signet,
+  usernameInput: unknown,
+  from: string,
+  nowMs = Date.now(),
+): string {
   const username = validateUsername(usernameInput);
+  takeLoginToken(ctx, username, from);
   const nonce = randomHex(32);
   if (!findUserByName(ctx.db, username)) return nonce;
   transaction(ctx.db, () => {
@@ -125,24 +137,30 @@ export interface VerifyInput {
   username: unknown;
   nonce: unknown;
   signature: unknown;
+  /** The token's lifetime in days; DEFAULT_TOKEN_DAYS when absent. */
+  expires_in_days?: unknown;
 }
 
 /**
- * Verifies a signed challenge in the spec's order (find challenge, check age, load key, verify
- * signature, delete challenge, issue token) and returns the raw token, shown only this once.
+ * Verifies a signed challenge from `from` in the spec's order (find challenge, check age, load
+ * key, verify signature, delete challenge, issue token) and returns the raw token, shown only
+ * this once, with its expiry.
  */
 export async function verifyLogin(
   ctx: Signet,
   input: VerifyInput,
+  from: string,
   nowMs = Date.now(),
-): Promise<{ token: string; user: UserRow }> {
+): Promise<{ token: string; expiresAt: string; user: UserRow }> {
   const username = validateUsername(input.username);
+  takeLoginToken(ctx, username, from);
   if (typeof input.nonce !== "string" || !/^[0-9a-f]{64}$/.test(input.nonce)) {
     throw new DomainError("invalid", "nonce must be 64 lowercase hex characters");
   }
   if (typeof input.signature !== "string") {
     throw new DomainError("invalid", "signature must be a PEM-armored SSH signature string");
   }
+  const days = tokenLifetimeDays(input.expires_in_days);
   const challenge = findChallenge(ctx.db, username, input.nonce);
   if (!challenge) throw new DomainError("unauthorized", "unknown or already used challenge");
   if (nowMs - challenge.created_ms >= CHALLENGE_LIFETIME_MS || nowMs < challenge.created_ms) {
@@ -162,24 +180,16 @@ export async function verifyLogin(
     if (err instanceof SshSigError) throw new DomainError("unauthorized", err.message);
     throw err;
   }
-  const token = `${TOKEN_PREFIX}${randomHex(32)}`;
-  const tokenHash = await sha256Hex(token);
+  const minted = await mintToken(days, nowMs);
   transaction(ctx.db, () => {
     // The await above lets a concurrent verify of the same challenge run first: the delete
     // decides which one wins, so a challenge yields at most one token.
     if (!deleteChallenge(ctx.db, challenge.id)) {
       throw new DomainError("unauthorized", "unknown or already used challenge");
     }
-    insertToken(ctx.db, tokenHash, user.id);
+    storeToken(ctx.db, minted, user.id);
   });
-  return { token, user };
-}
-
-/** Returns the user owning a raw bearer token, or undefined when it is malformed or unknown. */
-export async function authenticateToken(ctx: Signet, token: string): Promise<UserRow | undefined> {
-  if (!/^SERVICE_[0-9a-f]{64}$/.test(token)) return undefined;
-  const userId = findTokenUser(ctx.db, await sha256Hex(token));
-  return userId === undefined ? undefined : findUserById(ctx.db, userId);
+  return { token: minted.token, expiresAt: minted.expiresAt, user };
 }
 
 /** Returns the user registered with this `ssh-ed25519` key blob line, if any. */

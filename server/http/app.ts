@@ -1,14 +1,14 @@
 /** The hosting HTTP app: API routers, smart HTTP and the embedded UI composed into one Hono app. */
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { Signet } from "../context.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { adminRoutes } from "./routes/admin.ts";
 import { repoRoutes } from "./routes/repos.ts";
+import { tokenRoutes } from "./routes/tokens.ts";
 import { uiRoutes } from "./routes/ui.ts";
 import { gitRoutes } from "./git.ts";
 import { onError } from "./errors.ts";
-import { requestLog } from "./middleware.ts";
+import { readBodyWithin, requestLog } from "./middleware.ts";
 import { requireAdmin } from "./auth.ts";
 import { checkHealth } from "../domain/health.ts";
 import { renderMetrics } from "../metrics.ts";
@@ -21,10 +21,11 @@ export function hostingApp(ctx: Signet): Hono {
   const app = new Hono();
   app.use("*", requestLog("hosting"));
   const api = new Hono();
-  api.use("*", bodyLimit({ maxSize: MAX_JSON_BODY_BYTES }));
+  api.use("*", readBodyWithin(MAX_JSON_BODY_BYTES));
   api.route("/admin", adminRoutes(ctx));
   api.route("/", accountRoutes(ctx));
   api.route("/", repoRoutes(ctx));
+  api.route("/tokens", tokenRoutes(ctx));
   api.get("/health", async (c) => {
     const health = await checkHealth(ctx);
     return c.json(health, health.status === "ok" ? 200 : 503);

@@ -1,13 +1,13 @@
 /** Credential parsing and auth middleware for the hosting API. */
 import type { Context, MiddlewareHandler } from "hono";
 import type { UserRow } from "../../db/users.ts";
-import { authenticateToken } from "../domain/accounts.ts";
+import { resolveToken } from "../domain/tokens.ts";
 import { DomainError } from "../domain/errors.ts";
 import type { Signet } from "../context.ts";
 import { constantTimeEqual } from "../crypto/secrets.ts";
 
-/** Variables the auth middleware puts on the Hono context. */
-export type AuthEnv = { Variables: { user: UserRow } };
+/** Variables the auth middleware puts on the Hono context: the user and the token's id. */
+export type AuthEnv = { Variables: { user: UserRow; tokenId: number } };
 
 /** Credentials found in an Authorization header. */
 export type Credentials = { token: string; basicUser?: string };
@@ -32,30 +32,47 @@ export function parseAuthorization(header: string | undefined): Credentials | un
 }
 
 /**
+ * Resolves the user and token behind an Authorization header. Undefined when no header; throws
+ * unauthorized for a bad, revoked or expired token and forbidden when a Basic user name is not
+ * the token's user.
+ */
+async function tokenFromAuthorization(
+  ctx: Signet,
+  header: string | undefined,
+): Promise<{ user: UserRow; tokenId: number } | undefined> {
+  if (!header) return undefined;
+  const creds = parseAuthorization(header);
+  if (!creds) throw new DomainError("unauthorized", "malformed Authorization header");
+  const found = await resolveToken(ctx, creds.token);
+  if (!found) throw new DomainError("unauthorized", "invalid, revoked or expired token");
+  if (creds.basicUser !== undefined && creds.basicUser !== found.user.username) {
+    throw new DomainError("forbidden", "the token does not belong to the user named in Basic auth");
+  }
+  return { user: found.user, tokenId: found.token.id };
+}
+
+/**
  * Resolves the user behind an Authorization header. Undefined when no header; throws
- * unauthorized for a bad token and forbidden when a Basic user name is not the token's user.
+ * unauthorized for a bad, revoked or expired token and forbidden when a Basic user name is not
+ * the token's user.
  */
 export async function userFromAuthorization(
   ctx: Signet,
   header: string | undefined,
 ): Promise<UserRow | undefined> {
-  if (!header) return undefined;
-  const creds = parseAuthorization(header);
-  if (!creds) throw new DomainError("unauthorized", "malformed Authorization header");
-  const user = await authenticateToken(ctx, creds.token);
-  if (!user) throw new DomainError("unauthorized", "invalid or unknown token");
-  if (creds.basicUser !== undefined && creds.basicUser !== user.username) {
-    throw new DomainError("forbidden", "the token does not belong to the user named in Basic auth");
-  }
-  return user;
+  return (await tokenFromAuthorization(ctx, header))?.user;
 }
 
-/** Middleware: requires a valid user token and stores the user as `c.get("user")`. */
+/**
+ * Middleware: requires a valid user token; stores the user as `c.get("user")` and the token's id
+ * as `c.get("tokenId")`.
+ */
 export function requireUser(ctx: Signet): MiddlewareHandler<AuthEnv> {
   return async (c, next) => {
-    const user = await userFromAuthorization(ctx, c.req.header("Authorization"));
-    if (!user) throw new DomainError("unauthorized", "this endpoint requires a bearer token");
-    c.set("user", user);
+    const found = await tokenFromAuthorization(ctx, c.req.header("Authorization"));
+    if (!found) throw new DomainError("unauthorized", "this endpoint requires a bearer token");
+    c.set("user", found.user);
+    c.set("tokenId", found.tokenId);
     await next();
   };
 }

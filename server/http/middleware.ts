@@ -1,8 +1,9 @@
-/** Cross-cutting HTTP middleware: request logging and metrics. */
+/** Cross-cutting HTTP middleware: request logging and metrics, request body bounds. */
 import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { log } from "../log.ts";
 import { httpRequests } from "../metrics.ts";
+import { DomainError } from "../domain/errors.ts";
 
 /** The two HTTP apps, as logs and metrics name them. */
 export type AppName = "hosting" | "registry";
@@ -37,5 +38,49 @@ export function requestLog(app: AppName): MiddlewareHandler {
       status: c.res.status,
       startMs,
     });
+  };
+}
+
+/**
+ * Middleware: bounds a request body at `maxBytes` (413) and reads it before the route, so a body
+ * the client cut short (it closed before sending what Content-Length or its chunks promised) is
+ * a 400 here rather than an error in a handler. Hono's `bodyLimit` lets that read error escape as
+ * a 500 logged at error level.
+ */
+export function readBodyWithin(maxBytes: number): MiddlewareHandler {
+  return async (c, next) => {
+    const body = c.req.raw.body;
+    if (!body) return await next();
+    const declared = c.req.raw.headers.get("content-length");
+    if (
+      declared !== null && !c.req.raw.headers.has("transfer-encoding") &&
+      Number(declared) > maxBytes
+    ) {
+      throw new DomainError("too_large", "request body too large");
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        size += value.length;
+        if (size > maxBytes) throw new DomainError("too_large", "request body too large");
+        chunks.push(value);
+      }
+    } catch (err) {
+      reader.cancel().catch(() => {});
+      if (err instanceof DomainError) throw err;
+      throw new DomainError("invalid", "could not read request body: it ended early");
+    }
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) bytes.set(chunk, (at += chunk.length) - chunk.length);
+    // A new request rather than `new Request(raw, …)`: copying Deno's request copies its abort
+    // signal, which Deno warns about on stderr.
+    const raw = c.req.raw;
+    c.req.raw = new Request(raw.url, { method: raw.method, headers: raw.headers, body: bytes });
+    await next();
   };
 }

@@ -2,6 +2,7 @@
 import { checkUsernameAvailable, findUserBySshKey, signup } from "../domain/accounts.ts";
 import { DomainError } from "../domain/errors.ts";
 import { log } from "../log.ts";
+import { RateLimitError } from "../ratelimit.ts";
 import type { Signet } from "../context.ts";
 import type { Ed25519PublicKey } from "../crypto/sshkey.ts";
 import type { ChannelIO } from "./io.ts";
@@ -49,7 +50,11 @@ export async function runSignup(
     const code = await reader.readLine();
     if (code === null) return await cancelled(io);
     try {
-      const user = signup(ctx, { username, public_key: peer.key.line, invite_code: code.trim() });
+      const user = signup(
+        ctx,
+        { username, public_key: peer.key.line, invite_code: code.trim() },
+        peer.remote,
+      );
       log("info", "ssh signup", { user: user.username, remote_addr: peer.remote });
       await io.out(
         `\nWelcome, ${user.username}! Your account is ready and this SSH key signs you in.\n\n` +
@@ -57,6 +62,10 @@ export async function runSignup(
       );
       return 0;
     } catch (err) {
+      if (err instanceof RateLimitError) {
+        await io.out(`  ${err.message}; no account was created.\n`);
+        return 1;
+      }
       if (!(err instanceof DomainError)) throw err;
       const owner = findUserBySshKey(ctx, peer.key.line);
       if (owner) {

@@ -181,3 +181,46 @@ export function statusFrom(
     });
   });
 }
+
+/**
+ * Sends one `method path` request with a JSON `body` to 127.0.0.1:`port` over a connection from
+ * source address `from`; the status and the parsed JSON answer ({} when not JSON).
+ */
+export function requestFrom(
+  from: string,
+  port: number,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: "127.0.0.1", port, localAddress: from });
+    const payload = body === undefined ? "" : JSON.stringify(body);
+    const extra = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join("");
+    const chunks: Uint8Array[] = [];
+    socket.on("connect", () => {
+      socket.write(
+        `${method} ${path} HTTP/1.1\r\nHost: test\r\n${extra}Connection: close\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${enc.encode(payload).length}` +
+          `\r\n\r\n${payload}`,
+      );
+    });
+    socket.on("data", (d) => chunks.push(new Uint8Array(d)));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const text = dec.decode(new Uint8Array(chunks.flatMap((c) => [...c])));
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1]);
+      if (!status) {
+        reject(new Error(`no status from ${from}: ${JSON.stringify(text.slice(0, 200))}`));
+        return;
+      }
+      const head = text.indexOf("\r\n\r\n");
+      let parsed: Record<string, unknown> = {};
+      try {
+        parsed = JSON.parse(text.slice(head + 4));
+      } catch { /* not JSON */ }
+      resolve({ status, body: parsed });
+    });
+  });
+}

@@ -1,4 +1,4 @@
-/** Admin routes: invites, users and repositories, behind the admin key. */
+/** Admin routes: invites, users, their tokens and repositories, behind the admin key. */
 import { Hono } from "hono";
 import { listInvites } from "../../../db/invites.ts";
 import { listUsers } from "../../../db/users.ts";
@@ -8,6 +8,7 @@ import { mintInvite } from "../../domain/accounts.ts";
 import { getRepo, listReposOf, removeRepo, repoView } from "../../domain/repos.ts";
 import { repoDiskUsage } from "../../domain/disk.ts";
 import { serviceInfo } from "../../domain/info.ts";
+import { listTokensOfUser, revokeToken } from "../../domain/tokens.ts";
 import { requireAdmin } from "../auth.ts";
 
 /** `/api/admin/*` */
@@ -41,6 +42,13 @@ export function adminRoutes(ctx: Signet): Hono {
         repo_count: u.repo_count,
       })),
     }));
+
+  app.get(
+    "/users/:name/tokens",
+    (c) => c.json({ tokens: listTokensOfUser(ctx, c.req.param("name")) }),
+  );
+
+  app.delete("/tokens/:id", (c) => c.json({ revoked: revokeToken(ctx, c.req.param("id")) }));
 
   app.get("/repos", async (c) =>
     c.json({

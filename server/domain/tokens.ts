@@ -1,0 +1,155 @@
+/**
+ * API tokens: issued by a login, stored only as their SHA-256, expiring, listed and revoked by
+ * their public id. A revoked token's row is deleted; an expired one is refused and later purged.
+ */
+import type { Database } from "../../db/database.ts";
+import {
+  deleteExpiredTokensOf,
+  deleteToken,
+  findTokenByHash,
+  findTokenById,
+  insertToken,
+  listLiveTokensOf,
+  type TokenRow,
+  touchToken,
+} from "../../db/tokens.ts";
+import { findUserById, findUserByName, type UserRow } from "../../db/users.ts";
+import type { Signet } from "../context.ts";
+import { randomHex, sha256Hex } from "../crypto/secrets.ts";
+import { DomainError } from "./errors.ts";
+import { validateUsername } from "./names.ts";
+
+/** Prefix of every bearer token. */
+export const TOKEN_PREFIX = "SERVICE_";
+/** The shape of a token as issued: the prefix and 64 lowercase hex characters. */
+const TOKEN_PATTERN = /^SERVICE_[0-9a-f]{64}$/;
+/** Lifetime of a token when the login does not ask for another, in days. */
+export const DEFAULT_TOKEN_DAYS = 90;
+/** The longest lifetime a login may ask for, in days. */
+export const MAX_TOKEN_DAYS = 365;
+/** `last_used_at` is written at most this often per token, so reads stay reads. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+
+/** A token as the API shows it: never the secret nor its hash. */
+export interface TokenView {
+  id: number;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string;
+}
+
+/** Narrows a stored token to its public shape. */
+export function tokenView(t: TokenRow): TokenView {
+  return {
+    id: t.id,
+    created_at: t.created_at,
+    last_used_at: t.last_used_at,
+    expires_at: t.expires_at,
+  };
+}
+
+/**
+ * Validates a login's requested lifetime in days: absent means DEFAULT_TOKEN_DAYS, else an integer
+ * from 1 to MAX_TOKEN_DAYS.
+ */
+export function tokenLifetimeDays(input: unknown): number {
+  if (input === undefined || input === null) return DEFAULT_TOKEN_DAYS;
+  if (
+    typeof input !== "number" || !Number.isInteger(input) || input < 1 || input > MAX_TOKEN_DAYS
+  ) {
+    throw new DomainError(
+      "invalid",
+      `expires_in_days must be an integer from 1 to ${MAX_TOKEN_DAYS} (default ${DEFAULT_TOKEN_DAYS})`,
+    );
+  }
+  return input;
+}
+
+/** A token about to be stored: the raw secret (shown once), its hash and its times. */
+export interface NewToken {
+  token: string;
+  hash: string;
+  createdAt: string;
+  expiresAt: string;
+}
+
+/** Mints a token valid for `days` from `nowMs`; nothing is stored yet (see `storeToken`). */
+export async function mintToken(days: number, nowMs = Date.now()): Promise<NewToken> {
+  const token = `${TOKEN_PREFIX}${randomHex(32)}`;
+  return {
+    token,
+    hash: await sha256Hex(token),
+    createdAt: new Date(nowMs).toISOString(),
+    expiresAt: new Date(nowMs + days * 86_400_000).toISOString(),
+  };
+}
+
+/** Stores `t` for `userId` (inside the caller's transaction) and purges the user's expired ones. */
+export function storeToken(db: Database, t: NewToken, userId: number): number {
+  deleteExpiredTokensOf(db, userId, t.createdAt);
+  return insertToken(db, t.hash, userId, t.createdAt, t.expiresAt);
+}
+
+/**
+ * The live token behind a raw bearer token and its user; undefined when it is malformed, unknown
+ * (revoked) or expired. Records the use (at most once a minute per token).
+ */
+export async function resolveToken(
+  ctx: Signet,
+  token: string,
+  nowMs = Date.now(),
+): Promise<{ user: UserRow; token: TokenRow } | undefined> {
+  if (!TOKEN_PATTERN.test(token)) return undefined;
+  // Looked up by its SHA-256: what the lookup's timing could reveal is about the hash, and a hash
+  // does not lead back to a token, so no comparison of secrets happens here.
+  const row = findTokenByHash(ctx.db, await sha256Hex(token));
+  const now = new Date(nowMs).toISOString();
+  if (!row || row.expires_at <= now) return undefined;
+  const user = findUserById(ctx.db, row.user_id);
+  if (!user) return undefined;
+  if (
+    row.last_used_at === null || Date.parse(row.last_used_at) + LAST_USED_RESOLUTION_MS <= nowMs
+  ) {
+    touchToken(ctx.db, row.id, now);
+    row.last_used_at = now;
+  }
+  return { user, token: row };
+}
+
+/** The live tokens of `user`, oldest first. */
+export function listTokens(ctx: Signet, user: UserRow, nowMs = Date.now()): TokenView[] {
+  return listLiveTokensOf(ctx.db, user.id, new Date(nowMs).toISOString()).map(tokenView);
+}
+
+/** The live tokens of the user named `usernameInput` (admin use); not_found for no such user. */
+export function listTokensOfUser(
+  ctx: Signet,
+  usernameInput: unknown,
+  nowMs = Date.now(),
+): TokenView[] {
+  const username = validateUsername(usernameInput);
+  const user = findUserByName(ctx.db, username);
+  if (!user) throw new DomainError("not_found", `user ${username} not found`);
+  return listTokens(ctx, user, nowMs);
+}
+
+/** Parses a token id from a path segment. */
+function tokenId(input: unknown): number {
+  if (typeof input !== "string" || !/^[1-9][0-9]{0,14}$/.test(input)) {
+    throw new DomainError("invalid", "token id must be a positive integer");
+  }
+  return Number(input);
+}
+
+/**
+ * Revokes token `idInput` when `owner` owns it; with no owner (admin use), any token. A token
+ * of someone else is not_found, like one that does not exist, so ids reveal nothing.
+ */
+export function revokeToken(ctx: Signet, idInput: unknown, owner?: UserRow): number {
+  const id = tokenId(idInput);
+  const row = findTokenById(ctx.db, id);
+  if (!row || (owner && row.user_id !== owner.id) || !deleteToken(ctx.db, id)) {
+    throw new DomainError("not_found", `token ${id} not found`);
+  }
+  return id;
+}
