@@ -59,3 +59,8 @@ export function deleteToken(db: Database, id: number): boolean {
 export function deleteExpiredTokensOf(db: Database, userId: number, now: string): void {
   db.prepare("DELETE FROM tokens WHERE user_id = ? AND expires_at <= ?").run(userId, now);
 }
+
+/** Deletes every token that expired at or before `now`; returns how many. */
+export function deleteExpiredTokens(db: Database, now: string): number {
+  return Number(db.prepare("DELETE FROM tokens WHERE expires_at <= ?").run(now).changes);
+}

@@ -1,5 +1,6 @@
-/** Periodic housekeeping: expired login challenges and idle rate-limit buckets. */
+/** Periodic housekeeping: expired login challenges and tokens, and idle rate-limit buckets. */
 import { deleteExpiredChallenges } from "../db/challenges.ts";
+import { deleteExpiredTokens } from "../db/tokens.ts";
 import type { Signet } from "./context.ts";
 import { CHALLENGE_LIFETIME_MS } from "./domain/accounts.ts";
 import { log } from "./log.ts";
@@ -13,6 +14,7 @@ export const pruneCloneCache: CleanupStep = (ctx, nowMs) => ctx.cloneCache?.prun
 /** Runs every cleanup step once; returns how many rows they removed. */
 export function runMaintenance(ctx: Signet, steps: CleanupStep[] = [], nowMs = Date.now()): number {
   let removed = deleteExpiredChallenges(ctx.db, nowMs - CHALLENGE_LIFETIME_MS);
+  removed += deleteExpiredTokens(ctx.db, new Date(nowMs).toISOString());
   for (const step of steps) removed += step(ctx, nowMs);
   ctx.limiter.sweep(nowMs);
   return removed;
