@@ -206,7 +206,8 @@ function parseSshIdleTimeout(value: string | undefined): number {
   const ms = parseSeconds("SERVICE_SSH_IDLE_TIMEOUT", value, DEFAULT_SSH_IDLE_TIMEOUT_S);
   if (ms > MAX_SSH_IDLE_TIMEOUT_S * 1000) {
     throw new ConfigError(
-      `SERVICE_SSH_IDLE_TIMEOUT="${value}" is too long: at most ${MAX_SSH_IDLE_TIMEOUT_S} seconds (0 turns it off)`,
+      `SERVICE_SSH_IDLE_TIMEOUT="${value}" is too long: ` +
+        `at most ${MAX_SSH_IDLE_TIMEOUT_S} seconds (0 turns it off)`,
     );
   }
   return ms;

@@ -25,11 +25,14 @@ export interface SshLimits {
   identTimeoutMs: number;
   /** From TCP accept to successful authentication. */
   handshakeTimeoutMs: number;
-  /** An authenticated connection with no input and no running command is closed after this; 0 = never. */
+  /**
+   * An authenticated connection with no input and no running command is closed after this
+   * (0 = never).
+   */
   idleTimeoutMs: number;
   /** Open connections at once, authenticated or not. */
   maxConnections: number;
-  /** Connections still in handshake or authentication (within maxConnections): sshd's MaxStartups. */
+  /** Connections in handshake or authentication (within maxConnections): sshd's MaxStartups. */
   maxStartups: MaxStartups;
   /** Connections still in handshake or authentication from one /24 (IPv4) or /64 (IPv6). */
   maxStartupsPerPrefix: number;
@@ -156,19 +159,20 @@ export async function startSshServer(
       }, ms);
     const identDeadline = timeout("ssh identification timeout", limits.identTimeoutMs);
     const deadline = timeout("ssh handshake timeout", limits.handshakeTimeoutMs);
-    pending.set(id, {
+    const progress = {
       identified: () => clearTimeout(identDeadline),
       authenticated() {
         startups.release(socket);
         clearTimeout(deadline);
-        pending.delete(id);
+        if (pending.get(id) === progress) pending.delete(id);
       },
-    });
+    };
+    pending.set(id, progress);
     socket.once("close", () => {
       perIp.remove(remote);
       sockets.delete(socket);
       startups.release(socket);
-      pending.delete(id);
+      if (pending.get(id) === progress) pending.delete(id);
       clearTimeout(identDeadline);
       clearTimeout(deadline);
     });
