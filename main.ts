@@ -127,6 +127,13 @@ Environment:
   SERVICE_BASE_URL       public URL used in clone URLs and messages (default from the HTTP bind)
   SERVICE_MAX_PUSH_BYTES largest pack one push may send, e.g. 512m (default 1g), both transports
   SERVICE_SSH_MAX_CONNECTIONS_PER_IP  open SSH connections one address may hold (default 16)
+  SERVICE_SSH_MAX_STARTUPS  SSH connections not yet authenticated, as sshd's MaxStartups
+                         start:rate:full: from start, new ones are refused with rate% rising to
+                         100% at full (default 64:30:128; one number is a plain cap)
+  SERVICE_SSH_MAX_STARTUPS_PER_PREFIX  SSH connections not yet authenticated from one /24
+                         (IPv4) or /64 (IPv6) (default 16)
+  SERVICE_SSH_IDLE_TIMEOUT seconds an authenticated SSH connection may sit with no input and no
+                         running command (default 600; 0 = never)
   SERVICE_HTTP_MAX_CONNECTIONS_PER_IP open connections one address may hold on each HTTP
                          listener; more get 429 (default 256; enforced by the connection guard)
   SERVICE_TRUSTED_PROXIES  comma-separated reverse proxy IPs (e.g. 127.0.0.1,::1) whose

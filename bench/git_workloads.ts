@@ -266,13 +266,14 @@ export function medianParallel(results: ParallelResult[]): ParallelResult {
 const CLIENT_ADDRESSES = 8;
 
 /**
- * The env of parallel client `i`: SSH clients are spread over 127.0.0.2-9, as clones from many
- * machines would be, so Signet's per-address connection cap (16) does not refuse them.
+ * The env of parallel client `i`: SSH clients are spread over 127.0.2.1-127.0.9.1, one /24 each,
+ * as clones from many machines would be, so Signet's per-address connection cap (16) and its cap
+ * on handshakes per /24 (16) do not refuse them.
  */
 function parallelEnv(t: Transport, c: ClientContext, i: number): Record<string, string> {
   const env = envFor(t, c);
   if (t.kind === "ssh" && env.GIT_SSH_COMMAND) {
-    env.GIT_SSH_COMMAND += ` -o BindAddress=127.0.0.${2 + (i % CLIENT_ADDRESSES)}`;
+    env.GIT_SSH_COMMAND += ` -o BindAddress=127.0.${2 + (i % CLIENT_ADDRESSES)}.1`;
   }
   return env;
 }

@@ -1,5 +1,6 @@
 /** Server configuration, read only from the environment and validated once at start. */
 import { normalizeIp } from "./ip.ts";
+import type { MaxStartups } from "./ssh/startups.ts";
 
 /** A host:port pair, or null when the listener is disabled with `off`. */
 export interface BindAddress {
@@ -31,6 +32,12 @@ export interface ServerConfig {
   shutdownTimeoutMs: number;
   /** SSH connections one client IP may hold open (SERVICE_SSH_MAX_CONNECTIONS_PER_IP). */
   sshMaxConnectionsPerIp: number | null;
+  /** Unauthenticated SSH connections, sshd's MaxStartups (SERVICE_SSH_MAX_STARTUPS). */
+  sshMaxStartups: MaxStartups;
+  /** Unauthenticated SSH connections per /24 or /64 (SERVICE_SSH_MAX_STARTUPS_PER_PREFIX). */
+  sshMaxStartupsPerPrefix: number;
+  /** Time an authenticated SSH connection may sit idle (SERVICE_SSH_IDLE_TIMEOUT); 0 = never. */
+  sshIdleTimeoutMs: number;
   /** HTTP connections one client IP may hold open per listener (SERVICE_HTTP_MAX_CONNECTIONS_PER_IP). */
   httpMaxConnectionsPerIp: number | null;
   /** Reverse proxies whose X-Forwarded-For names the client (SERVICE_TRUSTED_PROXIES), normalized. */
@@ -129,6 +136,12 @@ export function loadServerConfig(
       "SERVICE_SSH_MAX_CONNECTIONS_PER_IP",
       env.SERVICE_SSH_MAX_CONNECTIONS_PER_IP,
     ),
+    sshMaxStartups: parseMaxStartups(env.SERVICE_SSH_MAX_STARTUPS),
+    sshMaxStartupsPerPrefix: parsePositiveInteger(
+      "SERVICE_SSH_MAX_STARTUPS_PER_PREFIX",
+      env.SERVICE_SSH_MAX_STARTUPS_PER_PREFIX,
+    ) ?? DEFAULT_SSH_MAX_STARTUPS_PER_PREFIX,
+    sshIdleTimeoutMs: parseSshIdleTimeout(env.SERVICE_SSH_IDLE_TIMEOUT),
     httpMaxConnectionsPerIp: parsePositiveInteger(
       "SERVICE_HTTP_MAX_CONNECTIONS_PER_IP",
       env.SERVICE_HTTP_MAX_CONNECTIONS_PER_IP,
@@ -168,6 +181,15 @@ export const DEFAULT_HTTP_HEADER_TIMEOUT_S = 20;
 /** Default SERVICE_HTTP_IDLE_TIMEOUT, seconds (nginx's keepalive_timeout). */
 export const DEFAULT_HTTP_IDLE_TIMEOUT_S = 75;
 
+/** Default SERVICE_SSH_IDLE_TIMEOUT, seconds. */
+export const DEFAULT_SSH_IDLE_TIMEOUT_S = 600;
+/** Default SERVICE_SSH_MAX_STARTUPS. */
+export const DEFAULT_SSH_MAX_STARTUPS: MaxStartups = { start: 64, rate: 30, full: 128 };
+/** Default SERVICE_SSH_MAX_STARTUPS_PER_PREFIX. */
+export const DEFAULT_SSH_MAX_STARTUPS_PER_PREFIX = 16;
+/** Longest SERVICE_SSH_IDLE_TIMEOUT, seconds: a timer holds at most 2^31-1 ms (24.8 days). */
+const MAX_SSH_IDLE_TIMEOUT_S = 2_000_000;
+
 /** Parses a duration in seconds (`20`, `0.5`; 0 = off) into milliseconds; `fallback` when unset. */
 export function parseSeconds(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === "") return fallback * 1000;
@@ -177,6 +199,40 @@ export function parseSeconds(name: string, value: string | undefined, fallback: 
     );
   }
   return Math.round(Number(value) * 1000);
+}
+
+/** SERVICE_SSH_IDLE_TIMEOUT in milliseconds (0 = never), within what a timer can hold. */
+function parseSshIdleTimeout(value: string | undefined): number {
+  const ms = parseSeconds("SERVICE_SSH_IDLE_TIMEOUT", value, DEFAULT_SSH_IDLE_TIMEOUT_S);
+  if (ms > MAX_SSH_IDLE_TIMEOUT_S * 1000) {
+    throw new ConfigError(
+      `SERVICE_SSH_IDLE_TIMEOUT="${value}" is too long: ` +
+        `at most ${MAX_SSH_IDLE_TIMEOUT_S} seconds (0 turns it off)`,
+    );
+  }
+  return ms;
+}
+
+/**
+ * Parses SERVICE_SSH_MAX_STARTUPS as sshd's MaxStartups: `start:rate:full` (random early drop
+ * from `start` unauthenticated connections, `rate`% rising to 100% at `full`), or one number
+ * (a plain cap). The default when unset.
+ */
+export function parseMaxStartups(value: string | undefined): MaxStartups {
+  if (value === undefined || value.trim() === "") return DEFAULT_SSH_MAX_STARTUPS;
+  const form = "use start:rate:full (e.g. 64:30:128) or one number";
+  const m = /^(\d{1,6})(?::(\d{1,3}):(\d{1,6}))?$/.exec(value.trim());
+  if (!m) throw new ConfigError(`SERVICE_SSH_MAX_STARTUPS="${value}" is malformed: ${form}`);
+  const start = Number(m[1]);
+  const limits = m[2] === undefined
+    ? { start, rate: 100, full: start }
+    : { start, rate: Number(m[2]), full: Number(m[3]) };
+  if (limits.start < 1 || limits.rate > 100 || limits.full < limits.start) {
+    throw new ConfigError(
+      `SERVICE_SSH_MAX_STARTUPS="${value}": need 1 <= start <= full and rate <= 100 (${form})`,
+    );
+  }
+  return limits;
 }
 
 /** Parses a byte count like `1048576`, `512m` or `2g`; `fallback` when unset. */

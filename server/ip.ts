@@ -45,3 +45,20 @@ export class AddressCounts {
     else this.#counts.delete(address);
   }
 }
+
+/**
+ * The network a normalized address belongs to, for caps that one host holding many addresses
+ * must not multiply: its /24 for IPv4 (`203.0.113.0/24`), its /64 for IPv6 (`2001:db8:0:1::/64`).
+ * Anything else (not an IP literal) is its own prefix.
+ */
+export function addressPrefix(address: string): string {
+  if (IPV4.test(address)) return `${address.slice(0, address.lastIndexOf("."))}.0/24`;
+  if (!address.includes(":")) return address;
+  const [head, tail] = address.split("::");
+  const left = head ? head.split(":") : [];
+  const right = tail === undefined ? [] : tail ? tail.split(":") : [];
+  const groups = tail === undefined
+    ? left
+    : [...left, ...Array(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
+  return `${groups.slice(0, 4).map((g) => parseInt(g, 16).toString(16)).join(":")}::/64`;
+}

@@ -72,6 +72,9 @@ export async function startServer(
     ? await startSshServer(ctx, config.sshBind, {
       ...DEFAULT_SSH_LIMITS,
       maxConnectionsPerIp: config.sshMaxConnectionsPerIp ?? DEFAULT_SSH_LIMITS.maxConnectionsPerIp,
+      maxStartups: config.sshMaxStartups,
+      maxStartupsPerPrefix: config.sshMaxStartupsPerPrefix,
+      idleTimeoutMs: config.sshIdleTimeoutMs,
     })
     : null;
   if (ssh) ctx.sshPort = ssh.port;

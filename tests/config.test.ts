@@ -23,6 +23,9 @@ Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
     assertEquals(config.trustedProxies, []);
     assertEquals(config.httpHeaderTimeoutMs, 20_000);
     assertEquals(config.httpIdleTimeoutMs, 75_000);
+    assertEquals(config.sshMaxStartups, { start: 64, rate: 30, full: 128 });
+    assertEquals(config.sshMaxStartupsPerPrefix, 16);
+    assertEquals(config.sshIdleTimeoutMs, 600_000);
   });
 
   await t.step("accepted values", () => {
@@ -39,6 +42,21 @@ Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
     assertEquals(config.shutdownTimeoutMs, 2_500);
     assertEquals(config.sshMaxConnectionsPerIp, 4);
     assertEquals(config.httpHeaderTimeoutMs, 0);
+    const ssh = (env: Record<string, string>) => loadServerConfig({ ...BASE, ...env });
+    assertEquals(ssh({ SERVICE_SSH_MAX_STARTUPS: "10:30:100" }).sshMaxStartups, {
+      start: 10,
+      rate: 30,
+      full: 100,
+    });
+    // One number is a plain cap, as in sshd.
+    assertEquals(ssh({ SERVICE_SSH_MAX_STARTUPS: "20" }).sshMaxStartups, {
+      start: 20,
+      rate: 100,
+      full: 20,
+    });
+    assertEquals(ssh({ SERVICE_SSH_MAX_STARTUPS_PER_PREFIX: "3" }).sshMaxStartupsPerPrefix, 3);
+    assertEquals(ssh({ SERVICE_SSH_IDLE_TIMEOUT: "90" }).sshIdleTimeoutMs, 90_000);
+    assertEquals(ssh({ SERVICE_SSH_IDLE_TIMEOUT: "0" }).sshIdleTimeoutMs, 0);
   });
 
   await t.step("refused values name their variable", () => {
@@ -53,6 +71,16 @@ Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
       [{ SERVICE_HTTP_IDLE_TIMEOUT: "75s" }, "SERVICE_HTTP_IDLE_TIMEOUT"],
       [{ SERVICE_HTTP_BIND: "localhost" }, "SERVICE_HTTP_BIND"],
       [{ SERVICE_MAX_PUSH_BYTES: "lots" }, "SERVICE_MAX_PUSH_BYTES"],
+      [{ SERVICE_SSH_MAX_STARTUPS: "10:30" }, "SERVICE_SSH_MAX_STARTUPS"],
+      [{ SERVICE_SSH_MAX_STARTUPS: "100:30:10" }, "SERVICE_SSH_MAX_STARTUPS"],
+      [{ SERVICE_SSH_MAX_STARTUPS: "10:130:100" }, "SERVICE_SSH_MAX_STARTUPS"],
+      [{ SERVICE_SSH_MAX_STARTUPS: "0:30:100" }, "SERVICE_SSH_MAX_STARTUPS"],
+      [{ SERVICE_SSH_MAX_STARTUPS: "-1" }, "SERVICE_SSH_MAX_STARTUPS"],
+      [{ SERVICE_SSH_MAX_STARTUPS_PER_PREFIX: "0" }, "SERVICE_SSH_MAX_STARTUPS_PER_PREFIX"],
+      [{ SERVICE_SSH_IDLE_TIMEOUT: "10m" }, "SERVICE_SSH_IDLE_TIMEOUT"],
+      [{ SERVICE_SSH_IDLE_TIMEOUT: "-5" }, "SERVICE_SSH_IDLE_TIMEOUT"],
+      // Longer than a timer can hold (it would fire at once).
+      [{ SERVICE_SSH_IDLE_TIMEOUT: "3000000" }, "SERVICE_SSH_IDLE_TIMEOUT"],
     ];
     for (const [env, name] of cases) assertStringIncludes(refusal(env), name);
   });

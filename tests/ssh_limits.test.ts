@@ -103,7 +103,7 @@ Deno.test({
     });
 
     await t.step("the cap on unauthenticated connections", async () => {
-      await withServer({ maxUnauthenticated: 2 }, async (port) => {
+      await withServer({ maxStartups: { start: 2, rate: 30, full: 2 } }, async (port) => {
         const held = [await rawConnect(port), await rawConnect(port)];
         assert(held.every((h) => h.identified));
         const third = await rawConnect(port);

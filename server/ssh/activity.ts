@@ -1,8 +1,9 @@
 /** The idle timeout of an authenticated connection, which never fires while a command runs. */
 
 /**
- * Calls `onIdle` once `ms` pass with no input and no running command. Commands hold the timer
- * for their whole run, so a long transfer (or git thinking silently) is never cut off.
+ * Calls `onIdle` once `ms` pass with no input and no running command (never when `ms` is 0).
+ * Commands hold the timer for their whole run, so a long transfer (or git thinking silently) is
+ * never cut off.
  */
 export class ActivityTimer {
   #busy = 0;
@@ -22,7 +23,7 @@ export class ActivityTimer {
   touch(): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
-    if (this.#stopped || this.#busy > 0) return;
+    if (this.#stopped || this.#busy > 0 || this.ms <= 0) return;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       if (!this.#stopped && this.#busy === 0) this.onIdle();

@@ -1,7 +1,12 @@
 /** The SSH server: ssh2 on a plain TCP listener, with connection caps, deadlines and auth. */
 import { createServer, type Socket } from "node:net";
-import { AddressCounts, normalizeIp } from "../ip.ts";
-import type { BindAddress } from "../config.ts";
+import { AddressCounts, addressPrefix, normalizeIp } from "../ip.ts";
+import {
+  type BindAddress,
+  DEFAULT_SSH_IDLE_TIMEOUT_S,
+  DEFAULT_SSH_MAX_STARTUPS,
+  DEFAULT_SSH_MAX_STARTUPS_PER_PREFIX,
+} from "../config.ts";
 import type { Signet } from "../context.ts";
 import { fingerprint } from "../crypto/sshkey.ts";
 import { log } from "../log.ts";
@@ -11,18 +16,26 @@ import { loadOrCreateHostKey } from "./hostkey.ts";
 import { holdKexInitUntilPeerSpeaks } from "./kexinit_hold.ts";
 import { handleSession, type Peer } from "./session.ts";
 import { type Algorithms, type Connection, createSsh2Server } from "./ssh2.ts";
+import { type MaxStartups, type Refusal, StartupSlots } from "./startups.ts";
 import { coalesceWrites } from "./write_coalescer.ts";
 
 /** Timeouts and caps of the SSH server (see docs/decisions.md). */
 export interface SshLimits {
+  /** From TCP accept to the client's identification line (its first bytes). */
+  identTimeoutMs: number;
   /** From TCP accept to successful authentication. */
   handshakeTimeoutMs: number;
-  /** An authenticated connection with no input and no running command is closed after this. */
+  /**
+   * An authenticated connection with no input and no running command is closed after this
+   * (0 = never).
+   */
   idleTimeoutMs: number;
   /** Open connections at once, authenticated or not. */
   maxConnections: number;
-  /** Connections still in handshake or authentication at once (within maxConnections). */
-  maxUnauthenticated: number;
+  /** Connections in handshake or authentication (within maxConnections): sshd's MaxStartups. */
+  maxStartups: MaxStartups;
+  /** Connections still in handshake or authentication from one /24 (IPv4) or /64 (IPv6). */
+  maxStartupsPerPrefix: number;
   /** Open connections at once from one IP address. */
   maxConnectionsPerIp: number;
   /** Rejected authentication attempts before the connection is dropped. */
@@ -30,14 +43,18 @@ export interface SshLimits {
   /** SSH-level keepalive probing, to drop peers that vanished mid-transfer. */
   keepaliveIntervalMs: number;
   keepaliveCountMax: number;
+  /** Random numbers in [0, 1) for the random early drop (tests make it deterministic). */
+  random?: () => number;
 }
 
 /** The limits `signet serve` uses. */
 export const DEFAULT_SSH_LIMITS: SshLimits = {
+  identTimeoutMs: 10_000,
   handshakeTimeoutMs: 30_000,
-  idleTimeoutMs: 10 * 60_000,
+  idleTimeoutMs: DEFAULT_SSH_IDLE_TIMEOUT_S * 1000,
   maxConnections: 256,
-  maxUnauthenticated: 64,
+  maxStartups: DEFAULT_SSH_MAX_STARTUPS,
+  maxStartupsPerPrefix: DEFAULT_SSH_MAX_STARTUPS_PER_PREFIX,
   maxConnectionsPerIp: 16,
   maxAuthFailures: 10,
   keepaliveIntervalMs: 30_000,
@@ -108,46 +125,56 @@ export async function startSshServer(
     keepaliveCountMax: limits.keepaliveCountMax,
   });
   const sockets = new Set<Socket>();
-  const onAuthenticated = new Map<string, () => void>();
-  let unauthenticated = 0;
+  /** Connections not authenticated yet, by `remote:port`: called as they get further. */
+  const pending = new Map<string, { identified(): void; authenticated(): void }>();
   const perIp = new AddressCounts();
+  const startups = new StartupSlots<Socket>(
+    limits.maxStartups,
+    limits.maxStartupsPerPrefix,
+    limits.random,
+  );
+  const refused = refusalLog();
 
   const tcp = createServer((socket) => {
     // Normalized as HTTP does, so an IPv4 client on a dual-stack listener counts as itself.
     const remote = normalizeIp(socket.remoteAddress ?? "") ?? socket.remoteAddress ?? "unknown";
-    if (sockets.size >= limits.maxConnections || unauthenticated >= limits.maxUnauthenticated) {
-      log("warn", "ssh connection refused: too many connections", { remote_addr: remote });
-      socket.destroy();
-      return;
-    }
-    if (perIp.held(remote) >= limits.maxConnectionsPerIp) {
-      log("warn", "ssh connection refused: too many connections from this address", {
-        remote_addr: remote,
+    if (sockets.size >= limits.maxConnections) return refuse(socket, remote, "connections");
+    if (perIp.held(remote) >= limits.maxConnectionsPerIp) return refuse(socket, remote, "address");
+    const admission = startups.admit(addressPrefix(remote), socket);
+    if (!admission.admitted) return refuse(socket, remote, admission.reason);
+    if (admission.evicted) {
+      log("warn", "ssh unauthenticated connection dropped: a new network needed its slot", {
+        remote_addr: normalizeIp(admission.evicted.remoteAddress ?? ""),
       });
-      socket.destroy();
-      return;
+      admission.evicted.destroy();
     }
     perIp.add(remote);
     socket.setNoDelay(true);
     sockets.add(socket);
-    unauthenticated++;
-    let authenticated = false;
     const id = `${remote}:${socket.remotePort}`;
-    const deadline = setTimeout(() => {
-      log("warn", "ssh handshake timeout", { remote_addr: remote });
-      socket.destroy();
-    }, limits.handshakeTimeoutMs);
-    onAuthenticated.set(id, () => {
-      authenticated = true;
-      unauthenticated--;
-      clearTimeout(deadline);
-    });
+    const timeout = (msg: string, ms: number) =>
+      setTimeout(() => {
+        log("warn", msg, { remote_addr: remote });
+        socket.destroy();
+      }, ms);
+    const identDeadline = timeout("ssh identification timeout", limits.identTimeoutMs);
+    const deadline = timeout("ssh handshake timeout", limits.handshakeTimeoutMs);
+    const progress = {
+      identified: () => clearTimeout(identDeadline),
+      authenticated() {
+        startups.release(socket);
+        clearTimeout(deadline);
+        if (pending.get(id) === progress) pending.delete(id);
+      },
+    };
+    pending.set(id, progress);
     socket.once("close", () => {
       perIp.remove(remote);
       sockets.delete(socket);
-      onAuthenticated.delete(id);
+      startups.release(socket);
+      if (pending.get(id) === progress) pending.delete(id);
+      clearTimeout(identDeadline);
       clearTimeout(deadline);
-      if (!authenticated) unauthenticated--;
     });
     socket.on("error", () => {});
     coalesceWrites(socket);
@@ -155,9 +182,18 @@ export async function startSshServer(
     ssh.injectSocket(socket);
   });
 
+  /** Closes a connection refused before the SSH handshake, and logs it (at most every 10 s). */
+  function refuse(socket: Socket, remote: string, reason: RefusalReason): void {
+    socket.destroy();
+    refused(remote, reason, limits);
+  }
+
+  // ssh2 reports a connection once the client's identification line has arrived.
   ssh.on("connection", (client, info) => {
-    const id = `${info.ip}:${info.port}`;
-    handleConnection(ctx, client, info.ip, limits, () => onAuthenticated.get(id)?.());
+    const remote = normalizeIp(info.ip) ?? info.ip;
+    const waiting = pending.get(`${remote}:${info.port}`);
+    waiting?.identified();
+    handleConnection(ctx, client, remote, limits, () => waiting?.authenticated());
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -222,4 +258,35 @@ function handleConnection(
       logAuthFailure(auth, remote, "no usable key");
     }
   });
+}
+
+/** Why a connection was closed before its handshake began. */
+type RefusalReason = Refusal | "connections" | "address";
+
+const REFUSAL_TEXT: Record<RefusalReason, (limits: SshLimits) => string> = {
+  connections: (l) => `too many connections (limit ${l.maxConnections})`,
+  address: (l) => `too many connections from this address (limit ${l.maxConnectionsPerIp})`,
+  prefix: (l) =>
+    `too many unauthenticated connections from this network (limit ${l.maxStartupsPerPrefix})`,
+  random: (l) => `random early drop (more than ${l.maxStartups.start} unauthenticated)`,
+  full: (l) => `too many unauthenticated connections (limit ${l.maxStartups.full})`,
+};
+
+/**
+ * Logs refused connections: the first at once, then at most one line every 10 s with the count
+ * since the last, so an attacker retrying in a loop cannot flood the log.
+ */
+function refusalLog(): (remote: string, reason: RefusalReason, limits: SshLimits) => void {
+  let count = 0;
+  let loggedAt = -Infinity;
+  return (remote, reason, limits) => {
+    count++;
+    if (performance.now() - loggedAt < 10_000) return;
+    log("warn", `ssh connection refused: ${REFUSAL_TEXT[reason](limits)}`, {
+      remote_addr: remote,
+      refused: count,
+    });
+    count = 0;
+    loggedAt = performance.now();
+  };
 }
