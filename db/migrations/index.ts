@@ -2,10 +2,12 @@
 import { HOSTING_SCHEMA } from "./001_hosting.ts";
 import { REGISTRY_SCHEMA } from "./002_registry.ts";
 import { SEARCH_SCAN_SCHEMA } from "./003_search_scan.ts";
+import { RULE_DESCRIPTIONS_SCHEMA } from "./004_rule_descriptions.ts";
 
 /** SQL scripts applied in order; `PRAGMA user_version` records how many have run. */
 export const MIGRATIONS: readonly string[] = [
   HOSTING_SCHEMA,
   REGISTRY_SCHEMA,
   SEARCH_SCAN_SCHEMA,
+  RULE_DESCRIPTIONS_SCHEMA,
 ];

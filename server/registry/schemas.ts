@@ -120,7 +120,10 @@ export const PolicyRule = z.strictObject({
   signers: z.array(z.string().regex(SIGNER_NAME_PATTERN)).min(1).max(64).openapi({
     description: "n: names from `policy.signers` that may sign",
   }),
-  description: z.string().max(200).optional(),
+  description: z.string({
+    error: (issue) =>
+      issue.input === undefined ? 'is required (send "" for none)' : "must be a string",
+  }).max(200).openapi({ description: "what the rule is for; required, may be empty" }),
 }).openapi("PolicyRule");
 
 /** The bot's operation policy. */
