@@ -41,8 +41,9 @@ export function registryApp(
   const app = new OpenAPIHono<RegistryEnv>();
   app.use("*", requestLog("registry"));
   app.use("*", cors({ origin: "*", exposeHeaders: EXPOSED_HEADERS }));
-  app.use("/v1/*", readBody(MAX_REGISTRY_BODY_BYTES));
+  // The per-IP write limit before the body is read, so junk bodies are limited too.
   app.use("/v1/*", registryIpLimits(ctx));
+  app.use("/v1/*", readBody(MAX_REGISTRY_BODY_BYTES));
   app.use("/v1/*", signedBody);
   app.use("/v1/*", registryBotLimits(ctx));
   app.route("/", metaRoutes(rc));
