@@ -104,9 +104,28 @@ async function searchChecks(server: TestServer, t: Deno.TestContext): Promise<vo
   });
 
   await t.step("other odd text is matched literally", async () => {
-    for (const q of ["%ED%A0%80", "lamp%ED%A0%80", "%80", "%C0%AF", "%", "%25", "%22", "l%22x"]) {
+    // A value that is not valid percent-encoded UTF-8 is searched as the characters sent.
+    const odd = await newKey("k1");
+    await c.createBot(
+      { bot_id: "pct-bot", description: 'odd %ED%A0%80 "bytes"', keys: [odd.pub] },
+      [odd.signer],
+    );
+    for (
+      const [q, found] of [
+        ["%ED%A0%80", ["pct-bot"]],
+        ["%ed%a0%80", ["pct-bot"]],
+        ["%80", ["pct-bot"]],
+        ["%", ["pct-bot"]],
+        ["%25", ["pct-bot"]],
+        ["%22bytes%22", ["pct-bot"]],
+        ["lamp%ED%A0%80", []],
+        ["%C0%AF", []],
+        ["%EF%BF%BD", []],
+        ["l%22x", []],
+      ] as const
+    ) {
       const res = await search(`q=${q}`);
-      assertEquals([res.status, ids(res.body)], [200, []], `q=${q}`);
+      assertEquals([res.status, ids(res.body)], [200, found], `q=${q}`);
     }
     assertEquals(ids((await search("capability=%ED%A0%80")).body), []);
     // Spaces around q are not part of it; the match is case-insensitive.
@@ -562,6 +581,41 @@ Deno.test("registry writes: the defects of issue 22", async (t) => {
     throw err;
   } finally {
     await server.stop();
+  }
+});
+
+Deno.test("a record stored with more than 32 keys may still lose keys and be revoked", async () => {
+  const keys = await Promise.all(Array.from({ length: 34 }, (_, i) => newKey(`k${i}`)));
+  const first = await startTestServer();
+  let server: TestServer | undefined;
+  try {
+    await client(first.registryUrl).createBot(
+      { bot_id: "legacy-bot", keys: keys.slice(0, 32).map((k) => k.pub) },
+      [keys[0].signer],
+    );
+  } finally {
+    await first.stop();
+  }
+  try {
+    // A 33rd key, as an add-key before the bound was enforced stored it.
+    const db = new DatabaseSync(`${first.dataDir}/signet.db`);
+    const row = db.prepare("SELECT record FROM registry_bots WHERE bot_id = 'legacy-bot'")
+      .get() as { record: string };
+    const bot = JSON.parse(row.record) as Bot;
+    bot.keys.push({ ...bot.keys[31], key_id: "k32", public_key: keys[32].pub.public_key });
+    db.prepare("UPDATE registry_bots SET record = ? WHERE bot_id = 'legacy-bot'")
+      .run(JSON.stringify(bot));
+    db.close();
+    server = await startTestServer({ dataDir: first.dataDir });
+    const c = client(server.registryUrl);
+    const k0 = [keys[0].signer];
+    assertEquals((await c.getBot("legacy-bot")).keys.length, 33);
+    assertEquals((await refusal(c.addKey("legacy-bot", keys[33].pub, k0)))[0], 409);
+    const removed = await c.removeKey("legacy-bot", "k32", k0);
+    assertEquals([removed.keys.length, removed.keys[32].status], [33, "revoked"]);
+    assertEquals((await c.revokeBot("legacy-bot", k0)).status, "revoked");
+  } finally {
+    await server?.stop();
   }
 });
 

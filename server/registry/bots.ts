@@ -197,18 +197,19 @@ async function verifyMutation(
       logHash: entry.hash,
       approvedBy,
     });
-    checkStoredRecord(next, lookup);
+    checkStoredRecord(next, current, lookup);
     return { bot: next, record: storeBot(rc, next) };
   };
 }
 
 /**
  * The bounds every record keeps, whichever write produced it (checked on the record about to be
- * stored, so no write path can skip one): at most MAX_KEYS keys, revoked ones included (409); and
- * while the bot is active, an active key, then a policy that can be satisfied (400).
+ * stored, so no write path can skip one): no write takes it past MAX_KEYS keys, revoked ones
+ * included (409; a record stored with more before the bound was enforced may still lose keys or be
+ * revoked); and while the bot is active, an active key, then a policy that can be satisfied (400).
  */
-function checkStoredRecord(next: Bot, lookup: BotLookup): void {
-  if (next.keys.length > MAX_KEYS) {
+function checkStoredRecord(next: Bot, previous: Bot | null, lookup: BotLookup): void {
+  if (next.keys.length > MAX_KEYS && next.keys.length > (previous?.keys.length ?? 0)) {
     throw new DomainError(
       "conflict",
       `bot ${next.bot_id} already holds ${MAX_KEYS} keys (revoked ones included), the most a record can hold: no key can be added or rotated in`,
