@@ -137,7 +137,7 @@ export function errors(...codes: (400 | 404 | 409 | 412 | 413 | 500)[]) {
   const text: Record<number, string> = {
     400: "invalid payload, signature, request or policy inputs; policy threshold not met",
     404: "not found",
-    409: "conflict with an existing bot or key",
+    409: "conflict with an existing bot or key, or a record already holding 32 keys",
     412: "If-Match does not match the record version",
     413: "request body larger than 64 KiB",
     500: "server error",
