@@ -41,7 +41,12 @@ Deno.test("registry end to end", async (t) => {
       version: 1,
       default_threshold: 1,
       signers: { alice: { key_id: "k1" }, bob: { key_id: "k2" }, carol: { key_id: "k3" } },
-      rules: [{ operation: "revoke_bot", threshold: 2, signers: ["alice", "bob", "carol"] }],
+      rules: [{
+        operation: "revoke_bot",
+        threshold: 2,
+        signers: ["alice", "bob", "carol"],
+        description: "two of three to retire the bot",
+      }],
     };
 
     await t.step("service routes", async () => {
@@ -94,7 +99,7 @@ Deno.test("registry end to end", async (t) => {
             version: 1,
             default_threshold: 1,
             signers: { a: { key_id: "x1" } },
-            rules: [{ operation: "revoke_bot", threshold: 2, signers: ["a"] }],
+            rules: [{ operation: "revoke_bot", threshold: 2, signers: ["a"], description: "" }],
           },
         }, [other.signer]),
         400,

@@ -20,7 +20,7 @@ const SPEC_COUNTS: Record<string, [number, number]> = {
   NonceResponse: [1, 1],
   Owner: [3, 1],
   Policy: [4, 4],
-  PolicyRule: [4, 3],
+  PolicyRule: [4, 4],
   Proof: [5, 4],
   ProofItem: [5, 4],
   PublicKey: [10, 4],

@@ -57,7 +57,12 @@ Deno.test("registry browser: stats, search with filters and paging, bot page", a
         version: 1,
         default_threshold: 1,
         signers: { k1: { key_id: "k1" }, k2: { key_id: "k2" }, k3: { key_id: "k3" } },
-        rules: [{ operation: "revoke_bot", threshold: 2, signers: ["k1", "k2", "k3"] }],
+        rules: [{
+          operation: "revoke_bot",
+          threshold: 2,
+          signers: ["k1", "k2", "k3"],
+          description: "two of three to retire the bot",
+        }],
       },
       endpoints: [{ type: "webhook", url: "https://deploy.acme.example/hooks/signet" }],
       capabilities: ["deploy", "sign:release"],

@@ -3,6 +3,7 @@ import { HOSTING_SCHEMA } from "./001_hosting.ts";
 import { REGISTRY_SCHEMA } from "./002_registry.ts";
 import { SEARCH_SCAN_SCHEMA } from "./003_search_scan.ts";
 import { TOKEN_LIFECYCLE_SCHEMA } from "./004_token_lifecycle.ts";
+import { RULE_DESCRIPTIONS_SCHEMA } from "./005_rule_descriptions.ts";
 
 /** SQL scripts applied in order; `PRAGMA user_version` records how many have run. */
 export const MIGRATIONS: readonly string[] = [
@@ -10,4 +11,5 @@ export const MIGRATIONS: readonly string[] = [
   REGISTRY_SCHEMA,
   SEARCH_SCAN_SCHEMA,
   TOKEN_LIFECYCLE_SCHEMA,
+  RULE_DESCRIPTIONS_SCHEMA,
 ];

@@ -25,6 +25,7 @@ import {
 import { splitProofs, type VerifiedSignature, verifyProofs } from "./proofs.ts";
 import { applyOperation, type Bot, type BotOperation, POLICY_OPERATION } from "./record.ts";
 import type { RegistryContext } from "./context.ts";
+import { MAX_KEYS } from "./schemas.ts";
 
 /** A mutation as the HTTP layer hands it over. */
 export interface MutationRequest {
@@ -196,15 +197,32 @@ async function verifyMutation(
       logHash: entry.hash,
       approvedBy,
     });
-    if (req.operation !== "revoke_bot") validatePolicy(next, lookup);
-    if (!next.keys.some((k) => k.status === "active") && next.status === "active") {
-      throw new DomainError(
-        "invalid",
-        `cannot revoke the last active key of bot ${next.bot_id}; revoke the bot instead`,
-      );
-    }
+    checkStoredRecord(next, current, lookup);
     return { bot: next, record: storeBot(rc, next) };
   };
+}
+
+/**
+ * The bounds every record keeps, whichever write produced it (checked on the record about to be
+ * stored, so no write path can skip one): no write takes it past MAX_KEYS keys, revoked ones
+ * included (409; a record stored with more before the bound was enforced may still lose keys or be
+ * revoked); and while the bot is active, an active key, then a policy that can be satisfied (400).
+ */
+function checkStoredRecord(next: Bot, previous: Bot | null, lookup: BotLookup): void {
+  if (next.keys.length > MAX_KEYS && next.keys.length > (previous?.keys.length ?? 0)) {
+    throw new DomainError(
+      "conflict",
+      `bot ${next.bot_id} already holds ${MAX_KEYS} keys (revoked ones included), the most a record can hold: no key can be added or rotated in`,
+    );
+  }
+  if (next.status !== "active") return;
+  if (!next.keys.some((k) => k.status === "active")) {
+    throw new DomainError(
+      "invalid",
+      `cannot revoke the last active key of bot ${next.bot_id}; revoke the bot instead`,
+    );
+  }
+  validatePolicy(next, lookup);
 }
 
 function mustBeActive(bot: Bot): Bot {
@@ -348,16 +366,34 @@ function noKeyConflict(bot: Bot, key: Payload): void {
   }
 }
 
+/**
+ * An update's `keys` must be the record's keys, revoked ones included, in any order, each with its
+ * key_id, public_key and label unchanged (server-managed fields in them are ignored).
+ */
 function sameKeys(bot: Bot, keys: Payload[]): void {
-  const given = new Map(keys.map((k) => [k.key_id, k.public_key]));
-  const matches = given.size === keys.length && given.size === bot.keys.length &&
-    bot.keys.every((k) => given.get(k.key_id) === k.public_key);
-  if (!matches) {
+  const refuse = (problem: string): never => {
     throw new DomainError(
       "invalid",
-      "keys cannot be changed by update: send the bot's current keys unchanged (use add-key, remove-key or rotate to change them)",
+      `keys cannot be changed by update: ${problem}; send the bot's current keys unchanged, revoked ones included (use add-key, remove-key or rotate to change them)`,
     );
+  };
+  const given = new Map<string, Payload>();
+  for (const k of keys) {
+    if (given.has(k.key_id)) refuse(`key ${k.key_id} is listed twice`);
+    given.set(k.key_id, k);
   }
+  for (const k of bot.keys) {
+    const sent = given.get(k.key_id);
+    if (!sent) refuse(`key ${k.key_id} is missing`);
+    else if (sent.public_key !== k.public_key) refuse(`key ${k.key_id} has other key material`);
+    else if (sent.label !== k.label) {
+      refuse(
+        `key ${k.key_id} has label ${JSON.stringify(sent.label)}, not ${JSON.stringify(k.label)}`,
+      );
+    }
+  }
+  const unknown = keys.find((k) => !bot.keys.some((b) => b.key_id === k.key_id));
+  if (unknown) refuse(`key ${unknown.key_id} is not a key of bot ${bot.bot_id}`);
 }
 
 function checkControllers(

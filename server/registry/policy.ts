@@ -27,7 +27,13 @@ export function canonicalOperation(name: string): Operation | undefined {
 
 /** A client policy with aliases resolved and self-references made implicit (default when absent). */
 export function normalizePolicy(
-  input: { default_threshold: number; signers: Record<string, KeyRefT>; rules: Rule[] } | undefined,
+  input:
+    | {
+      default_threshold: number;
+      signers: Record<string, KeyRefT>;
+      rules: (Omit<Rule, "description"> & { description?: string })[];
+    }
+    | undefined,
   botId: string,
 ): BotPolicy {
   // A fresh copy (the record owns it); spelled out: structuredClone cost ~4 µs per create.
@@ -39,12 +45,13 @@ export function normalizePolicy(
       : { key_id: ref.key_id, bot_id: ref.bot_id };
   }
   const rules = input.rules.map((r) => {
+    // A rule logged before description was required is stored with "" (migration 004).
     const rule: Rule = {
       operation: canonicalOperation(r.operation) ?? r.operation,
       threshold: r.threshold,
       signers: [...r.signers],
+      description: r.description ?? "",
     };
-    if (r.description !== undefined) rule.description = r.description;
     return rule;
   });
   return { version: 1, default_threshold: input.default_threshold, signers, rules };

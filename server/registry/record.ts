@@ -45,7 +45,7 @@ export interface Rule {
   operation: Operation;
   threshold: number;
   signers: string[];
-  description?: string;
+  description: string;
 }
 
 /** A stored policy. */

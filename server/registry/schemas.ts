@@ -9,6 +9,12 @@ import { BOT_ID_PATTERN } from "./bot_id.ts";
 export { BOT_ID_PATTERN };
 /** Key identifiers: letters, digits, `.`, `_`, `-`; 1–64 chars; starts and ends alphanumeric. */
 export const KEY_ID_PATTERN = /^[A-Za-z0-9](?:[A-Za-z0-9._-]{0,62}[A-Za-z0-9])?$/;
+/**
+ * The most keys a bot record holds, revoked ones included (they stay in the record for ever and
+ * an update lists them all). Create refuses more in the body; add-key and rotate refuse a key
+ * beyond it (bots.ts, `checkStoredRecord`).
+ */
+export const MAX_KEYS = 32;
 /** Capability names: lowercase, digits and `.`, `_`, `:`, `/`, `-`; 1–64 chars. */
 export const CAPABILITY_PATTERN = /^[a-z0-9][a-z0-9._:/-]{0,63}$/;
 /** Names of policy signers. */
@@ -114,7 +120,10 @@ export const PolicyRule = z.strictObject({
   signers: z.array(z.string().regex(SIGNER_NAME_PATTERN)).min(1).max(64).openapi({
     description: "n: names from `policy.signers` that may sign",
   }),
-  description: z.string().max(200).optional(),
+  description: z.string({
+    error: (issue) =>
+      issue.input === undefined ? 'is required (send "" for none)' : "must be a string",
+  }).max(200).openapi({ description: "what the rule is for; required, may be empty" }),
 }).openapi("PolicyRule");
 
 /** The bot's operation policy. */
@@ -179,7 +188,7 @@ export const BotRecord = z.strictObject({
   description: z.string().max(1000).optional(),
   status: serverManaged(BotStatus, "Bot state."),
   owner: Owner.nullable().optional(),
-  keys: z.array(PublicKey).min(1).max(32),
+  keys: z.array(PublicKey).min(1).max(MAX_KEYS),
   controllers: z.array(Controller).max(8).optional(),
   policy: Policy.optional(),
   endpoints: z.array(Endpoint).max(16).optional(),

@@ -1,7 +1,9 @@
 /**
  * Search: `q` is a case-insensitive substring of bot_id, name or description; `status` and
  * `capability` are exact filters; results are ordered by bot_id ascending (a stable order), and
- * `cursor` is an opaque token for the page after the last result of the previous one.
+ * `cursor` is an opaque token for the page after the last result of the previous one. The text
+ * parameters refuse control characters: SQLite's LIKE ends a pattern at a NUL (so `q=%00` would
+ * match every bot) and FTS5 refuses one in a phrase.
  */
 import { type PlanMemory, searchBotRecords } from "../../db/registry_bots.ts";
 import { DomainError } from "../domain/errors.ts";
@@ -13,6 +15,8 @@ import { BOT_ID_PATTERN } from "./schemas.ts";
 export const SEARCH_DEFAULT_LIMIT = 20;
 /** Largest page size. */
 export const SEARCH_MAX_LIMIT = 100;
+/** Longest `q`, in characters (code points), after trimming spaces. */
+export const SEARCH_MAX_QUERY = 200;
 
 /** Search parameters as received (strings from the query). */
 export interface SearchParams {
@@ -42,11 +46,11 @@ export function searchBots(rc: SearchContext, params: SearchParams): string {
   if (status !== null && status !== "active" && status !== "revoked") {
     throw new DomainError("invalid", 'status must be "active" or "revoked"');
   }
-  const q = params.q?.trim() || null;
-  if (q !== null && q.length > 200) {
-    throw new DomainError("invalid", "q is longer than 200 characters");
+  const q = searchText("q", params.q) || null;
+  if (q !== null && [...q].length > SEARCH_MAX_QUERY) {
+    throw new DomainError("invalid", `q is longer than ${SEARCH_MAX_QUERY} characters`);
   }
-  const capability = params.capability?.trim().toLowerCase() || null;
+  const capability = searchText("capability", params.capability)?.toLowerCase() || null;
   const rows = searchBotRecords(rc.db, {
     q,
     status,
@@ -60,6 +64,20 @@ export function searchBots(rc: SearchContext, params: SearchParams): string {
   return `{"results":[${page.map((r) => r.record).join(",")}],"next_cursor":${
     JSON.stringify(cursor)
   }}`;
+}
+
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\x00-\x1f\x7f]/;
+
+/** A text parameter without its surrounding spaces; 400 when it holds a control character. */
+function searchText(name: string, value: string | undefined): string | undefined {
+  if (value !== undefined && CONTROL.test(value)) {
+    throw new DomainError(
+      "invalid",
+      `${name} must not contain control characters (U+0000 to U+001F, U+007F)`,
+    );
+  }
+  return value?.trim();
 }
 
 /** A bounded memory of values that expire after `ttlMs` (the search planner's hints). */

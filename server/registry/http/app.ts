@@ -1,6 +1,5 @@
 /** The registry HTTP app: small routers composed into one app on SERVICE_REGISTRY_BIND. */
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { bodyLimit } from "hono/body-limit";
 import { cors } from "hono/cors";
 import type { Context } from "hono";
 import type { Signet } from "../../context.ts";
@@ -18,7 +17,7 @@ import { keyRoutes } from "./routes/keys.ts";
 import { logRoutes } from "./routes/log.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { searchRoutes } from "./routes/search.ts";
-import { type RegistryEnv, signedBody } from "./router.ts";
+import { readBody, type RegistryEnv, signedBody } from "./router.ts";
 import { registryBotLimits, registryIpLimits } from "./rate_limits.ts";
 
 /** Largest request body the registry accepts. */
@@ -42,15 +41,9 @@ export function registryApp(
   const app = new OpenAPIHono<RegistryEnv>();
   app.use("*", requestLog("registry"));
   app.use("*", cors({ origin: "*", exposeHeaders: EXPOSED_HEADERS }));
-  app.use(
-    "/v1/*",
-    bodyLimit({
-      maxSize: MAX_REGISTRY_BODY_BYTES,
-      onError: (c) =>
-        c.json({ error: `request body too large (limit ${MAX_REGISTRY_BODY_BYTES} bytes)` }, 413),
-    }),
-  );
+  // The per-IP write limit before the body is read, so junk bodies are limited too.
   app.use("/v1/*", registryIpLimits(ctx));
+  app.use("/v1/*", readBody(MAX_REGISTRY_BODY_BYTES));
   app.use("/v1/*", signedBody);
   app.use("/v1/*", registryBotLimits(ctx));
   app.route("/", metaRoutes(rc));

@@ -4,10 +4,14 @@ import type { Signet } from "../../context.ts";
 import { clientIp } from "../../http/errors.ts";
 import type { RegistryEnv } from "./router.ts";
 
-/** The bot a mutation writes: the path's `/v1/bots/<id>`, else the body's `bot_id` or `issuer`. */
+/**
+ * The bot a mutation writes: the path's `/v1/bots/<id>`, else the body's `bot_id` or `issuer`. A
+ * segment that is not valid percent-encoding is kept as sent (no bot has such an id; the route
+ * answers 400 or 404, as a read of that path does).
+ */
 export function mutatedBot(path: string, body: Record<string, unknown>): string | undefined {
   const m = /^\/v1\/bots\/([^/]+)/.exec(path);
-  if (m) return decodeURIComponent(m[1]);
+  if (m) return decodedSegment(m[1]);
   const id = body.bot_id ?? body.issuer;
   return typeof id === "string" ? id.slice(0, 128) : undefined;
 }
@@ -35,4 +39,13 @@ export function registryBotLimits(ctx: Signet): MiddlewareHandler<RegistryEnv> {
     }
     await next();
   };
+}
+
+/** `segment` percent-decoded, or as it is when it is not valid percent-encoded UTF-8. */
+function decodedSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }

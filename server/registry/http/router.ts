@@ -1,4 +1,4 @@
-/** Shared pieces of the registry's HTTP routers: the router factory, validation errors, and the signed-body reader. */
+/** Shared pieces of the registry's HTTP routers: the router factory, validation errors, and the body readers. */
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { DomainError } from "../../domain/errors.ts";
@@ -35,6 +35,48 @@ export function router(): OpenAPIHono<RegistryEnv> {
       }
     },
   });
+}
+
+/**
+ * Reads a write's body once, whole, at most `maxBytes` (413 beyond: a declared Content-Length at
+ * once, a chunked body as soon as it grows past it), for `signedBody` to parse. A body the client
+ * cut short (the connection closed before all of it arrived, which Deno reports as BadResource) is
+ * a 400 like any other bad request: it says nothing about the server.
+ */
+export function readBody(maxBytes: number): MiddlewareHandler<RegistryEnv> {
+  return async (c, next) => {
+    const raw = c.req.raw;
+    if (c.req.method === "GET" || c.req.method === "HEAD" || !raw.body) return await next();
+    const tooLarge = () =>
+      c.json({ error: `request body too large (limit ${maxBytes} bytes)` }, 413);
+    const declared = raw.headers.get("content-length");
+    if (declared !== null && !raw.headers.has("transfer-encoding") && Number(declared) > maxBytes) {
+      return tooLarge();
+    }
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    const reader = raw.body.getReader();
+    try {
+      for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        size += r.value.length;
+        if (size > maxBytes) {
+          reader.cancel().catch(() => {});
+          return tooLarge();
+        }
+        chunks.push(r.value);
+      }
+    } catch {
+      throw new DomainError(
+        "invalid",
+        "could not read the request body: the connection closed before all of it arrived",
+      );
+    }
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) bytes.set(chunk, (at += chunk.length) - chunk.length);
+    c.req.raw = new Request(raw, { body: bytes });
+    await next();
+  };
 }
 
 /**
@@ -95,7 +137,7 @@ export function errors(...codes: (400 | 404 | 409 | 412 | 413 | 500)[]) {
   const text: Record<number, string> = {
     400: "invalid payload, signature, request or policy inputs; policy threshold not met",
     404: "not found",
-    409: "conflict with an existing bot or key",
+    409: "conflict with an existing bot or key, or a record already holding 32 keys",
     412: "If-Match does not match the record version",
     413: "request body larger than 64 KiB",
     500: "server error",

@@ -45,7 +45,7 @@ const update = createRoute({
   operationId: "update_bot",
   summary: "Update the mutable fields of a bot record",
   description:
-    `${MUTATION_AUTH} Fields present replace the stored ones (null clears owner or delegation); absent fields are kept. \`keys\` must list the current keys unchanged. Changing \`policy\` or \`controllers\` must also satisfy every existing rule. Optional If-Match: "<version>".`,
+    `${MUTATION_AUTH} Fields present replace the stored ones (null clears owner or delegation); absent fields are kept. \`keys\` must list every current key, revoked ones included, in any order, with key_id, public_key and label unchanged (server-managed members are ignored). Changing \`policy\` or \`controllers\` must also satisfy every existing rule. Optional If-Match: "<version>".`,
   request: { params: BotIdParam, body: jsonBody(BotRecord, "fields to change") },
   responses: {
     200: jsonResponse(BotRecord, "updated record"),

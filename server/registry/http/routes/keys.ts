@@ -19,7 +19,8 @@ const add = createRoute({
   path: "/v1/bots/{bot_id}/keys",
   operationId: "add_key",
   summary: "Add a key to a bot",
-  description: `${MUTATION_AUTH} Governed by the \`add_key\` rule.`,
+  description:
+    `${MUTATION_AUTH} Governed by the \`add_key\` rule. A record holds at most 32 keys, revoked ones included: a 33rd is a 409.`,
   request: { params: BotIdParam, body: jsonBody(AddKeyRequest, "the new key and proof") },
   responses: {
     200: jsonResponse(BotRecord, "updated record with the new key"),
@@ -33,7 +34,7 @@ const remove = createRoute({
   operationId: "remove_key",
   summary: "Revoke one key of a bot",
   description:
-    `${MUTATION_AUTH} Governed by the \`revoke_key\` rule. The key stays in the record with status revoked.`,
+    `${MUTATION_AUTH} Governed by the \`revoke_key\` rule. The key stays in the record with status revoked. The last active key cannot be removed (400): revoke the bot instead.`,
   request: { params: BotKeyParams, body: jsonBody(RemoveKeyRequest, "reason and proof") },
   responses: {
     200: jsonResponse(BotRecord, "updated record with the key revoked"),
@@ -47,7 +48,7 @@ const rotate = createRoute({
   operationId: "rotate_key",
   summary: "Revoke an old key and add a new one atomically",
   description:
-    `${MUTATION_AUTH} Governed by the \`rotate_key\` rule, or when there is none by both the \`add_key\` and \`revoke_key\` rules. Policy signers naming the old key move to the new key.`,
+    `${MUTATION_AUTH} Governed by the \`rotate_key\` rule, or when there is none by both the \`add_key\` and \`revoke_key\` rules. Policy signers naming the old key move to the new key. A record holds at most 32 keys, revoked ones included: a 33rd is a 409.`,
   request: { params: BotIdParam, body: jsonBody(RotateKeyRequest, "old key id, new key, proof") },
   responses: {
     200: jsonResponse(BotRecord, "updated record with the rotated key"),
