@@ -81,6 +81,7 @@ export class BodyPump {
     memory: [] as Uint8Array[],
     memoryBytes: 0,
     toSpill: [] as Uint8Array[],
+    toSpillBytes: 0,
     spilling: false,
     spill: null as Spill | null,
     received: 0,
@@ -92,6 +93,7 @@ export class BodyPump {
   #writerWake = new Signal();
   #spillerWake = new Signal();
   #arrivals = new Signal();
+  #spilled = new Signal();
   #abort = new AbortController();
   #reader: Promise<void>;
   #spiller: Promise<void>;
@@ -162,6 +164,7 @@ export class BodyPump {
         this.#abort.abort();
       }
       this.#spillerWake.fire();
+      this.#spilled.fire();
       await this.#reader;
       await this.#spiller;
       st.memory = [];
@@ -191,9 +194,15 @@ export class BodyPump {
         } else {
           st.spilling = true;
           st.toSpill.push(chunk);
+          st.toSpillBytes += chunk.length;
           this.#spillerWake.fire();
         }
         this.#arrivals.fire();
+        // The disk fell behind (or the body is inflated from gzip faster than a disk writes):
+        // wait for it rather than hold the body in memory.
+        while (st.toSpillBytes > memoryLimit && !st.failed && !st.spillerDone) {
+          await this.#spilled.wait();
+        }
       }
     } catch (err) {
       st.error ??= err;
@@ -230,7 +239,9 @@ export class BodyPump {
         let off = 0;
         while (off < chunk.length) off += await st.spill.out.write(chunk.subarray(off));
         st.spill.written += chunk.length;
+        st.toSpillBytes -= chunk.length;
         this.#writerWake.fire();
+        this.#spilled.fire();
       }
     } catch (err) {
       st.error ??= err;
@@ -238,6 +249,7 @@ export class BodyPump {
     } finally {
       st.spillerDone = true;
       this.#writerWake.fire();
+      this.#spilled.fire();
     }
   }
 }
@@ -268,6 +280,26 @@ export const INFLATE_FREE_BYTES = 1024 * 1024;
  */
 export const MAX_INFLATE_RATIO = 32;
 
+/** Bytes of gzip given to the inflater at a time. */
+const INFLATE_PIECE = 2048;
+
+/**
+ * `body` inflated from gzip. The inflater inflates all of what it is given at once, so it is given
+ * small pieces: one chunk of a bomb would otherwise become up to ~1,000 times its size in memory.
+ */
+export function gunzip(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const pieces = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      for (let off = 0; off < chunk.length; off += INFLATE_PIECE) {
+        controller.enqueue(chunk.subarray(off, off + INFLATE_PIECE));
+      }
+    },
+  });
+  return body.pipeThrough(pieces).pipeThrough(
+    new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>,
+  );
+}
+
 /** Reads a whole (small) request body into memory, inflating gzip, within `limits`. */
 export async function readWholeBody(
   body: ReadableStream<Uint8Array>,
@@ -297,10 +329,15 @@ export async function readWholeBody(
   const feeding = (async () => {
     try {
       for await (const chunk of chunksOf(body, limits.rate, abort.signal)) {
-        sent += chunk.length;
-        if (sent > limits.maxBytes) throw tooLarge();
-        // A failed write means the inflater failed: the reading side below says why.
-        await writer.write(chunk).catch(() => abort.abort());
+        if (sent + chunk.length > limits.maxBytes) throw tooLarge();
+        // In small pieces: the inflater inflates all of a piece at once (at most ~1,000 times
+        // its size), so the bounds below are checked before much more than a piece's worth.
+        for (let off = 0; off < chunk.length && !abort.signal.aborted; off += INFLATE_PIECE) {
+          const piece = chunk.subarray(off, off + INFLATE_PIECE);
+          sent += piece.length;
+          // A failed write means the inflater failed: the reading side below says why.
+          await writer.write(piece).catch(() => abort.abort());
+        }
       }
       if (!abort.signal.aborted) await writer.close().catch(() => {});
     } catch (err) {

@@ -18,7 +18,7 @@ import { trackTransfer } from "../transfers.ts";
 import { uploadPackV2Advertisement } from "./advertisement.ts";
 import { type CloneSource, isCloneRequest } from "../domain/clone_cache.ts";
 import { answerClone } from "../domain/clones.ts";
-import { BodyError, BodyPump, type BodyRate, readWholeBody } from "./body_pump.ts";
+import { BodyError, BodyPump, type BodyRate, gunzip, readWholeBody } from "./body_pump.ts";
 import { collectText, prepend } from "./streams.ts";
 
 /** Request body bytes held in memory while git catches up; the rest waits in a temp file. */
@@ -165,11 +165,7 @@ async function serveGit(
     }
   } else if (!advertise && body) {
     pump = new BodyPump(
-      gzip
-        ? body.pipeThrough(
-          new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>,
-        )
-        : body,
+      gzip ? gunzip(body) : body,
       {
         memoryLimit: BODY_MEMORY_LIMIT,
         spillDir: `${ctx.config.dataDir}/tmp`,
