@@ -37,13 +37,16 @@ export interface ServerConfig {
   trustedProxies: string[];
   /** Git processes with work at once (SERVICE_GIT_CONCURRENCY). */
   gitConcurrency: number;
-  /** Of those, how many one client address or one user may hold (SERVICE_GIT_CONCURRENCY_PER_CLIENT). */
+  /** Slots one client address or one user may hold (SERVICE_GIT_CONCURRENCY_PER_CLIENT). */
   gitConcurrencyPerClient: number;
-  /** Bytes per second a git request body must bring over each body timeout span; 0 = not enforced. */
+  /**
+   * Bytes per second a git request body must bring, and a git response be taken at, in each span
+   * of httpBodyTimeoutMs (SERVICE_HTTP_BODY_MIN_RATE); 0 = not enforced.
+   */
   httpBodyMinRate: number;
   /** The span over which that rate is counted (SERVICE_HTTP_BODY_TIMEOUT); 0 = not enforced. */
   httpBodyTimeoutMs: number;
-  /** An SSH git session silent both ways this long is ended (SERVICE_SSH_GIT_IDLE_TIMEOUT); 0 = never. */
+  /** An SSH git session silent both ways this long ends (SERVICE_SSH_GIT_IDLE_TIMEOUT); 0 = no. */
   sshGitIdleTimeoutMs: number;
 }
 

@@ -283,3 +283,76 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "a client reading a git response slowly is cut off and holds no slot",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const server = await startTestServer({
+      env: {
+        SERVICE_GIT_CONCURRENCY: "2",
+        SERVICE_GIT_CONCURRENCY_PER_CLIENT: "2",
+        SERVICE_HTTP_BODY_TIMEOUT: "3",
+      },
+    });
+    const home = await Deno.makeTempDir({ prefix: "signet-slots-" });
+    const readers: Deno.TcpConn[] = [];
+    try {
+      const alice = await createUser(server, "alice");
+      const token = await login(server, alice);
+      await createRepo(server, token, "big");
+      const env = gitEnv(home);
+      const work = `${home}/work`;
+      await runOk("git", ["init", "-q", "-b", "main", work], { env });
+      // 16 MB that does not compress: more than every buffer between git and the client holds.
+      const big = new Uint8Array(16 * 1024 * 1024);
+      for (let i = 0; i < big.length; i += 65536) {
+        crypto.getRandomValues(big.subarray(i, i + 65536));
+      }
+      await Deno.writeFile(`${work}/big.bin`, big);
+      await runOk("git", ["add", "."], { cwd: work, env });
+      await runOk("git", ["commit", "-q", "-m", "big"], { cwd: work, env });
+      const head = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
+      const url = `${server.httpUrl}/alice/big.git`;
+      await runOk("git", ["push", "-q", url.replace("http://", `http://alice:${token}@`), "main"], {
+        cwd: work,
+        env,
+      });
+
+      // Two protocol v0 fetches of everything (no clone cache), read 1 KiB every 2 s.
+      const want = `want ${head} side-band-64k\n`;
+      const body = (want.length + 4).toString(16).padStart(4, "0") + want + "00000009done\n";
+      for (let i = 0; i < 2; i++) {
+        const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.httpPort });
+        readers.push(conn);
+        await conn.write(new TextEncoder().encode(
+          "POST /alice/big.git/git-upload-pack HTTP/1.1\r\nHost: test\r\n" +
+            "Content-Type: application/x-git-upload-pack-request\r\n" +
+            `Content-Length: ${body.length}\r\n\r\n${body}`,
+        ));
+        (async () => {
+          const buf = new Uint8Array(1024);
+          while (await conn.read(buf).catch(() => null) !== null) {
+            await new Promise((r) => setTimeout(r, 2_000));
+          }
+        })();
+      }
+      await new Promise((r) => setTimeout(r, 1_000));
+      const ms = await victim(["clone", "-q", url, `${home}/clone`], env);
+      console.log(`clone beside two slow readers: ${Math.round(ms)} ms`);
+      // git stopped for both slow readers (what the relay still holds drains to them slowly).
+      const deadline = Date.now() + 30_000;
+      const cutOff = () => server.logs().split("git response read too slowly").length - 1;
+      while (cutOff() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+      assertEquals(cutOff(), 2);
+    } finally {
+      for (const conn of readers) {
+        try {
+          conn.close();
+        } catch { /* closed */ }
+      }
+      await server.stop();
+    }
+  },
+});

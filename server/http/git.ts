@@ -19,15 +19,15 @@ import { uploadPackV2Advertisement } from "./advertisement.ts";
 import { type CloneSource, isCloneRequest } from "../domain/clone_cache.ts";
 import { answerClone } from "../domain/clones.ts";
 import { BodyError, BodyPump, type BodyRate, gunzip, readWholeBody } from "./body_pump.ts";
-import { collectText, prepend } from "./streams.ts";
+import { collectText, minimumReadRate, prepend } from "./streams.ts";
 
 /** Request body bytes held in memory while git catches up; the rest waits in a temp file. */
 const BODY_MEMORY_LIMIT = 8 * 1024 * 1024;
 
 /**
  * Largest upload-pack request, as sent and inflated: git's own http-backend buffers an upload-pack
- * request whole before it starts upload-pack and refuses one over 10 MB (GIT_HTTP_MAX_REQUEST_BUFFER),
- * and git's client gzips only requests that fit its 1 MiB post buffer.
+ * request whole before it starts upload-pack and refuses one over 10 MB
+ * (GIT_HTTP_MAX_REQUEST_BUFFER), and git's client gzips only requests within its 1 MiB post buffer.
  */
 export const MAX_UPLOAD_REQUEST_BYTES = 10 * 1024 * 1024;
 
@@ -223,13 +223,25 @@ async function serveGit(
   }));
 
   // Protocol v0/v1 advertisements start with a service line; v2 has none (as in http-backend).
-  const output = advertise && !v2
-    ? prepend(new TextEncoder().encode(pktLine(`# service=${service}\n`) + "0000"), child.stdout)
-    : child.stdout;
+  if (advertise && !v2) {
+    const line = new TextEncoder().encode(pktLine(`# service=${service}\n`) + "0000");
+    return new Response(prepend(line, child.stdout), { status: 200, headers });
+  }
+  // git waits for a client that reads its response slowly, in its slot: such a client is cut off.
+  const output = minimumReadRate(child.stdout, rate, () => {
+    log("info", "git response read too slowly", {
+      repo: `${repo.owner}/${repo.name}`,
+      service,
+      remote_addr: clientIp(c),
+    });
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+  });
   return new Response(output, { status: 200, headers });
 }
 
-/** A refused request body's JSON error; the connection closes, as the rest of the body is unread. */
+/** A refused request body's JSON error; the connection closes (the rest of the body is unread). */
 function bodyRefused(c: Context, status: 400 | 408 | 413, error: string): Response {
   return c.json({ error }, status, { Connection: "close" });
 }

@@ -189,7 +189,7 @@ function pumpInput(
 /**
  * Feeds a v2 session's requests to git's stdin, one at a time, except clone requests: those are
  * answered by answerClone (the clone cache) straight to the channel, while git waits for the next.
- * Each request is handled in the session's git slot, taken again when the session had given it back.
+ * Each request is handled in the session's git slot, taken again if the session had given it back.
  */
 function pumpV2Requests(
   inv: Invocation,
