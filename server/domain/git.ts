@@ -9,18 +9,22 @@ export function gitProtocolEnv(value: string | undefined | null): Record<string,
 
 /**
  * The environment every git server process runs with, on every transport: a clean PATH and HOME,
- * no system config, the push size limit, and a validated GIT_PROTOCOL.
+ * no system config, the push size limit, object checks on push, and a validated GIT_PROTOCOL.
  */
 export function gitServerEnv(ctx: Signet, gitProtocol?: string | null): Record<string, string> {
   return {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: ctx.config.dataDir,
     GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_COUNT: "2",
+    GIT_CONFIG_COUNT: "3",
     GIT_CONFIG_KEY_0: "receive.maxInputSize",
     GIT_CONFIG_VALUE_0: String(ctx.config.maxPushBytes),
     GIT_CONFIG_KEY_1: "receive.unpackLimit",
     GIT_CONFIG_VALUE_1: "1",
+    // Every pushed object is checked (index-pack --strict): no .gitmodules path escapes, no
+    // `.git` tree entries, no malformed commits (docs/decisions.md, "Pushed objects checked").
+    GIT_CONFIG_KEY_2: "receive.fsckObjects",
+    GIT_CONFIG_VALUE_2: "true",
     ...gitProtocolEnv(gitProtocol),
   };
 }
