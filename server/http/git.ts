@@ -142,7 +142,7 @@ async function serveGit(
   const body = c.req.raw.body;
   if (!advertise && service === "git-upload-pack") {
     const length = Number(c.req.header("Content-Length") ?? 0);
-    if (!gzip && length > MAX_UPLOAD_REQUEST_BYTES) {
+    if (length > MAX_UPLOAD_REQUEST_BYTES) {
       await body?.cancel().catch(() => {});
       return bodyRefused(c, 413, bodyTooLarge());
     }
