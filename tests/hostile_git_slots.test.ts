@@ -285,7 +285,7 @@ Deno.test({
 });
 
 Deno.test({
-  name: "a client reading a git response slowly is cut off and holds no slot",
+  name: "a client reading a git response slowly, or not at all, is cut off and holds no slot",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -294,6 +294,7 @@ Deno.test({
         SERVICE_GIT_CONCURRENCY: "2",
         SERVICE_GIT_CONCURRENCY_PER_CLIENT: "2",
         SERVICE_HTTP_BODY_TIMEOUT: "3",
+        SERVICE_SSH_GIT_IDLE_TIMEOUT: "3",
       },
     });
     const home = await Deno.makeTempDir({ prefix: "signet-slots-" });
@@ -346,6 +347,41 @@ Deno.test({
       const cutOff = () => server.logs().split("git response read too slowly").length - 1;
       while (cutOff() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
       assertEquals(cutOff(), 2);
+
+      // Over SSH: a fetch of the pack that is never read ends at the SSH git idle timeout.
+      const mallory = await createUser(server, "mallory");
+      const client = new ssh2.Client();
+      try {
+        await new Promise<void>((resolve, reject) => {
+          client.on("error", reject);
+          client.on("ready", () => {
+            client.exec(
+              "git-upload-pack 'alice/big.git'",
+              (err: Error | undefined, stream: ssh2.ClientChannel) => {
+                if (err) return reject(err);
+                stream.pause(); // never read: the advertisement and the pack stay unread
+                stream.write(body);
+                resolve();
+              },
+            );
+          });
+          client.connect({
+            host: "127.0.0.1",
+            port: server.sshPort,
+            username: "git",
+            privateKey: Deno.readTextFileSync(mallory.key.privatePath),
+            readyTimeout: 15_000,
+          });
+        });
+        // The session ends (its log line is written once the command returned).
+        const ended = () => /ssh session[^\n]*mallory/.test(server.logs());
+        const until = Date.now() + 30_000;
+        while (!ended() && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+        assert(ended(), "an SSH session that stopped reading is still running");
+      } finally {
+        client.end();
+      }
+      assertStringIncludes(server.logs(), "ssh git idle timeout");
     } finally {
       for (const conn of readers) {
         try {

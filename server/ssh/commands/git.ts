@@ -67,6 +67,10 @@ async function runGit(inv: Invocation, service: GitService, repo: RepoRow): Prom
       log("info", "ssh git idle timeout", { user: inv.user.username, service });
       inv.io.err(`error: the git session was idle for ${idleMs / 1000} s; closing it\n`);
       kill();
+      // A client that stopped reading never takes the rest of git's output: close under it.
+      setTimeout(() => {
+        if (!inv.io.isClosed) inv.io.channel.destroy();
+      }, 5_000);
     },
   });
   try {
