@@ -139,6 +139,13 @@ Environment:
   SERVICE_TRUSTED_PROXIES  comma-separated reverse proxy IPs (e.g. 127.0.0.1,::1) whose
                          X-Forwarded-For names the client, for rate limits and logs (default none)
   SERVICE_GIT_CONCURRENCY  git processes run at once, others queue (default 8 per CPU core)
+  SERVICE_GIT_CONCURRENCY_PER_CLIENT  of those, how many one client address or user may hold
+                         (default half of SERVICE_GIT_CONCURRENCY)
+  SERVICE_HTTP_BODY_MIN_RATE  bytes/s a git request body must bring and a git response be read
+                         at, e.g. 1k (default 1k; 0 or "off" disables); slower ones are cut off
+  SERVICE_HTTP_BODY_TIMEOUT   seconds over which that rate is counted (default 20; 0 disables)
+  SERVICE_SSH_GIT_IDLE_TIMEOUT  seconds an SSH git session may pass no bytes either way before it
+                         is ended (default 120; 0 = never)
   SERVICE_CLONE_CACHE_BYTES  disk for the clone cache, e.g. 1g (default 512m; "off" disables):
                          identical clones until the next push run git once
   SERVICE_SHUTDOWN_TIMEOUT seconds running transfers get after SIGTERM (default 30)

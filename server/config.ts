@@ -42,6 +42,19 @@ export interface ServerConfig {
   httpMaxConnectionsPerIp: number | null;
   /** Reverse proxies whose X-Forwarded-For names the client (SERVICE_TRUSTED_PROXIES), normalized. */
   trustedProxies: string[];
+  /** Git processes with work at once (SERVICE_GIT_CONCURRENCY). */
+  gitConcurrency: number;
+  /** Slots one client address or one user may hold (SERVICE_GIT_CONCURRENCY_PER_CLIENT). */
+  gitConcurrencyPerClient: number;
+  /**
+   * Bytes per second a git request body must bring, and a git response be taken at, in each span
+   * of httpBodyTimeoutMs (SERVICE_HTTP_BODY_MIN_RATE); 0 = not enforced.
+   */
+  httpBodyMinRate: number;
+  /** The span over which that rate is counted (SERVICE_HTTP_BODY_TIMEOUT); 0 = not enforced. */
+  httpBodyTimeoutMs: number;
+  /** An SSH git session silent both ways this long ends (SERVICE_SSH_GIT_IDLE_TIMEOUT); 0 = no. */
+  sshGitIdleTimeoutMs: number;
 }
 
 /** Raised when an env value is invalid; the message names the variable and the fix. */
@@ -99,6 +112,10 @@ export function loadServerConfig(
   if (adminKey !== null && adminKey.length < 16) {
     throw new ConfigError("SERVICE_ADMIN_KEY must be at least 16 characters long");
   }
+  const gitConcurrency = parsePositiveInteger(
+    "SERVICE_GIT_CONCURRENCY",
+    env.SERVICE_GIT_CONCURRENCY,
+  ) ?? Math.max(8, 8 * navigator.hardwareConcurrency);
   return {
     dataDir,
     reposDir: `${dataDir}/repos`,
@@ -147,8 +164,31 @@ export function loadServerConfig(
       env.SERVICE_HTTP_MAX_CONNECTIONS_PER_IP,
     ),
     trustedProxies: parseAddressList("SERVICE_TRUSTED_PROXIES", env.SERVICE_TRUSTED_PROXIES),
+    gitConcurrency,
+    gitConcurrencyPerClient: parsePositiveInteger(
+      "SERVICE_GIT_CONCURRENCY_PER_CLIENT",
+      env.SERVICE_GIT_CONCURRENCY_PER_CLIENT,
+    ) ?? Math.ceil(gitConcurrency / 2),
+    httpBodyMinRate: ["0", "off"].includes(env.SERVICE_HTTP_BODY_MIN_RATE?.trim() ?? "")
+      ? 0
+      : parseSize("SERVICE_HTTP_BODY_MIN_RATE", env.SERVICE_HTTP_BODY_MIN_RATE, 1024),
+    httpBodyTimeoutMs: parseSeconds(
+      "SERVICE_HTTP_BODY_TIMEOUT",
+      env.SERVICE_HTTP_BODY_TIMEOUT,
+      DEFAULT_HTTP_BODY_TIMEOUT_S,
+    ),
+    sshGitIdleTimeoutMs: parseSeconds(
+      "SERVICE_SSH_GIT_IDLE_TIMEOUT",
+      env.SERVICE_SSH_GIT_IDLE_TIMEOUT,
+      DEFAULT_SSH_GIT_IDLE_TIMEOUT_S,
+    ),
   };
 }
+
+/** Default SERVICE_HTTP_BODY_TIMEOUT, seconds (as Apache's mod_reqtimeout `body=20`). */
+export const DEFAULT_HTTP_BODY_TIMEOUT_S = 20;
+/** Default SERVICE_SSH_GIT_IDLE_TIMEOUT, seconds. */
+export const DEFAULT_SSH_GIT_IDLE_TIMEOUT_S = 120;
 
 /** Default SERVICE_SHUTDOWN_TIMEOUT, seconds. */
 export const DEFAULT_SHUTDOWN_TIMEOUT_S = 30;

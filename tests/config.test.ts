@@ -26,6 +26,11 @@ Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
     assertEquals(config.sshMaxStartups, { start: 64, rate: 30, full: 128 });
     assertEquals(config.sshMaxStartupsPerPrefix, 16);
     assertEquals(config.sshIdleTimeoutMs, 600_000);
+    assertEquals(config.gitConcurrency, Math.max(8, 8 * navigator.hardwareConcurrency));
+    assertEquals(config.gitConcurrencyPerClient, Math.ceil(config.gitConcurrency / 2));
+    assertEquals(config.httpBodyMinRate, 1024);
+    assertEquals(config.httpBodyTimeoutMs, 20_000);
+    assertEquals(config.sshGitIdleTimeoutMs, 120_000);
   });
 
   await t.step("accepted values", () => {
@@ -57,6 +62,25 @@ Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
     assertEquals(ssh({ SERVICE_SSH_MAX_STARTUPS_PER_PREFIX: "3" }).sshMaxStartupsPerPrefix, 3);
     assertEquals(ssh({ SERVICE_SSH_IDLE_TIMEOUT: "90" }).sshIdleTimeoutMs, 90_000);
     assertEquals(ssh({ SERVICE_SSH_IDLE_TIMEOUT: "0" }).sshIdleTimeoutMs, 0);
+    const git = loadServerConfig({
+      ...BASE,
+      SERVICE_GIT_CONCURRENCY: "5",
+      SERVICE_HTTP_BODY_MIN_RATE: "2k",
+      SERVICE_HTTP_BODY_TIMEOUT: "7.5",
+      SERVICE_SSH_GIT_IDLE_TIMEOUT: "0",
+    });
+    assertEquals(git.gitConcurrency, 5);
+    assertEquals(git.gitConcurrencyPerClient, 3);
+    assertEquals(git.httpBodyMinRate, 2048);
+    assertEquals(git.httpBodyTimeoutMs, 7_500);
+    assertEquals(git.sshGitIdleTimeoutMs, 0);
+    const off = loadServerConfig({
+      ...BASE,
+      SERVICE_GIT_CONCURRENCY_PER_CLIENT: "1",
+      SERVICE_HTTP_BODY_MIN_RATE: "off",
+    });
+    assertEquals(off.gitConcurrencyPerClient, 1);
+    assertEquals(off.httpBodyMinRate, 0);
   });
 
   await t.step("refused values name their variable", () => {
@@ -81,6 +105,12 @@ Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
       [{ SERVICE_SSH_IDLE_TIMEOUT: "-5" }, "SERVICE_SSH_IDLE_TIMEOUT"],
       // Longer than a timer can hold (it would fire at once).
       [{ SERVICE_SSH_IDLE_TIMEOUT: "3000000" }, "SERVICE_SSH_IDLE_TIMEOUT"],
+      [{ SERVICE_GIT_CONCURRENCY: "0" }, "SERVICE_GIT_CONCURRENCY"],
+      [{ SERVICE_GIT_CONCURRENCY: "many" }, "SERVICE_GIT_CONCURRENCY"],
+      [{ SERVICE_GIT_CONCURRENCY_PER_CLIENT: "-2" }, "SERVICE_GIT_CONCURRENCY_PER_CLIENT"],
+      [{ SERVICE_HTTP_BODY_MIN_RATE: "fast" }, "SERVICE_HTTP_BODY_MIN_RATE"],
+      [{ SERVICE_HTTP_BODY_TIMEOUT: "20s" }, "SERVICE_HTTP_BODY_TIMEOUT"],
+      [{ SERVICE_SSH_GIT_IDLE_TIMEOUT: "2m" }, "SERVICE_SSH_GIT_IDLE_TIMEOUT"],
     ];
     for (const [env, name] of cases) assertStringIncludes(refusal(env), name);
   });

@@ -148,15 +148,51 @@ Deno.test({
     await t.step(
       "a request waiting on the server longer than the idle timeout is served",
       async () => {
-        // The only git slot is held by a push whose body trickles in for ~3.6 s; an advertisement
-        // request meanwhile waits for the slot with no byte moving on its connection.
+        // The only git slot is held by a push whose last 4 bytes trickle in for ~3.6 s (a push
+        // takes a slot once its first megabyte arrived); an advertisement request meanwhile waits
+        // for the slot with no byte moving on its connection.
+        const work = `${home}/work`;
+        const big = new Uint8Array(1536 * 1024);
+        for (let i = 0; i < big.length; i += 65536) {
+          crypto.getRandomValues(big.subarray(i, i + 65536));
+        }
+        await Deno.writeFile(`${work}/held.bin`, big);
+        await runOk("git", ["add", "-A"], { cwd: work, env });
+        await runOk("git", ["commit", "-q", "-m", "held"], { cwd: work, env });
+        const head = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
+        const pack = await new Deno.Command("git", {
+          args: ["pack-objects", "--stdout", "--revs", "-q"],
+          cwd: work,
+          env,
+          stdin: "piped",
+          stdout: "piped",
+        }).spawn();
+        const packWriter = pack.stdin.getWriter();
+        await packWriter.write(new TextEncoder().encode(`${head}\n^${head}~1\n`));
+        await packWriter.close();
+        const packBytes = (await pack.output()).stdout;
+        const line = `${"0".repeat(40)} ${head} refs/heads/held\0report-status\n`;
+        const commands = new TextEncoder().encode(
+          (line.length + 4).toString(16).padStart(4, "0") + line + "0000",
+        );
+        const body = new Uint8Array(commands.length + packBytes.length);
+        body.set(commands);
+        body.set(packBytes, commands.length);
         const holder = await RawHttp.open(port);
         await holder.send(
           "POST /alice/slow.git/git-receive-pack HTTP/1.1\r\nHost: test\r\n" +
             `Authorization: Bearer ${token}\r\n` +
-            "Content-Type: application/x-git-receive-pack-request\r\nContent-Length: 4\r\n\r\n",
+            "Content-Type: application/x-git-receive-pack-request\r\n" +
+            `Content-Length: ${body.length}\r\n\r\n`,
         );
-        const dripping = holder.drip("0000", 900);
+        await holder.send(body.subarray(0, body.length - 4));
+        const dripping = (async () => {
+          for (const byte of body.subarray(body.length - 4)) {
+            await new Promise((r) => setTimeout(r, 900));
+            await holder.send(new Uint8Array([byte]));
+          }
+          return true;
+        })().catch(() => false);
         await new Promise((r) => setTimeout(r, 300));
         // A raw client: fetch would quietly retry on a new connection if this one were closed.
         const waiter = await RawHttp.open(port);

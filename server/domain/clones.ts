@@ -44,7 +44,7 @@ async function statelessUploadPack(
   gitProtocol: string | null | undefined,
   slotHeld: boolean,
 ): Promise<Produced> {
-  const release = slotHeld ? () => {} : await gitSlots.acquire();
+  const release = slotHeld ? () => {} : await gitSlots(ctx).acquire();
   try {
     const child = new Deno.Command(gitProgram("git-upload-pack"), {
       args: ["--stateless-rpc", repoDir(ctx, repo.owner, repo.name)],

@@ -9,18 +9,22 @@ export function gitProtocolEnv(value: string | undefined | null): Record<string,
 
 /**
  * The environment every git server process runs with, on every transport: a clean PATH and HOME,
- * no system config, the push size limit, and a validated GIT_PROTOCOL.
+ * no system config, the push size limit, object checks on push, and a validated GIT_PROTOCOL.
  */
 export function gitServerEnv(ctx: Signet, gitProtocol?: string | null): Record<string, string> {
   return {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: ctx.config.dataDir,
     GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_COUNT: "2",
+    GIT_CONFIG_COUNT: "3",
     GIT_CONFIG_KEY_0: "receive.maxInputSize",
     GIT_CONFIG_VALUE_0: String(ctx.config.maxPushBytes),
     GIT_CONFIG_KEY_1: "receive.unpackLimit",
     GIT_CONFIG_VALUE_1: "1",
+    // Every pushed object is checked (index-pack --strict): no .gitmodules path escapes, no
+    // `.git` tree entries, no malformed commits (docs/decisions.md, "Pushed objects checked").
+    GIT_CONFIG_KEY_2: "receive.fsckObjects",
+    GIT_CONFIG_VALUE_2: "true",
     ...gitProtocolEnv(gitProtocol),
   };
 }
@@ -61,43 +65,91 @@ export function gitProgram(name: string): string {
   return path;
 }
 
-/** Limits how many git server processes (upload-pack, receive-pack) run at once. */
+/**
+ * Limits how many git server processes (upload-pack, receive-pack) have work at once, and how many
+ * of them one client (an address, a user) may hold: a request names its clients' keys, and waits
+ * while any of them holds `perKey` slots even when others are free. Waiting requests are served in
+ * order, except that one whose key is at its cap lets later ones of other keys pass.
+ */
 export class GitSlots {
   #free: number;
-  #waiting: (() => void)[] = [];
-  constructor(readonly limit: number) {
+  #held = new Map<string, number>();
+  #waiting: { keys: readonly string[]; grant: () => void }[] = [];
+  constructor(readonly limit: number, readonly perKey = limit) {
     this.#free = limit;
   }
 
-  /** Waits for a free slot; call the returned function exactly once when git has exited. */
-  async acquire(): Promise<() => void> {
-    if (this.#free > 0) this.#free--;
-    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.#waiting.shift();
-      if (next) next();
-      else this.#free++;
-    };
+  /**
+   * Waits for a free slot that none of `keys` is over its cap for; call the returned function
+   * exactly once when git has no more work (extra calls do nothing).
+   */
+  acquire(keys: readonly string[] = []): Promise<() => void> {
+    if (this.#free > 0 && this.#fits(keys)) {
+      this.#take(keys);
+      return Promise.resolve(this.#releaser(keys));
+    }
+    return new Promise((resolve) => {
+      this.#waiting.push({ keys, grant: () => resolve(this.#releaser(keys)) });
+    });
   }
 
   /** Transfers waiting for a slot right now. */
   get queued(): number {
     return this.#waiting.length;
   }
+
+  /** Slots held under `key` right now. */
+  heldBy(key: string): number {
+    return this.#held.get(key) ?? 0;
+  }
+
+  #fits(keys: readonly string[]): boolean {
+    return keys.every((key) => (this.#held.get(key) ?? 0) < this.perKey);
+  }
+
+  #take(keys: readonly string[]): void {
+    this.#free--;
+    for (const key of keys) this.#held.set(key, (this.#held.get(key) ?? 0) + 1);
+  }
+
+  #releaser(keys: readonly string[]): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#free++;
+      for (const key of keys) {
+        const n = (this.#held.get(key) ?? 1) - 1;
+        if (n > 0) this.#held.set(key, n);
+        else this.#held.delete(key);
+      }
+      for (let i = 0; i < this.#waiting.length && this.#free > 0;) {
+        const next = this.#waiting[i];
+        if (!this.#fits(next.keys)) {
+          i++;
+          continue;
+        }
+        this.#waiting.splice(i, 1);
+        this.#take(next.keys);
+        next.grant();
+      }
+    };
+  }
 }
 
-/**
- * The process-wide git slots: SERVICE_GIT_CONCURRENCY, default 8 per CPU core. A clone storm then
- * queues instead of starting every pack-objects at once, which on a small machine only adds
- * context switches and memory.
- */
-export const gitSlots = new GitSlots(gitConcurrency(Deno.env.get("SERVICE_GIT_CONCURRENCY")));
+const pools = new WeakMap<Signet["config"], GitSlots>();
 
-function gitConcurrency(value: string | undefined): number {
-  const n = Number(value);
-  if (value && Number.isInteger(n) && n >= 1) return n;
-  return Math.max(8, 8 * navigator.hardwareConcurrency);
+/**
+ * The git slots of the server `ctx` serves: SERVICE_GIT_CONCURRENCY of them (default 8 per CPU
+ * core), at most SERVICE_GIT_CONCURRENCY_PER_CLIENT per client address or user. A clone storm
+ * then queues instead of starting every pack-objects at once, which on a small machine only adds
+ * context switches and memory, and no one client can take every slot.
+ */
+export function gitSlots(ctx: Signet): GitSlots {
+  let pool = pools.get(ctx.config);
+  if (!pool) {
+    pool = new GitSlots(ctx.config.gitConcurrency, ctx.config.gitConcurrencyPerClient);
+    pools.set(ctx.config, pool);
+  }
+  return pool;
 }

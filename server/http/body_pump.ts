@@ -14,6 +14,11 @@
  * and to the spill file join the chunks waiting at that moment into one write of up to
  * `WRITE_BYTES`. Together they halved the server's CPU for a 50 MB HTTP push (docs/decisions.md,
  * "Request bodies read into one buffer, written in large pieces").
+ *
+ * Reading starts before git does (`BodyPump`), so a request takes a git slot only once its body
+ * began to arrive; a body that brings too few bytes per span of time (`BodyRate`) or too many in
+ * all fails with a `BodyError` naming the HTTP status. `readWholeBody` reads a small body (an
+ * upload-pack request) into memory, inflating gzip within bounds.
  */
 
 import { concat } from "./streams.ts";
@@ -21,12 +26,29 @@ import { concat } from "./streams.ts";
 /** The most bytes one write to git or to the spill file joins, and one spill read takes. */
 const WRITE_BYTES = 1024 * 1024;
 
-/** Options for `pumpBody`. */
+/** A request body that cannot be used, with the HTTP status that says why. */
+export class BodyError extends Error {
+  constructor(readonly status: 400 | 408 | 413, message: string) {
+    super(message);
+  }
+}
+
+/** The least a body must bring: `bytesPerSecond` × `windowMs` in every span of `windowMs`. */
+export interface BodyRate {
+  bytesPerSecond: number;
+  windowMs: number;
+}
+
+/** Options for `BodyPump` and `pumpBody`. */
 export interface PumpOptions {
   /** Bytes kept in memory before spilling to a file. */
   memoryLimit: number;
   /** Directory for the spill file (created when needed). */
   spillDir: string;
+  /** Most bytes the body may have (413 beyond). */
+  maxBytes?: number;
+  /** Least rate the body must arrive at (408 below). */
+  rate?: BodyRate | null;
 }
 
 /** A one-shot wake-up for a loop waiting for more work. */
@@ -50,61 +72,162 @@ interface Spill {
   read: number;
 }
 
-/** Writes all of `body` to `stdin` and closes it; rejects (after aborting stdin) on failure. */
-export async function pumpBody(
-  body: ReadableStream<Uint8Array>,
-  stdin: WritableStream<Uint8Array>,
-  opts: PumpOptions,
-): Promise<void> {
-  const st = {
+/**
+ * A request body being read as fast as it arrives, into memory and then a spill file, from the
+ * moment it is made; `drain` writes it to git once git runs, `cancel` drops it.
+ */
+export class BodyPump {
+  #st = {
     memory: [] as Uint8Array[],
     memoryBytes: 0,
     toSpill: [] as Uint8Array[],
+    toSpillBytes: 0,
     spilling: false,
     spill: null as Spill | null,
+    received: 0,
     readerDone: false,
     spillerDone: false,
     error: null as unknown,
     failed: false,
   };
-  const writerWake = new Signal();
-  const spillerWake = new Signal();
+  #writerWake = new Signal();
+  #spillerWake = new Signal();
+  #arrivals = new Signal();
+  #spilled = new Signal();
+  #abort = new AbortController();
+  #reader: Promise<void>;
+  #spiller: Promise<void>;
+  #finished: Promise<void> | null = null;
 
-  const reader = (async () => {
+  constructor(body: ReadableStream<Uint8Array>, readonly opts: PumpOptions) {
+    this.#reader = this.#read(body);
+    this.#spiller = this.#spill();
+  }
+
+  /** Bytes of the body read so far. */
+  get received(): number {
+    return this.#st.received;
+  }
+
+  /** Resolves once `bytes` arrived or the whole body did; rejects when reading it failed. */
+  async waitFor(bytes: number): Promise<void> {
+    const st = this.#st;
+    while (!st.error && !st.readerDone && st.received < bytes) await this.#arrivals.wait();
+    if (st.error) throw st.error;
+  }
+
+  /** Writes all of the body to `stdin` and closes it; rejects (after aborting stdin) on failure. */
+  async drain(stdin: WritableStream<Uint8Array>): Promise<void> {
+    const st = this.#st;
+    const writer = stdin.getWriter();
     try {
-      for await (const chunk of chunksOf(body)) {
+      while (true) {
+        if (st.error) throw st.error;
+        const chunk = takeJoined(st.memory);
+        if (chunk) {
+          st.memoryBytes -= chunk.length;
+          await writer.write(chunk);
+          continue;
+        }
+        const spill = st.spill;
+        if (spill && spill.read < spill.written) {
+          const buffer = new Uint8Array(Math.min(WRITE_BYTES, spill.written - spill.read));
+          const n = await spill.in.read(buffer);
+          if (!n) throw new Error("request body spill file ended early");
+          spill.read += n;
+          await writer.write(n === buffer.length ? buffer : buffer.subarray(0, n));
+          continue;
+        }
+        if (st.readerDone && st.spillerDone) break;
+        await this.#writerWake.wait();
+      }
+      await writer.close();
+    } catch (err) {
+      await writer.abort(err).catch(() => {});
+      await this.#finish();
+      throw err;
+    }
+    await this.#finish();
+  }
+
+  /** Stops reading the body and removes what was kept of it (the spill file included). */
+  cancel(): Promise<void> {
+    return this.#finish();
+  }
+
+  /** Stops reading (unless done), waits for both loops, deletes the spill file; once. */
+  #finish(): Promise<void> {
+    this.#finished ??= (async () => {
+      const st = this.#st;
+      if (!st.readerDone) {
+        st.failed = true;
+        this.#abort.abort();
+      }
+      this.#spillerWake.fire();
+      this.#spilled.fire();
+      await this.#reader;
+      await this.#spiller;
+      st.memory = [];
+      if (st.spill) {
+        st.spill.out.close();
+        st.spill.in.close();
+        await Deno.remove(st.spill.path).catch(() => {});
+      }
+    })();
+    return this.#finished;
+  }
+
+  async #read(body: ReadableStream<Uint8Array>): Promise<void> {
+    const st = this.#st;
+    const { memoryLimit, maxBytes = Infinity } = this.opts;
+    try {
+      for await (const chunk of chunksOf(body, this.opts.rate, this.#abort.signal)) {
         if (st.failed) break;
-        if (!st.spilling && st.memoryBytes + chunk.length <= opts.memoryLimit) {
+        st.received += chunk.length;
+        if (st.received > maxBytes) {
+          throw new BodyError(413, `request body over the limit of ${maxBytes} bytes`);
+        }
+        if (!st.spilling && st.memoryBytes + chunk.length <= memoryLimit) {
           st.memory.push(chunk);
           st.memoryBytes += chunk.length;
-          writerWake.fire();
+          this.#writerWake.fire();
         } else {
           st.spilling = true;
           st.toSpill.push(chunk);
-          spillerWake.fire();
+          st.toSpillBytes += chunk.length;
+          this.#spillerWake.fire();
+        }
+        this.#arrivals.fire();
+        // The disk fell behind (or the body is inflated from gzip faster than a disk writes):
+        // wait for it rather than hold the body in memory.
+        while (st.toSpillBytes > memoryLimit && !st.failed && !st.spillerDone) {
+          await this.#spilled.wait();
         }
       }
     } catch (err) {
       st.error ??= err;
     } finally {
       st.readerDone = true;
-      spillerWake.fire();
-      writerWake.fire();
+      this.#spillerWake.fire();
+      this.#writerWake.fire();
+      this.#arrivals.fire();
     }
-  })();
+  }
 
-  const spiller = (async () => {
+  async #spill(): Promise<void> {
+    const st = this.#st;
     try {
       while (true) {
         const chunk = takeJoined(st.toSpill);
         if (!chunk) {
           if (st.readerDone || st.failed) return;
-          await spillerWake.wait();
+          await this.#spillerWake.wait();
           continue;
         }
+        if (st.failed) return;
         if (!st.spill) {
-          await Deno.mkdir(opts.spillDir, { recursive: true, mode: 0o700 });
-          const path = await Deno.makeTempFile({ dir: opts.spillDir, prefix: "body-" });
+          await Deno.mkdir(this.opts.spillDir, { recursive: true, mode: 0o700 });
+          const path = await Deno.makeTempFile({ dir: this.opts.spillDir, prefix: "body-" });
           st.spill = {
             path,
             out: await Deno.open(path, { append: true }),
@@ -116,52 +239,138 @@ export async function pumpBody(
         let off = 0;
         while (off < chunk.length) off += await st.spill.out.write(chunk.subarray(off));
         st.spill.written += chunk.length;
-        writerWake.fire();
+        st.toSpillBytes -= chunk.length;
+        this.#writerWake.fire();
+        this.#spilled.fire();
       }
     } catch (err) {
       st.error ??= err;
+      this.#arrivals.fire();
     } finally {
       st.spillerDone = true;
-      writerWake.fire();
+      this.#writerWake.fire();
+      this.#spilled.fire();
+    }
+  }
+}
+
+/** Writes all of `body` to `stdin` and closes it; rejects (after aborting stdin) on failure. */
+export function pumpBody(
+  body: ReadableStream<Uint8Array>,
+  stdin: WritableStream<Uint8Array>,
+  opts: PumpOptions,
+): Promise<void> {
+  return new BodyPump(body, opts).drain(stdin);
+}
+
+/** Limits of `readWholeBody`. */
+export interface WholeBodyLimits {
+  /** Most bytes the body may have, as sent and (gzip) inflated. */
+  maxBytes: number;
+  /** The body is gzip: inflate it. */
+  gzip: boolean;
+  rate?: BodyRate | null;
+}
+
+/** Inflated bytes allowed whatever the ratio (a small request compresses little anyway). */
+export const INFLATE_FREE_BYTES = 1024 * 1024;
+/**
+ * Past INFLATE_FREE_BYTES, the most inflated bytes per byte sent. git's gzip of want and have
+ * lines inflates ~2x; 20,000 similar `want-ref` lines ~24x; a bomb of repeated lines ~340x.
+ */
+export const MAX_INFLATE_RATIO = 32;
+
+/** Bytes of gzip given to the inflater at a time. */
+const INFLATE_PIECE = 2048;
+
+/**
+ * `body` inflated from gzip. The inflater inflates all of what it is given at once, so it is given
+ * small pieces: one chunk of a bomb would otherwise become up to ~1,000 times its size in memory.
+ */
+export function gunzip(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+  const pieces = new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      for (let off = 0; off < chunk.length; off += INFLATE_PIECE) {
+        controller.enqueue(chunk.subarray(off, off + INFLATE_PIECE));
+      }
+    },
+  });
+  return body.pipeThrough(pieces).pipeThrough(
+    new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>,
+  );
+}
+
+/** Reads a whole (small) request body into memory, inflating gzip, within `limits`. */
+export async function readWholeBody(
+  body: ReadableStream<Uint8Array>,
+  limits: WholeBodyLimits,
+): Promise<Uint8Array> {
+  const tooLarge = () =>
+    new BodyError(413, `request body over the limit of ${limits.maxBytes} bytes`);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (!limits.gzip) {
+    for await (const chunk of chunksOf(body, limits.rate)) {
+      size += chunk.length;
+      if (size > limits.maxBytes) throw tooLarge();
+      chunks.push(chunk);
+    }
+    return concat(chunks, size);
+  }
+  const inflate = new DecompressionStream("gzip") as unknown as TransformStream<
+    Uint8Array,
+    Uint8Array
+  >;
+  const writer = inflate.writable.getWriter();
+  const abort = new AbortController();
+  let sent = 0;
+  /** Why feeding the inflater failed: the body could not be read or was too large. */
+  let fedError: BodyError | null = null;
+  const feeding = (async () => {
+    try {
+      for await (const chunk of chunksOf(body, limits.rate, abort.signal)) {
+        if (sent + chunk.length > limits.maxBytes) throw tooLarge();
+        // In small pieces: the inflater inflates all of a piece at once (at most ~1,000 times
+        // its size), so the bounds below are checked before much more than a piece's worth.
+        for (let off = 0; off < chunk.length && !abort.signal.aborted; off += INFLATE_PIECE) {
+          const piece = chunk.subarray(off, off + INFLATE_PIECE);
+          sent += piece.length;
+          // A failed write means the inflater failed: the reading side below says why.
+          await writer.write(piece).catch(() => abort.abort());
+        }
+      }
+      if (!abort.signal.aborted) await writer.close().catch(() => {});
+    } catch (err) {
+      fedError = err instanceof BodyError
+        ? err
+        : new BodyError(400, "request body could not be read");
+      await writer.abort(fedError).catch(() => {});
     }
   })();
-
-  const writer = stdin.getWriter();
+  const reader = inflate.readable.getReader();
   try {
     while (true) {
-      if (st.error) throw st.error;
-      const chunk = takeJoined(st.memory);
-      if (chunk) {
-        st.memoryBytes -= chunk.length;
-        await writer.write(chunk);
-        continue;
+      const step = await reader.read();
+      if (step.done) break;
+      size += step.value.length;
+      if (size > limits.maxBytes) throw tooLarge();
+      if (size > INFLATE_FREE_BYTES && size > MAX_INFLATE_RATIO * sent) {
+        throw new BodyError(
+          413,
+          `request body inflates more than ${MAX_INFLATE_RATIO} times its gzip size`,
+        );
       }
-      const spill = st.spill;
-      if (spill && spill.read < spill.written) {
-        const buffer = new Uint8Array(Math.min(WRITE_BYTES, spill.written - spill.read));
-        const n = await spill.in.read(buffer);
-        if (!n) throw new Error("request body spill file ended early");
-        spill.read += n;
-        await writer.write(n === buffer.length ? buffer : buffer.subarray(0, n));
-        continue;
-      }
-      if (st.readerDone && st.spillerDone) break;
-      await writerWake.wait();
+      chunks.push(step.value);
     }
-    await writer.close();
+    await feeding;
+    if (fedError) throw fedError;
+    return concat(chunks, size);
   } catch (err) {
-    st.failed = true;
-    spillerWake.fire();
-    await writer.abort(err).catch(() => {});
-    throw err;
-  } finally {
-    await reader;
-    await spiller;
-    if (st.spill) {
-      st.spill.out.close();
-      st.spill.in.close();
-      await Deno.remove(st.spill.path).catch(() => {});
-    }
+    abort.abort();
+    await reader.cancel().catch(() => {});
+    await feeding;
+    throw fedError ??
+      (err instanceof BodyError ? err : new BodyError(400, "request body is not valid gzip"));
   }
 }
 
@@ -178,28 +387,60 @@ function takeJoined(queue: Uint8Array[]): Uint8Array | undefined {
 
 /**
  * The chunks of `body`. A byte stream (a request body straight from Deno.serve) is read through a
- * BYOB reader into one reused buffer, each chunk copied out at its own size; any other stream is
- * iterated as it is.
+ * BYOB reader into one reused buffer, each chunk copied out at its own size; any other stream
+ * chunk by chunk as it comes. Below `rate` the body is cancelled and this throws a 408 BodyError;
+ * `abort` cancels it and ends the chunks.
  */
-async function* chunksOf(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array> {
-  let reader: ReadableStreamBYOBReader;
+async function* chunksOf(
+  body: ReadableStream<Uint8Array>,
+  rate?: BodyRate | null,
+  abort?: AbortSignal,
+): AsyncGenerator<Uint8Array> {
+  let reader: ReadableStreamBYOBReader | ReadableStreamDefaultReader<Uint8Array>;
+  let buffer: Uint8Array | null = new Uint8Array(WRITE_BYTES);
   try {
     reader = body.getReader({ mode: "byob" });
   } catch {
-    yield* body;
-    return;
+    reader = body.getReader();
+    buffer = null;
   }
-  let buffer = new Uint8Array(WRITE_BYTES);
+  let received = 0;
+  let slow: BodyError | null = null;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  if (rate && rate.bytesPerSecond > 0 && rate.windowMs > 0) {
+    const need = Math.ceil(rate.bytesPerSecond * rate.windowMs / 1000);
+    let mark = 0;
+    timer = setInterval(() => {
+      if (received - mark < need) {
+        slow = new BodyError(
+          408,
+          `request body too slow: fewer than ${need} bytes in ${rate.windowMs / 1000} s`,
+        );
+        reader.cancel(slow).catch(() => {});
+      }
+      mark = received;
+    }, rate.windowMs);
+  }
+  const onAbort = () => reader.cancel().catch(() => {});
+  abort?.addEventListener("abort", onAbort);
   let ended = false;
   try {
-    while (true) {
-      const { value, done } = await reader.read(buffer);
-      if (done) return void (ended = true);
-      yield value.slice();
-      buffer = new Uint8Array(value.buffer);
+    while (!abort?.aborted) {
+      const { value, done } = buffer
+        ? await (reader as ReadableStreamBYOBReader).read(buffer)
+        : await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
+      if (slow) throw slow;
+      if (done || abort?.aborted) return void (ended = done);
+      received += value.length;
+      if (buffer) {
+        yield value.slice();
+        buffer = new Uint8Array(value.buffer);
+      } else yield value;
     }
   } finally {
-    // Left early (git failed): cancel the body, as leaving a for-await over the stream does.
+    clearInterval(timer);
+    abort?.removeEventListener("abort", onAbort);
+    // Left early (git failed, too slow, too large): cancel the body, as leaving a for-await does.
     if (!ended) await reader.cancel().catch(() => {});
     reader.releaseLock();
   }

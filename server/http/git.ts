@@ -17,17 +17,26 @@ import { userFromAuthorization } from "./auth.ts";
 import { gitTransfers } from "../metrics.ts";
 import { trackTransfer } from "../transfers.ts";
 import { uploadPackV2Advertisement } from "./advertisement.ts";
-import {
-  type CloneSource,
-  isCloneRequest,
-  MAX_CLONE_REQUEST_BYTES,
-} from "../domain/clone_cache.ts";
+import { type CloneSource, isCloneRequest } from "../domain/clone_cache.ts";
 import { answerClone } from "../domain/clones.ts";
-import { pumpBody } from "./body_pump.ts";
-import { collectText, prepend, readAtMost } from "./streams.ts";
+import { BodyError, BodyPump, type BodyRate, gunzip, readWholeBody } from "./body_pump.ts";
+import { collectText, minimumReadRate, prepend } from "./streams.ts";
 
 /** Request body bytes held in memory while git catches up; the rest waits in a temp file. */
 const BODY_MEMORY_LIMIT = 8 * 1024 * 1024;
+
+/**
+ * Largest upload-pack request, as sent and inflated: git's own http-backend buffers an upload-pack
+ * request whole before it starts upload-pack and refuses one over 10 MB
+ * (GIT_HTTP_MAX_REQUEST_BUFFER), and git's client gzips only requests within its 1 MiB post buffer.
+ */
+export const MAX_UPLOAD_REQUEST_BYTES = 10 * 1024 * 1024;
+
+/**
+ * A push's body bytes read before it takes a git slot (all of a smaller one): git's client sends a
+ * body of up to its 1 MiB post buffer in one piece, and streams a larger one on at once.
+ */
+const PUSH_HEAD_BYTES = 1024 * 1024;
 
 const SERVICES = new Set<GitService>(["git-upload-pack", "git-receive-pack"]);
 
@@ -84,7 +93,7 @@ async function serveGit(
   }
   const dir = repoDir(ctx, repo.owner, repo.name);
   const advertise = rest === "info/refs";
-  let input: ReadableStream<Uint8Array> | null = null;
+  let gzip = false;
   if (!advertise) {
     const expected = `application/x-git-${service.slice(4)}-request`;
     if (c.req.header("Content-Type") !== expected) {
@@ -94,13 +103,14 @@ async function serveGit(
     if (encoding !== "" && encoding !== "gzip" && encoding !== "x-gzip") {
       return c.json({ error: `unsupported Content-Encoding ${encoding}` }, 415);
     }
-    input = c.req.raw.body;
-    if (input && encoding) {
-      input = input.pipeThrough(
-        new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>,
-      );
-    }
+    gzip = encoding !== "";
   }
+  const rate: BodyRate = {
+    bytesPerSecond: ctx.config.httpBodyMinRate,
+    windowMs: ctx.config.httpBodyTimeoutMs,
+  };
+  // One client, by address and (when known) by account, holds at most its share of git slots.
+  const slotKeys = [`ip:${clientIp(c)}`, ...(user ? [`user:${user.id}`] : [])];
 
   const headers = {
     "Content-Type": `application/x-git-${service.slice(4)}-${
@@ -129,35 +139,75 @@ async function serveGit(
     const bytes = await uploadPackV2Advertisement(ctx, dir, env);
     if (bytes) return new Response(bytes as BodyInit, { status: 200, headers });
   }
-  if (input && service === "git-upload-pack" && v2) {
-    // A clone request is answered whole (and maybe from the clone cache); the rest stream on.
-    const head = await readAtMost(input, MAX_CLONE_REQUEST_BYTES);
-    if (head.all && isCloneRequest(head.all)) {
-      const answer = await answerClone(ctx, repo, head.all, gitProtocol);
+  // A git slot is taken only once git has work: an upload-pack request is read whole first (a
+  // few KB; git's http-backend does the same), a push's body once its first megabyte arrived.
+  let request: Uint8Array | null = null;
+  let pump: BodyPump | null = null;
+  const body = c.req.raw.body;
+  if (!advertise && service === "git-upload-pack") {
+    const length = Number(c.req.header("Content-Length") ?? 0);
+    if (length > MAX_UPLOAD_REQUEST_BYTES) {
+      await body?.cancel().catch(() => {});
+      return bodyRefused(c, 413, bodyTooLarge());
+    }
+    try {
+      request = body
+        ? await readWholeBody(body, { maxBytes: MAX_UPLOAD_REQUEST_BYTES, gzip, rate })
+        : new Uint8Array(0);
+    } catch (err) {
+      if (err instanceof BodyError) return bodyRefused(c, err.status, err.message);
+      throw err;
+    }
+    if (v2 && isCloneRequest(request)) {
+      // A clone request is answered whole (and maybe from the clone cache).
+      const answer = await answerClone(ctx, repo, request, gitProtocol);
       const started = performance.now();
       trackTransfer(answer.done.then((ok) => {
         transferEnded(ok, Math.round(performance.now() - started), answer.source);
       }));
       return new Response(answer.stream, { status: 200, headers });
     }
-    input = head.replay;
+  } else if (!advertise && body) {
+    pump = new BodyPump(
+      gzip ? gunzip(body) : body,
+      {
+        memoryLimit: BODY_MEMORY_LIMIT,
+        spillDir: `${ctx.config.dataDir}/tmp`,
+        // The pack (git enforces SERVICE_MAX_PUSH_BYTES on it) and its ref update commands.
+        maxBytes: ctx.config.maxPushBytes + MAX_UPLOAD_REQUEST_BYTES,
+        rate,
+      },
+    );
+    try {
+      await pump.waitFor(PUSH_HEAD_BYTES);
+    } catch (err) {
+      await pump.cancel();
+      if (err instanceof BodyError) return bodyRefused(c, err.status, err.message);
+      return bodyRefused(c, 400, "request body could not be read");
+    }
   }
 
   // The same processes http-backend would start, minus http-backend itself.
-  const release = await gitSlots.acquire();
-  const child = new Deno.Command(gitProgram(service), {
-    args: ["--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), dir],
-    env,
-    clearEnv: true,
-    stdin: input ? "piped" : "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (input) {
-    pumpBody(input, child.stdin, {
-      memoryLimit: BODY_MEMORY_LIMIT,
-      spillDir: `${ctx.config.dataDir}/tmp`,
-    }).catch(() => {});
+  const release = await gitSlots(ctx).acquire(slotKeys);
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command(gitProgram(service), {
+      args: ["--stateless-rpc", ...(advertise ? ["--advertise-refs"] : []), dir],
+      env,
+      clearEnv: true,
+      stdin: advertise ? "null" : "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+  } catch (err) {
+    release();
+    await pump?.cancel();
+    throw err;
+  }
+  if (pump) pump.drain(child.stdin).catch(() => {});
+  else if (request) {
+    const writer = child.stdin.getWriter();
+    writer.write(request).then(() => writer.close()).catch(() => {});
   }
 
   const stderr = collectText(child.stderr, 4096);
@@ -177,10 +227,31 @@ async function serveGit(
   }));
 
   // Protocol v0/v1 advertisements start with a service line; v2 has none (as in http-backend).
-  const body = advertise && !v2
-    ? prepend(new TextEncoder().encode(pktLine(`# service=${service}\n`) + "0000"), child.stdout)
-    : child.stdout;
-  return new Response(body, { status: 200, headers });
+  if (advertise && !v2) {
+    const line = new TextEncoder().encode(pktLine(`# service=${service}\n`) + "0000");
+    return new Response(prepend(line, child.stdout), { status: 200, headers });
+  }
+  // git waits for a client that reads its response slowly, in its slot: such a client is cut off.
+  const output = minimumReadRate(child.stdout, rate, () => {
+    log("info", "git response read too slowly", {
+      repo: `${repo.owner}/${repo.name}`,
+      service,
+      remote_addr: clientIp(c),
+    });
+    try {
+      child.kill("SIGTERM");
+    } catch { /* already gone */ }
+  });
+  return new Response(output, { status: 200, headers });
+}
+
+/** A refused request body's JSON error; the connection closes (the rest of the body is unread). */
+function bodyRefused(c: Context, status: 400 | 408 | 413, error: string): Response {
+  return c.json({ error }, status, { Connection: "close" });
+}
+
+function bodyTooLarge(): string {
+  return `request body over the limit of ${MAX_UPLOAD_REQUEST_BYTES} bytes`;
 }
 
 function pktLine(text: string): string {

@@ -2,6 +2,7 @@
 import type { ServerChannel } from "../ssh2.ts";
 import { authorizeGit, type GitService, isPush } from "../../domain/access.ts";
 import { gitServerEnv, gitSlots } from "../../domain/git.ts";
+import { AdvertisementEnd, SessionSlot } from "../git_slot.ts";
 import { parseRepoPath } from "../../domain/names.ts";
 import { getRepo, recordPush, repoDir } from "../../domain/repos.ts";
 import { recoverBeforePush } from "../../domain/stale_locks.ts";
@@ -50,14 +51,37 @@ export function gitCommand(service: GitService): SshCommand {
   return command;
 }
 
-/** Spawns `git <service> <dir>` and pipes the channel through it; resolves to git's exit code. */
+/**
+ * Spawns `git <service> <dir>` and pipes the channel through it; resolves to git's exit code. The
+ * session holds a git slot only while git has work (see SessionSlot): to start git and send its
+ * advertisement, and from the client's next bytes until the session falls silent again.
+ */
 async function runGit(inv: Invocation, service: GitService, repo: RepoRow): Promise<number> {
-  // One pool of git processes for every transport (see server/domain/git.ts).
-  const release = await gitSlots.acquire();
+  const idleMs = inv.ctx.config.sshGitIdleTimeoutMs;
+  let idle = false;
+  let kill = () => {};
+  // One pool of git processes for every transport (see server/domain/git.ts); one user holds at
+  // most its share.
+  const slot = new SessionSlot(gitSlots(inv.ctx), [`user:${inv.user.id}`], {
+    idleTimeoutMs: idleMs,
+    onIdle: () => {
+      idle = true;
+      log("info", "ssh git idle timeout", { user: inv.user.username, service });
+      inv.io.err(`error: the git session was idle for ${idleMs / 1000} s; closing it\n`);
+      kill();
+      // A client that stopped reading never takes the rest of git's output: close under it.
+      setTimeout(() => {
+        if (!inv.io.isClosed) inv.io.channel.destroy();
+      }, 5_000);
+    },
+  });
   try {
-    return await runGitProcess(inv, service, repo);
+    await slot.take();
+    if (inv.io.isClosed) return 1;
+    const code = await runGitProcess(inv, service, repo, slot, (k) => (kill = k));
+    return idle ? 1 : code;
   } finally {
-    release();
+    slot.stop();
   }
 }
 
@@ -65,6 +89,8 @@ async function runGitProcess(
   inv: Invocation,
   service: GitService,
   repo: RepoRow,
+  slot: SessionSlot,
+  onKill: (kill: () => void) => void,
 ): Promise<number> {
   const child = new Deno.Command("git", {
     args: [service.slice("git-".length), repoDir(inv.ctx, repo.owner, repo.name)],
@@ -81,13 +107,27 @@ async function runGitProcess(
       child.kill("SIGTERM");
     } catch { /* already gone */ }
   };
+  onKill(kill);
   inv.io.closed.then(kill);
+  // Until the client's first bytes, git's only work is its advertisement (upload-archive has
+  // none): once that is out, git waits for the client and the slot is given back.
+  let clientSpoke = false;
+  const advertisement = new AdvertisementEnd();
+  let advertised = service === "git-upload-archive";
+  if (advertised) slot.park();
+  const watchStdout = (chunk: Uint8Array) => {
+    if (!advertised && advertisement.push(chunk)) {
+      advertised = true;
+      if (!clientSpoke) slot.park();
+    }
+  };
+  const spoke = () => (clientSpoke = true);
   if (service === "git-upload-pack" && isProtocolV2(inv.env.GIT_PROTOCOL)) {
-    pumpV2Requests(inv, repo, child.stdin);
-  } else pumpInput(inv.io.channel, child.stdin);
+    pumpV2Requests(inv, repo, child.stdin, slot, spoke);
+  } else pumpInput(inv.io.channel, child.stdin, slot, spoke);
   const [outOk, errOk] = await Promise.all([
-    pumpOutput(child.stdout, inv.io, "stdout"),
-    pumpOutput(child.stderr, inv.io, "stderr"),
+    pumpOutput(child.stdout, inv.io, "stdout", slot, watchStdout),
+    pumpOutput(child.stderr, inv.io, "stderr", slot),
   ]);
   if (!outOk || !errOk) kill();
   const status = await child.status;
@@ -95,32 +135,75 @@ async function runGitProcess(
   return status.code;
 }
 
-/** Feeds what the client sends into git's stdin, pausing the channel while git is behind. */
-function pumpInput(channel: ServerChannel, stdin: WritableStream<Uint8Array>): void {
+/**
+ * Feeds what the client sends into git's stdin, pausing the channel while git is behind, and while
+ * the session takes a git slot again before bytes after a silence reach git.
+ */
+function pumpInput(
+  channel: ServerChannel,
+  stdin: WritableStream<Uint8Array>,
+  slot: SessionSlot,
+  spoke: () => void,
+): void {
   const writer = stdin.getWriter();
   let broken = false;
   const drop = () => {
     broken = true;
     channel.resume();
   };
-  channel.on("data", (chunk: Uint8Array) => {
+  /** Chunks held back while a slot is being taken (null: none is). */
+  let held: Uint8Array[] | null = null;
+  let ended = false;
+  const forward = (chunk: Uint8Array) => {
     if (broken) return;
     writer.write(chunk).catch(drop);
+  };
+  const resume = () => {
+    if (writer.desiredSize !== null && writer.desiredSize <= 0) {
+      channel.pause();
+      writer.ready.then(() => channel.resume(), drop);
+    } else channel.resume();
+  };
+  channel.on("data", (chunk: Uint8Array) => {
+    if (broken) return;
+    spoke();
+    slot.activity();
+    if (held) return void held.push(chunk);
+    if (!slot.held) {
+      held = [chunk];
+      channel.pause();
+      slot.take().then(() => {
+        for (const c of held!) forward(c);
+        held = null;
+        if (ended) writer.close().catch(() => {});
+        else resume();
+      });
+      return;
+    }
+    forward(chunk);
     if (writer.desiredSize !== null && writer.desiredSize <= 0) {
       channel.pause();
       writer.ready.then(() => channel.resume(), drop);
     }
   });
   channel.on("end", () => {
-    if (!broken) writer.close().catch(() => {});
+    ended = true;
+    if (!broken && !held) writer.close().catch(() => {});
   });
 }
 
 /**
  * Feeds a v2 session's requests to git's stdin, one at a time, except clone requests: those are
  * answered by answerClone (the clone cache) straight to the channel, while git waits for the next.
+ * Each request is handled in the session's git slot, taken again if the session had given it back.
  */
-function pumpV2Requests(inv: Invocation, repo: RepoRow, stdin: WritableStream<Uint8Array>): void {
+function pumpV2Requests(
+  inv: Invocation,
+  repo: RepoRow,
+  stdin: WritableStream<Uint8Array>,
+  slot: SessionSlot,
+  spoke: () => void,
+): void {
   const { channel } = inv.io;
   const writer = stdin.getWriter();
   const splitter = new RequestSplitter();
@@ -128,11 +211,12 @@ function pumpV2Requests(inv: Invocation, repo: RepoRow, stdin: WritableStream<Ui
   let broken = false;
   const handle = async (piece: RequestPiece) => {
     if (broken) return;
+    await slot.take();
     if (piece.whole && isCloneRequest(piece.bytes)) {
-      // This session's upload-pack holds a git slot and idles meanwhile: git runs in that slot.
+      // git for it runs in this session's slot, which the session holds now.
       const answer = await answerClone(inv.ctx, repo, piece.bytes, inv.env.GIT_PROTOCOL, true);
       trackTransfer(answer.done);
-      if (!await pumpOutput(answer.stream, inv.io, "stdout")) return void (broken = true);
+      if (!await pumpOutput(answer.stream, inv.io, "stdout", slot)) return void (broken = true);
       log("info", "git clone answered", {
         transport: "ssh",
         repo: `${repo.owner}/${repo.name}`,
@@ -153,7 +237,11 @@ function pumpV2Requests(inv: Invocation, repo: RepoRow, stdin: WritableStream<Ui
     });
     queue.then(() => channel.resume());
   };
-  channel.on("data", (chunk: Uint8Array) => enqueue(splitter.push(chunk)));
+  channel.on("data", (chunk: Uint8Array) => {
+    spoke();
+    slot.activity();
+    enqueue(splitter.push(chunk));
+  });
   channel.on("end", () => {
     enqueue(splitter.end());
     queue.then(() => writer.close()).catch(() => {});
@@ -165,9 +253,14 @@ async function pumpOutput(
   stream: ReadableStream<Uint8Array>,
   io: ChannelIO,
   target: "stdout" | "stderr",
+  slot: SessionSlot,
+  watch?: (chunk: Uint8Array) => void,
 ): Promise<boolean> {
   for await (const chunk of stream) {
+    watch?.(chunk);
+    slot.activity();
     if (!await io.write(chunk, target)) return false;
+    slot.activity();
   }
   return true;
 }
