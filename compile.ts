@@ -61,6 +61,9 @@ const child = new Deno.Command(Deno.execPath(), {
   stdout: "inherit",
   stderr: "piped",
 }).spawn();
+/** deno's colour codes. */
+const ANSI = new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, "g");
+
 // Progress lines pass through as they come; from the first error line on, the rest is held.
 let held = "";
 let pending = "";
@@ -71,15 +74,15 @@ for await (const chunk of child.stderr) {
   while ((at = pending.indexOf("\n")) >= 0) {
     const line = pending.slice(0, at + 1);
     pending = pending.slice(at + 1);
-    // deno colours its output; "error" starts the failure report.
-    if (held || /^(\x1b\[[0-9;]*m)*error/.test(line)) held += line;
+    // "error" starts deno's failure report.
+    if (held || line.replace(ANSI, "").startsWith("error")) held += line;
     else await Deno.stderr.write(new TextEncoder().encode(line));
   }
 }
 held += pending;
 const { code } = await child.status;
 if (code !== 0) {
-  const plain = held.replace(/\x1b\[[0-9;]*m/g, "");
+  const plain = held.replace(ANSI, "");
   const download = /error sending request for url \((\S+denort\S+?)\)/.exec(plain);
   if (download || (/denort/.test(plain) && /dns error|Connect|timed out/i.test(plain))) {
     const causes = [...plain.split("Stack backtrace")[0].matchAll(/^\s*\d+: (.+)$/gm)].map((m) =>
