@@ -254,3 +254,30 @@ Deno.test({
     await Deno.remove(dir, { recursive: true });
   },
 });
+
+const SYSTEMD_ANALYZE = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].find((p) => {
+  try {
+    return Deno.statSync(p).isFile;
+  } catch {
+    return false;
+  }
+});
+
+Deno.test({
+  name: "README: the systemd unit passes systemd-analyze verify without a warning",
+  ignore: SYSTEMD_ANALYZE === undefined,
+  async fn() {
+    const m = /`\/etc\/systemd\/system\/signet\.service`:\n\n```ini\n([\s\S]*?)\n```/.exec(README);
+    assert(m, "the README has the signet.service unit");
+    // The unit runs the installed executable, which this machine need not have: any program in
+    // its place lets verify check the rest (it refuses a missing ExecStart program).
+    const unit = m[1].replaceAll("/usr/local/bin/signet", "/bin/true");
+    assert(unit !== m[1], "ExecStart names /usr/local/bin/signet");
+    const dir = await Deno.makeTempDir({ prefix: "signet-unit-" });
+    await Deno.writeTextFile(`${dir}/signet.service`, unit + "\n");
+    const r = await run(SYSTEMD_ANALYZE!, ["verify", `${dir}/signet.service`]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals((r.stdout + r.stderr).trim(), "", "systemd-analyze verify warned");
+    await Deno.remove(dir, { recursive: true });
+  },
+});
