@@ -2,7 +2,7 @@
  * The `signet` executable: the first argument picks the job. Only the client commands are imported
  * up front: the server (`serve`, `backup`, `restore`) and the bot registry client, which pulls in
  * the registry's zod schemas, load when their command runs, so the git credential helper (run by
- * every `git push`) starts in about the time of an empty Deno program.
+ * every `git push`) loads none of them (bench/cli_startup.ts measures its start-up).
  */
 import { clientCommandSummaries, findClientCommand, runClientCommand } from "./client/cli/index.ts";
 
