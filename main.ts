@@ -1,9 +1,28 @@
-/** The `signet` executable: the first argument picks the job. */
-import { runBotCommand } from "./client/bot_cli.ts";
+/**
+ * The `signet` executable: the first argument picks the job. Only the client commands are imported
+ * up front: the server (`serve`, `backup`, `restore`) and the bot registry client, which pulls in
+ * the registry's zod schemas, load when their command runs, so the git credential helper (run by
+ * every `git push`) loads none of them (bench/cli_startup.ts measures its start-up).
+ */
 import { clientCommandSummaries, findClientCommand, runClientCommand } from "./client/cli/index.ts";
 
 /** Version of this build. */
 export const VERSION = "0.1.0";
+
+/**
+ * The data directory `serve`, `backup` and `restore` use when SERVICE_DATA_DIR is unset and this
+ * runs from source (`deno task start`, `deno task signet`, a `signet` installed with `deno task
+ * install`): `data/` in the checkout, whatever the current directory. The compiled executable
+ * keeps the server default, /srv/signet.
+ */
+export const SOURCE_DATA_DIR = decodeURIComponent(new URL("./data", import.meta.url).pathname);
+
+/** Sets SERVICE_DATA_DIR to SOURCE_DATA_DIR when running from source and it is unset. */
+function defaultDataDirFromSource(): void {
+  if (!Deno.build.standalone && !Deno.env.get("SERVICE_DATA_DIR")) {
+    Deno.env.set("SERVICE_DATA_DIR", SOURCE_DATA_DIR);
+  }
+}
 
 const USAGE = `signet ${VERSION}: self-hosted git host and bot identity registry
 
@@ -13,6 +32,7 @@ Server:
   serve            run the HTTP, SSH and registry servers (configured by SERVICE_* env vars)
   backup <dir>     write a consistent snapshot of SERVICE_DATA_DIR into <dir>, even while serving
   restore <dir>    restore a snapshot into an empty SERVICE_DATA_DIR
+                   (SERVICE_DATA_DIR defaults to /srv/signet; from source, data/ in the checkout)
 
 Bot registry:
   bot <command>    manage bot identities (keygen, create, get, update, add-key, remove-key,
@@ -40,7 +60,7 @@ export async function main(args: string[]): Promise<number> {
         console.log(SERVE_HELP);
         return 0;
       }
-      // Server code is loaded lazily so client commands (and the git credential helper) start fast.
+      defaultDataDirFromSource();
       const { ConfigError } = await import("./server/config.ts");
       const { startServer } = await import("./server/serve.ts");
       let server;
@@ -55,10 +75,13 @@ export async function main(args: string[]): Promise<number> {
       }
       return await untilSignal(() => server.close());
     }
-    case "bot":
+    case "bot": {
+      const { runBotCommand } = await import("./client/bot_cli.ts");
       return await runBotCommand(rest);
+    }
     case "backup":
     case "restore": {
+      defaultDataDirFromSource();
       const { backupCommand } = await import("./server/ops/commands.ts");
       return await backupCommand(command, rest);
     }
@@ -119,7 +142,7 @@ const SERVE_HELP = `signet serve: run the Signet servers
 
 Environment:
   SERVICE_ADMIN_KEY      admin key for /api/admin (default: generated into <data dir>/admin_key)
-  SERVICE_DATA_DIR       data directory (default /srv/signet)
+  SERVICE_DATA_DIR       data directory (default /srv/signet; from source, data/ in the checkout)
   SERVICE_HTTP_BIND      hosting HTTP address (default 0.0.0.0:8080; "off" disables)
   SERVICE_SSH_BIND       SSH address (default 0.0.0.0:22; "off" disables)
   SERVICE_SSH_HOST_KEY   SSH host key path (default <data dir>/ssh_host_ed25519_key)

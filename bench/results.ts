@@ -8,6 +8,7 @@ import {
   SEARCH_WARM_UP_SECONDS,
 } from "./registry_workloads.ts";
 import type { Transport } from "./transport.ts";
+import { type CliStartup, cliStartupGoal, renderCliStartup } from "./cli_startup.ts";
 
 /** Everything one bench run produced. */
 export interface BenchReport {
@@ -23,6 +24,8 @@ export interface BenchReport {
   helpers?: Record<string, number>;
   parallel: ParallelResult[];
   api: ApiResults | null;
+  /** CLI start-up (absent in reports of runs before it was measured). */
+  cli?: CliStartup | null;
   notes: string[];
 }
 
@@ -153,6 +156,8 @@ export function checkGoals(report: BenchReport): GoalCheck[] {
   } else {
     goals.push({ goal: "Registry goals", measured: "registry not available", ok: null });
   }
+  if (report.cli) goals.push(cliStartupGoal(report.cli));
+  else goals.push({ goal: "CLI start-up", measured: "not measured", ok: null });
   const minutes = (report.finished.getTime() - report.started.getTime()) / 60000;
   goals.push({
     goal: report.quick
@@ -303,6 +308,7 @@ export function renderReport(report: BenchReport): string {
     }
   }
 
+  if (report.cli) out.push("", ...renderCliStartup(report.cli));
   if (report.api) out.push("", ...renderApi(report.api));
   out.push("");
   return out.join("\n");

@@ -28,6 +28,7 @@ import {
 import { type ApiResults, registryUp, runApiWorkloads } from "./api_workloads.ts";
 import { runRegistryWorkloads } from "./registry_workloads.ts";
 import { type BenchReport, checkGoals, renderReport } from "./results.ts";
+import { type CliStartup, measureCliStartup } from "./cli_startup.ts";
 import { makeKey } from "../tests/helpers/accounts.ts";
 
 interface Mode {
@@ -47,6 +48,8 @@ interface Mode {
   mutations: number;
   /** Creates per step of the in-process create breakdown. */
   breakdownCreates: number;
+  /** Timed rounds of the CLI start-up commands. */
+  cliRounds: number;
 }
 
 const MB = 1024 * 1024;
@@ -65,6 +68,7 @@ const FULL: Mode = {
   rounds: 4,
   mutations: 10_000,
   breakdownCreates: 1_000,
+  cliRounds: 21,
 };
 const QUICK: Mode = {
   sizes: { files: 200, commits: 20, blobBytes: 2 * MB },
@@ -79,6 +83,7 @@ const QUICK: Mode = {
   rounds: 1,
   mutations: 1_000,
   breakdownCreates: 200,
+  cliRounds: 5,
 };
 
 /** The 1-minute load average. */
@@ -158,6 +163,7 @@ async function main(): Promise<number> {
   const helpers: Record<string, number> = {};
   const parallel: ParallelResult[] = [];
   let api = null as ApiResults | null;
+  let cli = null as CliStartup | null;
   const transports: Transport[] = [];
   const errors: string[] = [];
   /**
@@ -257,6 +263,11 @@ async function main(): Promise<number> {
         }
       });
     }
+    // Before the parallel clones, whose load lingers: start-up times want a quiet machine.
+    await phase("CLI start-up", async () => {
+      progress("CLI start-up: signet credential get and whoami against an empty deno run");
+      cli = await measureCliStartup(signet, mode.cliRounds);
+    });
     if (!values["skip-parallel"]) {
       await phase("parallel clones", async () => {
         // The goals compare Signet with file:// alone. OpenSSH and nginx, context only and the
@@ -344,6 +355,7 @@ async function main(): Promise<number> {
     helpers,
     parallel,
     api,
+    cli,
     notes,
   };
   const text = renderReport(report);

@@ -48,7 +48,12 @@ Deno.test("signet client: from init to a pushed commit another clone sees", asyn
     assert.deepEqual(me.host, server.httpUrl);
 
     // repo new / list / delete
-    includes(await signetOk(alice, ["repo", "new", "proj"]), "Created alice/proj");
+    const created = await signetOk(alice, ["repo", "new", "proj"]);
+    includes(created, "Created alice/proj");
+    // Each clone URL is printed as it is, under its own scheme (this server is plain HTTP).
+    includes(created, `\n  http:  ${server.httpUrl}/alice/proj.git\n`);
+    includes(created, `\n  ssh:   ssh://git@127.0.0.1:${server.sshPort}/alice/proj.git\n`);
+    assert.ok(!created.includes("https"), created);
     const scratch = JSON.parse(await signetOk(alice, ["repo", "new", "scratch", "--json"]));
     assert.deepEqual(scratch.clone_urls.http, `${server.httpUrl}/alice/scratch.git`);
     assert.deepEqual(await signetOk(alice, ["repo", "list"]), "alice/proj\nalice/scratch\n");

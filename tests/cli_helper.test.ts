@@ -180,7 +180,8 @@ Deno.test("signet credential helper", async (t) => {
         stderr: "null",
       }).spawn();
       try {
-        for (let i = 0; i < 100 && !(await pathExists(socket)); i++) {
+        const deadline = Date.now() + 20_000;
+        while (!(await pathExists(socket)) && Date.now() < deadline) {
           await new Promise((r) => setTimeout(r, 20));
         }
         const env = { SSH_AUTH_SOCK: socket, SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: "force" };

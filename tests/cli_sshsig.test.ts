@@ -73,7 +73,8 @@ async function withAgent(fn: (socket: string) => Promise<void>): Promise<void> {
     stderr: "null",
   }).spawn();
   try {
-    for (let i = 0; i < 100; i++) {
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
       try {
         await Deno.stat(socket);
         break;

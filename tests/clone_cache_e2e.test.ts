@@ -15,7 +15,9 @@ function cloneLog(): string[][] {
 }
 
 async function waitForLogLines(count: number): Promise<string[][]> {
-  for (let i = 0; i < 100 && cloneLog().length < count; i++) {
+  // Log lines are written as transfers finish; a busy machine may take seconds.
+  const deadline = Date.now() + 20_000;
+  while (cloneLog().length < count && Date.now() < deadline) {
     await new Promise((r) => setTimeout(r, 50));
   }
   return cloneLog();

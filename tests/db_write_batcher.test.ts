@@ -89,7 +89,8 @@ Deno.test("group commit: a batch waits for an announced write, but not for long"
     await writes.run(insert("c"));
     const waited = performance.now() - started;
     assertEquals(commits.length, 2);
-    assertEquals(waited < 1000, true, `waited ${waited} ms`);
+    // A few ms; the bound only tells "soon" from "never" (a busy machine may stall a timer).
+    assertEquals(waited < 5000, true, `waited ${waited} ms`);
     assertEquals(waited >= 2, true, `waited only ${waited} ms`);
   } finally {
     db.close();

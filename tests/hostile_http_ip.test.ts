@@ -32,7 +32,7 @@ Deno.test({
           error: "too many open connections from 127.0.0.1 (limit 3)",
         });
         assertStringIncludes(res.headers.toLowerCase(), "retry-after: 1");
-        assert((await c.closedWithin(2000)) !== null, "the refused connection stayed open");
+        assert((await c.closedWithin(10_000)) !== null, "the refused connection stayed open");
         c.close();
       });
 
@@ -47,7 +47,8 @@ Deno.test({
       await t.step("a closed connection frees its place", async () => {
         held.pop()!.close();
         let status = 0;
-        for (let i = 0; i < 50 && status !== 200; i++) {
+        const deadline = Date.now() + 20_000;
+        while (status !== 200 && Date.now() < deadline) {
           await new Promise((r) => setTimeout(r, 20));
           status = await statusFrom("127.0.0.1", port, "/api/health");
         }

@@ -1,4 +1,7 @@
-/** The registry's canonicalization and verifier against the shared RFC 8785 and Wycheproof vectors, plus strict parsing. */
+/**
+ * The registry's canonicalization and verifier against the RFC 8785 and Wycheproof vectors in
+ * tests/vectors/ (copied there with their sources and licences), plus strict parsing.
+ */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { decodeBase64Url, encodeBase64Url } from "../server/registry/base64url.ts";
 import { verifyEd25519 } from "../server/registry/ed25519.ts";
@@ -7,7 +10,7 @@ import { strictJsonProblem } from "../server/registry/json.ts";
 import { parseDetachedJws } from "../server/registry/jws.ts";
 import { checkNonce, issueNonce, NONCE_TTL_MS, nonceKeyFromHex } from "../server/registry/nonce.ts";
 
-const VECTORS = new URL("../../shared/vectors/", import.meta.url);
+const VECTORS = new URL("./vectors/", import.meta.url);
 const fromHex = (s: string) => new Uint8Array((s.match(/../g) ?? []).map((h) => parseInt(h, 16)));
 
 Deno.test("JCS: every RFC 8785 vector canonicalizes byte-exactly", async () => {

@@ -154,7 +154,7 @@ function registryPort(server: { registryUrl: string }): number {
 
 /** Waits until the server's log contains `text` (some lines are written as connections close). */
 async function waitForLog(server: { logs(): string }, text: string): Promise<void> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 20_000;
   while (!server.logs().includes(text)) {
     if (Date.now() > deadline) assertStringIncludes(server.logs(), text);
     await new Promise((r) => setTimeout(r, 20));

@@ -66,8 +66,10 @@ async function repoNew(args: string[]): Promise<number> {
   } else {
     console.log(`Created ${repo.owner}/${repo.name}`);
     console.log(`  clone: signet clone ${repo.owner}/${repo.name}`);
-    console.log(`  https: ${repo.clone_urls.http}`);
-    if (repo.clone_urls.ssh) console.log(`  ssh:   ${repo.clone_urls.ssh}`);
+    // Labelled by their own scheme: a server on plain HTTP gives http:// URLs.
+    for (const url of [repo.clone_urls.http, repo.clone_urls.ssh]) {
+      if (url) console.log(`  ${`${url.slice(0, url.indexOf(":"))}:`.padEnd(6)} ${url}`);
+    }
   }
   return 0;
 }

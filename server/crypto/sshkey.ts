@@ -1,6 +1,6 @@
 /** Parsing of OpenSSH `ssh-ed25519` public key lines. */
-import { createHash } from "node:crypto";
 import { decodeBase64, encodeBase64 } from "./secrets.ts";
+import { sha256 } from "./sha256.ts";
 import { wire, WireReader } from "./sshwire.ts";
 
 /** A parsed ed25519 public key. */
@@ -51,6 +51,5 @@ export function ed25519Blob(raw: Uint8Array): Uint8Array {
 
 /** The `SHA256:…` fingerprint of a key blob, as `ssh-keygen -lf` prints it. */
 export function fingerprint(blob: Uint8Array): string {
-  const digest = createHash("sha256").update(blob).digest();
-  return `SHA256:${encodeBase64(new Uint8Array(digest)).replace(/=+$/, "")}`;
+  return `SHA256:${encodeBase64(sha256(blob)).replace(/=+$/, "")}`;
 }
