@@ -1,6 +1,6 @@
 /** Parsing of OpenSSH `ssh-ed25519` public key lines. */
 import { decodeBase64, encodeBase64 } from "./secrets.ts";
-import { sha256 } from "./sha256.ts";
+import { sha256 } from "@noble/hashes/sha2.js";
 import { wire, WireReader } from "./sshwire.ts";
 
 /** A parsed ed25519 public key. */
