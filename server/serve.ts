@@ -2,7 +2,7 @@
 import { openDatabase } from "../db/database.ts";
 import { type Checkpointer, startCheckpointer } from "../db/checkpointer.ts";
 import { resolveAdminKey } from "./admin_key.ts";
-import { type BindAddress, loadServerConfig, type ServerConfig } from "./config.ts";
+import { type BindAddress, ConfigError, loadServerConfig, type ServerConfig } from "./config.ts";
 import type { Signet } from "./context.ts";
 import { hostingApp } from "./http/app.ts";
 import {
@@ -69,26 +69,39 @@ export async function startServer(
   // SSH and the registry first: once HTTP answers (health checks), every listener is up, and clone
   // URLs know the SSH port even when the bind asked for port 0.
   const ssh = config.sshBind
-    ? await startSshServer(ctx, config.sshBind, {
-      ...DEFAULT_SSH_LIMITS,
-      maxConnectionsPerIp: config.sshMaxConnectionsPerIp ?? DEFAULT_SSH_LIMITS.maxConnectionsPerIp,
-      maxStartups: config.sshMaxStartups,
-      maxStartupsPerPrefix: config.sshMaxStartupsPerPrefix,
-      idleTimeoutMs: config.sshIdleTimeoutMs,
-    })
+    ? await explainBindFailure(
+      "SERVICE_SSH_BIND",
+      config.sshBind,
+      startSshServer(ctx, config.sshBind, {
+        ...DEFAULT_SSH_LIMITS,
+        maxConnectionsPerIp: config.sshMaxConnectionsPerIp ??
+          DEFAULT_SSH_LIMITS.maxConnectionsPerIp,
+        maxStartups: config.sshMaxStartups,
+        maxStartupsPerPrefix: config.sshMaxStartupsPerPrefix,
+        idleTimeoutMs: config.sshIdleTimeoutMs,
+      }),
+    )
     : null;
   if (ssh) ctx.sshPort = ssh.port;
   const registry = config.registryBind
-    ? await listen(
-      config,
+    ? await explainBindFailure(
+      "SERVICE_REGISTRY_BIND",
       config.registryBind,
-      "registry",
-      registryHandler(ctx),
-      guardRegistryReads(config.databasePath),
+      listen(
+        config,
+        config.registryBind,
+        "registry",
+        registryHandler(ctx),
+        guardRegistryReads(config.databasePath),
+      ),
     )
     : null;
   const http = config.httpBind
-    ? await listen(config, config.httpBind, "http", hostingApp(ctx).fetch)
+    ? await explainBindFailure(
+      "SERVICE_HTTP_BIND",
+      config.httpBind,
+      listen(config, config.httpBind, "http", hostingApp(ctx).fetch),
+    )
     : null;
 
   const stopIdleRelease = releaseMemoryWhenIdle({
@@ -182,6 +195,36 @@ async function guardSocketPath(dataDir: string, name: string): Promise<string> {
     return `${dir}/${file}`;
   }
   return `${await Deno.makeTempDir({ prefix: "signet-" })}/${file}`;
+}
+
+/**
+ * Waits for a listener; an address in use or a port the user may not bind becomes a ConfigError
+ * naming the variable, the address and what to do, instead of a stack trace.
+ */
+async function explainBindFailure<T>(
+  name: string,
+  bind: BindAddress,
+  listening: Promise<T>,
+): Promise<T> {
+  try {
+    return await listening;
+  } catch (err) {
+    // Deno's errors, ssh2's (Node's `code`), and the guard thread's (only the name survives).
+    const { code, name: errName } = err as { code?: string; name?: string };
+    const where = `${name}=${describe(bind)}`;
+    if (errName === "AddrInUse" || code === "EADDRINUSE") {
+      throw new ConfigError(
+        `${where}: the address is already in use; stop what listens there or pick another port`,
+      );
+    }
+    if (errName === "PermissionDenied" || code === "EACCES") {
+      throw new ConfigError(
+        `${where}: not allowed to listen there (ports below 1024 need root or ` +
+          `CAP_NET_BIND_SERVICE); pick a port above 1024`,
+      );
+    }
+    throw err;
+  }
 }
 
 function describe(bind: BindAddress | null): string {
