@@ -11,8 +11,8 @@ import {
 import { findUserByName, type UserRow } from "../../db/users.ts";
 import type { Signet } from "../context.ts";
 import { mustOwn } from "./access.ts";
-import { DomainError } from "./errors.ts";
-import { validateRepoName, validateUsername } from "./names.ts";
+import { DomainError } from "../../protocol/errors.ts";
+import { validateRepoName, validateUsername } from "../../protocol/names.ts";
 import { KeyedLock } from "./keyed_lock.ts";
 
 // Creating and deleting one repository never overlap (directory and row change together).

@@ -126,3 +126,8 @@ function httpDate(): string {
   }
   return dateText;
 }
+
+/** The guard thread's entry (LocalAnswererModule): this registry's reads from `databasePath`. */
+export function openLocalAnswerer(databasePath: string): LocalAnswerer {
+  return new GuardRegistryReads(databasePath);
+}
