@@ -80,7 +80,10 @@ const REFUSAL_LINGER_MS = 250;
 /** How often requests answered on this thread are reported to the app thread (ms). */
 const SERVED_REPORT_MS = 10;
 
-/** Registry reads on this thread; without them (logged) the app answers every request. */
+/**
+ * The answerer the server named by module URL (the registry's reads); without it (logged) the app
+ * answers every request.
+ */
 async function openLocalAnswerer(
   { module, arg, unavailable }: { module: string; arg: string; unavailable: string },
 ): Promise<LocalAnswerer | null> {

@@ -1,7 +1,7 @@
 /**
- * Bot records and the pure state transitions of every operation. The server applies them after
- * verification; anyone replaying the audit log applies the same functions to the same entries
- * and gets the same records (see replay.ts).
+ * The pure state transitions of every operation on a bot record (its type is in
+ * protocol/registry/bot.ts). The server applies them after verification; anyone replaying the
+ * audit log applies the same functions to the same entries and gets the same records (replay.ts).
  */
 import type { Bot, ControllerT, Key, KeyOriginT, SignerRefT } from "../../protocol/registry/bot.ts";
 import type { Operation } from "../../protocol/registry/schemas.ts";
