@@ -42,8 +42,9 @@ if ((await builtSourceHash(rootUrl)) === (await uiSourceHash(rootUrl))) {
 }
 const denort = Deno.env.get("DENORT_BIN");
 if (denort) console.error(`compile: using Deno runtime from DENORT_BIN=${denort}`);
-// The connection guard and the WAL checkpointer run in Web Workers, which `deno compile` includes
-// only when named. stderr is read here so that a failed runtime download becomes advice.
+// The connection guard and the WAL checkpointer run in Web Workers, and the guard imports the
+// registry's reads by URL: `deno compile` includes such modules only when named. stderr is read
+// here so that a failed runtime download becomes advice.
 const child = new Deno.Command(Deno.execPath(), {
   args: [
     "compile",
@@ -51,6 +52,8 @@ const child = new Deno.Command(Deno.execPath(), {
     "--no-check",
     "--include",
     "server/http/guard_worker.ts",
+    "--include",
+    "server/registry/http/guard_registry_reads.ts",
     "--include",
     "db/checkpoint_worker.ts",
     "--output",

@@ -2,7 +2,7 @@
  * A minimal ssh-agent client over the unix socket in $SSH_AUTH_SOCK: list identities and sign.
  * Protocol: https://datatracker.ietf.org/doc/html/draft-miller-ssh-agent
  */
-import { wire, WireReader } from "../server/crypto/sshwire.ts";
+import { wire, WireReader } from "../protocol/ssh/sshwire.ts";
 
 const SSH_AGENT_FAILURE = 5;
 const SSH_AGENTC_REQUEST_IDENTITIES = 11;

@@ -1,18 +1,10 @@
 /** A typed client for the hosting HTTP API (`/api/...`); failures become ApiError. */
+import type { RepoView } from "../protocol/repos.ts";
 
 /** A user as the API shows it. */
 export interface ApiUser {
   id: number;
   username: string;
-}
-
-/** A repository as the API shows it. */
-export interface ApiRepo {
-  owner: string;
-  name: string;
-  created_at: string;
-  pushed_at: string | null;
-  clone_urls: { http: string; ssh: string | null };
 }
 
 /** A failed API call: `status` is the HTTP status (0 when the host was unreachable). */
@@ -120,20 +112,20 @@ export class Api {
   }
 
   /** Creates a repository owned by the token's user. */
-  async createRepo(token: string, name: string): Promise<ApiRepo> {
-    return (await this.call<{ repo: ApiRepo }>("POST", "/api/repos", { token, body: { name } }))
+  async createRepo(token: string, name: string): Promise<RepoView> {
+    return (await this.call<{ repo: RepoView }>("POST", "/api/repos", { token, body: { name } }))
       .repo;
   }
 
   /** Lists the repositories of `owner`. */
-  async listRepos(owner: string): Promise<ApiRepo[]> {
+  async listRepos(owner: string): Promise<RepoView[]> {
     const q = encodeURIComponent(owner);
-    return (await this.call<{ repos: ApiRepo[] }>("GET", `/api/repos?owner=${q}`)).repos;
+    return (await this.call<{ repos: RepoView[] }>("GET", `/api/repos?owner=${q}`)).repos;
   }
 
   /** One repository. */
-  async getRepo(owner: string, name: string): Promise<ApiRepo> {
-    return (await this.call<{ repo: ApiRepo }>("GET", `/api/repos/${repoPath(owner, name)}`)).repo;
+  async getRepo(owner: string, name: string): Promise<RepoView> {
+    return (await this.call<{ repo: RepoView }>("GET", `/api/repos/${repoPath(owner, name)}`)).repo;
   }
 
   /** Deletes a repository of the token's user; returns `owner/name`. */

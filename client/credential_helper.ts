@@ -4,9 +4,9 @@
  * the path), reuses the stored token when it is that user's and still valid, else logs in with
  * the SSH key, and hands the token back as the password.
  */
-import { USERNAME_PATTERN } from "../server/domain/names.ts";
-import { constantTimeEqual } from "../server/crypto/secrets.ts";
-import { fingerprint } from "../server/crypto/sshkey.ts";
+import { USERNAME_PATTERN } from "../protocol/names.ts";
+import { constantTimeEqual } from "../protocol/secrets.ts";
+import { fingerprint } from "../protocol/ssh/sshkey.ts";
 import { Api, ApiError } from "./api.ts";
 import { type ClientConfig, keyPath, loadConfig, normalizeHost, saveConfig } from "./config.ts";
 import { type CredentialAttrs, single } from "./credential.ts";

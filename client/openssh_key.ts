@@ -2,9 +2,9 @@
  * Reading OpenSSH private key files (`openssh-key-v1`, as `ssh-keygen` writes them) holding one
  * ssh-ed25519 key. Format: https://github.com/openssh/openssh-portable/blob/master/PROTOCOL.key
  */
-import { decodeBase64 } from "../server/crypto/secrets.ts";
-import { type Ed25519PublicKey, parseEd25519Blob } from "../server/crypto/sshkey.ts";
-import { bytesEqual, WireReader } from "../server/crypto/sshwire.ts";
+import { decodeBase64 } from "../protocol/secrets.ts";
+import { type Ed25519PublicKey, parseEd25519Blob } from "../protocol/ssh/sshkey.ts";
+import { bytesEqual, WireReader } from "../protocol/ssh/sshwire.ts";
 
 const BEGIN = "-----BEGIN OPENSSH PRIVATE KEY-----";
 const END = "-----END OPENSSH PRIVATE KEY-----";

@@ -2,12 +2,16 @@
  * A typed client for the bot identity registry: key generation, proof signing (RFC 7797 detached
  * JWS over JCS) and one method per operation. Used by `signet bot …` and by the tests.
  */
-import { decodeBase64Url, encodeBase64Url } from "../server/registry/base64url.ts";
-import { canonicalBytes, canonicalJson } from "../server/registry/jcs.ts";
-import { encodeHeader, proofHeader, signingInput } from "../server/registry/jws.ts";
-import { sha256Base64Url } from "../server/registry/proofs.ts";
-import type { Bot } from "../server/registry/record.ts";
-import type { AttestationT, LogEntryT, ProofT, SignerSetT } from "../server/registry/schemas.ts";
+import { decodeBase64Url, encodeBase64Url } from "../protocol/registry/base64url.ts";
+import { canonicalBytes, canonicalJson } from "../protocol/registry/jcs.ts";
+import {
+  encodeHeader,
+  proofHeader,
+  sha256Base64Url,
+  signingInput,
+} from "../protocol/registry/jws.ts";
+import type { Bot } from "../protocol/registry/bot.ts";
+import type { AttestationT, LogEntryT, ProofT, SignerSetT } from "../protocol/registry/schemas.ts";
 
 /** A private signing key and the names it signs under. */
 export interface Signer {

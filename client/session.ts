@@ -4,7 +4,7 @@
  */
 import { Api, ApiError, type ApiUser } from "./api.ts";
 import { type ClientConfig, keyPath, loadConfig, normalizeHost, saveConfig } from "./config.ts";
-import { fingerprint } from "../server/crypto/sshkey.ts";
+import { fingerprint } from "../protocol/ssh/sshkey.ts";
 import { CliError } from "./errors.ts";
 import { loadSigner, type SignerOptions, type SshSigner } from "./signer.ts";
 

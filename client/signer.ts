@@ -2,9 +2,9 @@
  * Choosing how to sign with the user's SSH key: the key file directly when unencrypted, else the
  * running ssh-agent, else `ssh-keygen -Y sign` (which asks for the passphrase itself).
  */
-import { bytesEqual } from "../server/crypto/sshwire.ts";
-import { type Ed25519PublicKey, fingerprint, parsePublicKeyLine } from "../server/crypto/sshkey.ts";
-import { parseSshSig, SshSigError } from "../server/crypto/sshsig.ts";
+import { bytesEqual } from "../protocol/ssh/sshwire.ts";
+import { type Ed25519PublicKey, fingerprint, parsePublicKeyLine } from "../protocol/ssh/sshkey.ts";
+import { parseSshSig, SshSigError } from "../protocol/ssh/sshsig.ts";
 import { AgentClient, AgentError } from "./agent.ts";
 import { importEd25519Seed, KeyFileError, parseOpenSshPrivateKey } from "./openssh_key.ts";
 import { SIGNET_NAMESPACE, signSshSig, webCryptoSigner } from "./sshsig_sign.ts";

@@ -2,9 +2,9 @@
  * Producing SSHSIG signatures exactly as `ssh-keygen -Y sign` does, from a raw Ed25519 signing
  * function. Format: https://github.com/openssh/openssh-portable/blob/master/PROTOCOL.sshsig
  */
-import { encodeBase64 } from "../server/crypto/secrets.ts";
-import { sshSigSignedData } from "../server/crypto/sshsig.ts";
-import { wire } from "../server/crypto/sshwire.ts";
+import { encodeBase64 } from "../protocol/secrets.ts";
+import { sshSigSignedData } from "../protocol/ssh/sshsig.ts";
+import { wire } from "../protocol/ssh/sshwire.ts";
 
 /** The namespace every Signet login signature uses. */
 export const SIGNET_NAMESPACE = "service";

@@ -1,5 +1,5 @@
 /** The admin key: from SERVICE_ADMIN_KEY, else generated once and kept in the data dir (0600). */
-import { randomHex } from "./crypto/secrets.ts";
+import { randomHex } from "../protocol/secrets.ts";
 
 /** Where the admin key came from, for the startup summary (never the key itself). */
 export interface AdminKeySource {

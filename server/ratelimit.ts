@@ -1,5 +1,5 @@
 /** In-memory token-bucket rate limits, one bucket per (rule, key). */
-import { DomainError } from "./domain/errors.ts";
+import { DomainError } from "../protocol/errors.ts";
 import { ConfigError } from "./config.ts";
 
 /** A limit: `burst` requests at once, refilled at `perMinute` per minute. */

@@ -8,7 +8,7 @@ import { makeKey, mintInvite } from "./helpers/accounts.ts";
 import { type CliUser, cliUser, git, readConfig, signet, signetOk } from "./helpers/cli.ts";
 import { runOk } from "./helpers/run.ts";
 import { startTestServer, type TestServer } from "./helpers/server.ts";
-import { pathExists } from "../server/fs.ts";
+import { pathExists } from "../protocol/fs.ts";
 
 /** Registers and logs in a fresh user through the CLI; `env` may point SERVICE_SSH_KEY away. */
 async function account(server: TestServer, name: string, env: Record<string, string> = {}) {

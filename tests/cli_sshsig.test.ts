@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { KeyFileError, parseOpenSshPrivateKey } from "../client/openssh_key.ts";
 import { loadSigner, readPublicKey, SignerError } from "../client/signer.ts";
-import { parseSshSig, verifySshSig } from "../server/crypto/sshsig.ts";
+import { parseSshSig, verifySshSig } from "../protocol/ssh/sshsig.ts";
 import { makeKey, sshSign, type TestKey } from "./helpers/accounts.ts";
 import { run, runOk } from "./helpers/run.ts";
 

@@ -1,6 +1,6 @@
 /** Key fingerprints are what ssh-keygen prints. */
 import { assertEquals } from "./helpers/assert.ts";
-import { fingerprint, parsePublicKeyLine } from "../server/crypto/sshkey.ts";
+import { fingerprint, parsePublicKeyLine } from "../protocol/ssh/sshkey.ts";
 import { makeKey } from "./helpers/accounts.ts";
 import { runOk } from "./helpers/run.ts";
 

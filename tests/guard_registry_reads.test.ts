@@ -50,6 +50,10 @@ Deno.test("stored bots and plain searches answered on the guard thread", async (
       capabilities: ["deploy"],
     }, [key.signer]);
 
+    await t.step("the guard thread loaded the registry's reads (passed to it by URL)", () => {
+      assert(!server.logs().includes("guard cannot read the registry"), server.logs());
+    });
+
     await t.step("same bytes as the app thread's answer on a relayed connection", async () => {
       const fresh = await RawHttp.open(port);
       await fresh.send(GET_BOT("/v1/bots/guard-bot"));

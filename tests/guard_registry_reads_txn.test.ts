@@ -3,7 +3,8 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { openDatabase, transaction } from "../db/database.ts";
 import { registryContext } from "../server/registry/context.ts";
 import { storeBot } from "../server/registry/bots.ts";
-import { applyOperation, type Bot } from "../server/registry/record.ts";
+import type { Bot } from "../protocol/registry/bot.ts";
+import { applyOperation } from "../server/registry/record.ts";
 import { GuardRegistryReads } from "../server/registry/http/guard_registry_reads.ts";
 
 function bot(version: number): Bot {

@@ -5,7 +5,7 @@
  * character refused, and the check goes through constantTimeEqual.
  */
 import { assert, assertEquals } from "./helpers/assert.ts";
-import { constantTimeEqual } from "../server/crypto/secrets.ts";
+import { constantTimeEqual } from "../protocol/secrets.ts";
 import { requireAdmin } from "../server/http/auth.ts";
 import { startTestServer } from "./helpers/server.ts";
 

@@ -3,11 +3,11 @@
  * tests/vectors/ (copied there with their sources and licences), plus strict parsing.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { decodeBase64Url, encodeBase64Url } from "../server/registry/base64url.ts";
+import { decodeBase64Url, encodeBase64Url } from "../protocol/registry/base64url.ts";
 import { verifyEd25519 } from "../server/registry/ed25519.ts";
-import { canonicalBytes } from "../server/registry/jcs.ts";
-import { strictJsonProblem } from "../server/registry/json.ts";
-import { parseDetachedJws } from "../server/registry/jws.ts";
+import { canonicalBytes } from "../protocol/registry/jcs.ts";
+import { strictJsonProblem } from "../protocol/registry/json.ts";
+import { parseDetachedJws } from "../protocol/registry/jws.ts";
 import { checkNonce, issueNonce, NONCE_TTL_MS, nonceKeyFromHex } from "../server/registry/nonce.ts";
 
 const VECTORS = new URL("./vectors/", import.meta.url);

@@ -11,7 +11,7 @@ import { RawHttp, type RawResponse } from "./helpers/raw_http.ts";
 import { startTestServer, type TestServer } from "./helpers/server.ts";
 import { type RegistryClient, RegistryError, signAttestation } from "../client/registry.ts";
 import { replayLog } from "../server/registry/replay.ts";
-import type { Bot } from "../server/registry/record.ts";
+import type { Bot } from "../protocol/registry/bot.ts";
 import { migrate, openDatabase } from "../db/database.ts";
 import { DatabaseSync } from "node:sqlite";
 

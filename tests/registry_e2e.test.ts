@@ -8,7 +8,7 @@ import { client, newKey, type TestBotKey } from "./helpers/registry.ts";
 import { startTestServer } from "./helpers/server.ts";
 import { RegistryError, signBody } from "../client/registry.ts";
 import { replayLog } from "../server/registry/replay.ts";
-import type { Bot } from "../server/registry/record.ts";
+import type { Bot } from "../protocol/registry/bot.ts";
 
 async function rejects(p: Promise<unknown>, status: number, pattern?: RegExp): Promise<string> {
   try {

@@ -1,15 +1,15 @@
 /** The worked example of docs/registry-protocol.md, re-derived and re-verified from the document itself. */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { decodeBase64Url, encodeBase64Url } from "../server/registry/base64url.ts";
+import { decodeBase64Url, encodeBase64Url } from "../protocol/registry/base64url.ts";
 import { verifyEd25519 } from "../server/registry/ed25519.ts";
-import { canonicalJson } from "../server/registry/jcs.ts";
+import { canonicalJson } from "../protocol/registry/jcs.ts";
 import {
   encodeHeader,
   parseDetachedJws,
   proofHeader,
   signingInput,
-} from "../server/registry/jws.ts";
+} from "../protocol/registry/jws.ts";
 import { signerFromKeyFile, signProof } from "../client/registry.ts";
 
 const doc = await Deno.readTextFile(new URL("../docs/registry-protocol.md", import.meta.url));

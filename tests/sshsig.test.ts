@@ -2,9 +2,9 @@
 import { assertEquals, assertRejects, assertThrows } from "./helpers/assert.ts";
 import { makeKey } from "./helpers/accounts.ts";
 import { runOk } from "./helpers/run.ts";
-import { parseSshSig, SshSigError, verifySshSig } from "../server/crypto/sshsig.ts";
-import { parsePublicKeyLine } from "../server/crypto/sshkey.ts";
-import { decodeBase64, encodeBase64 } from "../server/crypto/secrets.ts";
+import { parseSshSig, SshSigError, verifySshSig } from "../protocol/ssh/sshsig.ts";
+import { parsePublicKeyLine } from "../protocol/ssh/sshkey.ts";
+import { decodeBase64, encodeBase64 } from "../protocol/secrets.ts";
 
 async function sign(keyPath: string, message: string, namespace: string, hash: string) {
   const dir = await Deno.makeTempDir();

@@ -15,7 +15,7 @@ import {
 import { gitEnv, run, runOk } from "./helpers/run.ts";
 import { startTestServer } from "./helpers/server.ts";
 import { migrate, openDatabase } from "../db/database.ts";
-import { sha256Hex } from "../server/crypto/secrets.ts";
+import { sha256Hex } from "../protocol/secrets.ts";
 
 const DAY_MS = 86_400_000;
 

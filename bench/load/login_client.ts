@@ -4,10 +4,10 @@
  * Usage: deno run -A bench/load/login_client.ts <httpUrl> <adminKey> <seconds> <connections>
  * Prints one JSON line: { logins, errors, latenciesMs: number[] }.
  */
-import { ed25519Blob } from "../../server/crypto/sshkey.ts";
-import { sshSigSignedData } from "../../server/crypto/sshsig.ts";
-import { encodeBase64 } from "../../server/crypto/secrets.ts";
-import { wire } from "../../server/crypto/sshwire.ts";
+import { ed25519Blob } from "../../protocol/ssh/sshkey.ts";
+import { sshSigSignedData } from "../../protocol/ssh/sshsig.ts";
+import { encodeBase64 } from "../../protocol/secrets.ts";
+import { wire } from "../../protocol/ssh/sshwire.ts";
 
 const [url, adminKey, secondsArg, connectionsArg] = Deno.args;
 const seconds = Number(secondsArg);

@@ -10,7 +10,7 @@ import { SEED_WORDS, seedBotId } from "./seed_names.ts";
 
 const { storeBot } = await registryModule("server/registry/bots.ts");
 const { registryContext } = await registryModule("server/registry/context.ts");
-const { encodeBase64Url } = await registryModule("server/registry/base64url.ts");
+const { encodeBase64Url } = await registryModule("protocol/registry/base64url.ts");
 
 /** The fields of a stored bot record the seeder changes. */
 interface Bot {

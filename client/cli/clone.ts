@@ -1,6 +1,6 @@
 /** `signet clone`: clone over HTTPS with the credential helper configured for push. */
-import { DomainError } from "../../server/domain/errors.ts";
-import { validateRepoName, validateUsername } from "../../server/domain/names.ts";
+import { DomainError } from "../../protocol/errors.ts";
+import { validateRepoName, validateUsername } from "../../protocol/names.ts";
 import { ApiError } from "../api.ts";
 import { parseArgs } from "../args.ts";
 import { CliError, UsageError } from "../errors.ts";

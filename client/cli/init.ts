@@ -1,5 +1,5 @@
 /** `signet init`: choose the host and make sure an SSH key exists. */
-import { fingerprint } from "../../server/crypto/sshkey.ts";
+import { fingerprint } from "../../protocol/ssh/sshkey.ts";
 import { Api } from "../api.ts";
 import { keyPath, loadConfig, normalizeHost, saveConfig } from "../config.ts";
 import { parseArgs } from "../args.ts";
@@ -7,7 +7,7 @@ import { CliError, UsageError } from "../errors.ts";
 import { ask, confirm, isInteractive } from "../prompt.ts";
 import { readPublicKey } from "../signer.ts";
 import type { Command } from "./command.ts";
-import { pathExists } from "../../server/fs.ts";
+import { pathExists } from "../../protocol/fs.ts";
 
 /** `signet init [--host URL] [--create-key]` */
 export const initCommand: Command = {

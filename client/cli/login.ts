@@ -1,5 +1,5 @@
 /** `signet login`: prove key possession and store a token. */
-import { fingerprint } from "../../server/crypto/sshkey.ts";
+import { fingerprint } from "../../protocol/ssh/sshkey.ts";
 import { parseArgs } from "../args.ts";
 import { UsageError } from "../errors.ts";
 import { ask, isInteractive } from "../prompt.ts";

@@ -1,6 +1,6 @@
 /** `signet register`: create an account with the public key beside your private key. */
-import { fingerprint } from "../../server/crypto/sshkey.ts";
-import { USERNAME_PATTERN } from "../../server/domain/names.ts";
+import { fingerprint } from "../../protocol/ssh/sshkey.ts";
+import { USERNAME_PATTERN } from "../../protocol/names.ts";
 import { parseArgs } from "../args.ts";
 import { keyPath } from "../config.ts";
 import { UsageError } from "../errors.ts";

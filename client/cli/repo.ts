@@ -1,6 +1,6 @@
 /** `signet repo new|list|delete`: manage repositories over the HTTP API. */
-import { DomainError } from "../../server/domain/errors.ts";
-import { USERNAME_PATTERN, validateRepoName } from "../../server/domain/names.ts";
+import { DomainError } from "../../protocol/errors.ts";
+import { USERNAME_PATTERN, validateRepoName } from "../../protocol/names.ts";
 import { parseArgs } from "../args.ts";
 import { CliError, UsageError } from "../errors.ts";
 import { ask, isInteractive } from "../prompt.ts";

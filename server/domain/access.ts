@@ -1,7 +1,7 @@
 /** The access rules of the hosting service, used by every transport. */
 import type { UserRow } from "../../db/users.ts";
 import type { RepoRow } from "../../db/repos.ts";
-import { DomainError } from "./errors.ts";
+import { DomainError } from "../../protocol/errors.ts";
 
 /** What a git transfer does to a repository. */
 export type GitService = "git-upload-pack" | "git-upload-archive" | "git-receive-pack";

@@ -9,11 +9,11 @@ import {
   insertChallenge,
 } from "../../db/challenges.ts";
 import type { Signet } from "../context.ts";
-import { randomHex } from "../crypto/secrets.ts";
-import { parsePublicKeyLine } from "../crypto/sshkey.ts";
-import { SshSigError, verifySshSig } from "../crypto/sshsig.ts";
-import { DomainError } from "./errors.ts";
-import { validateUsername } from "./names.ts";
+import { randomHex } from "../../protocol/secrets.ts";
+import { parsePublicKeyLine } from "../../protocol/ssh/sshkey.ts";
+import { SshSigError, verifySshSig } from "../../protocol/ssh/sshsig.ts";
+import { DomainError } from "../../protocol/errors.ts";
+import { validateUsername } from "../../protocol/names.ts";
 import { mintToken, storeToken, tokenLifetimeDays } from "./tokens.ts";
 
 /** How long a login challenge stays valid. */

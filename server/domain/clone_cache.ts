@@ -8,7 +8,7 @@
  * included, follows the file (so a slow client never holds git, and identical requests arriving
  * meanwhile share the run). Entries live under the data directory, within a byte budget.
  */
-import { sha256Hex } from "../crypto/secrets.ts";
+import { sha256Hex } from "../../protocol/secrets.ts";
 
 /** A response being made: its bytes, and whether git ended well (only then is it kept). */
 export interface Produced {

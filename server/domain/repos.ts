@@ -11,21 +11,13 @@ import {
 import { findUserByName, type UserRow } from "../../db/users.ts";
 import type { Signet } from "../context.ts";
 import { mustOwn } from "./access.ts";
-import { DomainError } from "./errors.ts";
-import { validateRepoName, validateUsername } from "./names.ts";
+import { DomainError } from "../../protocol/errors.ts";
+import { validateRepoName, validateUsername } from "../../protocol/names.ts";
+import type { RepoView } from "../../protocol/repos.ts";
 import { KeyedLock } from "./keyed_lock.ts";
 
 // Creating and deleting one repository never overlap (directory and row change together).
 const repoLocks = new KeyedLock();
-
-/** A repository as APIs show it. */
-export interface RepoView {
-  owner: string;
-  name: string;
-  created_at: string;
-  pushed_at: string | null;
-  clone_urls: { http: string; ssh: string | null };
-}
 
 /** Absolute path of the bare repository `<repos>/<owner>/<name>.git`. */
 export function repoDir(ctx: Signet, owner: string, name: string): string {

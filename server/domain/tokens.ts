@@ -15,9 +15,9 @@ import {
 } from "../../db/tokens.ts";
 import { findUserById, findUserByName, type UserRow } from "../../db/users.ts";
 import type { Signet } from "../context.ts";
-import { randomHex, sha256Hex } from "../crypto/secrets.ts";
-import { DomainError } from "./errors.ts";
-import { validateUsername } from "./names.ts";
+import { randomHex, sha256Hex } from "../../protocol/secrets.ts";
+import { DomainError } from "../../protocol/errors.ts";
+import { validateUsername } from "../../protocol/names.ts";
 
 /** Prefix of every bearer token. */
 export const TOKEN_PREFIX = "SERVICE_";

@@ -2,9 +2,9 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { UserRow } from "../../db/users.ts";
 import { resolveToken } from "../domain/tokens.ts";
-import { DomainError } from "../domain/errors.ts";
+import { DomainError } from "../../protocol/errors.ts";
 import type { Signet } from "../context.ts";
-import { constantTimeEqual } from "../crypto/secrets.ts";
+import { constantTimeEqual } from "../../protocol/secrets.ts";
 
 /** Variables the auth middleware puts on the Hono context: the user and the token's id. */
 export type AuthEnv = { Variables: { user: UserRow; tokenId: number } };

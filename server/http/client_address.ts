@@ -4,6 +4,7 @@
  * itself (each proxy appends the address it received the request from, so only the entries right
  * of the first untrusted one can be believed). From any other peer the header is ignored.
  */
+import type { Context } from "hono";
 import type { HttpHandler } from "./connection_guard.ts";
 import { normalizeIp } from "../ip.ts";
 
@@ -45,4 +46,16 @@ export function withForwardedClients(
       completed: info.completed,
     });
   };
+}
+
+/**
+ * The client's IP address as seen by this server (the socket peer, or the client named by a
+ * trusted proxy), normalized as SSH normalizes its peers, so one address has one rate bucket on
+ * both transports.
+ */
+export function clientIp(c: Context): string {
+  const info = c.env as Deno.ServeHandlerInfo | undefined;
+  const addr = info?.remoteAddr as Deno.NetAddr | undefined;
+  if (!addr?.hostname) return "unknown";
+  return normalizeIp(addr.hostname) ?? addr.hostname;
 }

@@ -42,11 +42,15 @@ export interface ServedLocally {
 }
 
 /**
- * Registry reads the guard's thread answers itself (stored bots, plain searches); `report` logs and
- * counts them.
+ * Requests the guard's thread answers itself (the registry's stored bots and plain searches): the
+ * thread imports `module` (a URL; it exports `openLocalAnswerer`, see LocalAnswererModule) and
+ * opens the answerer with `arg`. `report` logs and counts what it answered.
  */
 export interface LocalReads {
-  databasePath: string;
+  module: string;
+  arg: string;
+  /** Logged as a warning when the answerer cannot be opened (the app then answers everything). */
+  unavailable: string;
   report(served: ServedLocally[]): void;
 }
 
@@ -116,7 +120,9 @@ export async function serveGuarded(
     bind,
     opts,
     flight,
-    registryReadsDatabase: localReads?.databasePath ?? null,
+    localAnswerer: localReads
+      ? { module: localReads.module, arg: localReads.arg, unavailable: localReads.unavailable }
+      : null,
   });
   let addr: Deno.NetAddr;
   try {

@@ -1,10 +1,9 @@
 /** Turning thrown errors into `{"error": "..."}` JSON responses. */
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
-import { DomainError, HTTP_STATUS } from "../domain/errors.ts";
+import { DomainError, HTTP_STATUS } from "../../protocol/errors.ts";
 import { log } from "../log.ts";
 import { RateLimitError } from "../ratelimit.ts";
-import { normalizeIp } from "../ip.ts";
 
 /** Hono `onError` handler: domain errors keep their message, anything else is a logged 500. */
 export function onError(err: Error, c: Context): Response {
@@ -44,16 +43,4 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
     throw new DomainError("invalid", "request body must be a JSON object");
   }
   return value as Record<string, unknown>;
-}
-
-/**
- * The client's IP address as seen by this server (the socket peer, or the client named by a
- * trusted proxy), normalized as SSH normalizes its peers, so one address has one rate bucket on
- * both transports.
- */
-export function clientIp(c: Context): string {
-  const info = c.env as Deno.ServeHandlerInfo | undefined;
-  const addr = info?.remoteAddr as Deno.NetAddr | undefined;
-  if (!addr?.hostname) return "unknown";
-  return normalizeIp(addr.hostname) ?? addr.hostname;
 }

@@ -11,8 +11,8 @@ import {
   type GuardOptions,
   jsonErrorResponse,
   type LocalAnswerer,
+  type LocalAnswererModule,
 } from "./guarded_connection.ts";
-import { GuardRegistryReads } from "../registry/http/guard_registry_reads.ts";
 import { collectGarbage } from "../memory.ts";
 import { AddressCounts, normalizeIp } from "../ip.ts";
 
@@ -23,8 +23,8 @@ export type GuardCommand =
     bind: { hostname: string; port: number };
     opts: GuardOptions;
     flight: SharedArrayBuffer;
-    /** Answer stored registry bots and plain searches from this database on this thread. */
-    registryReadsDatabase: string | null;
+    /** Answer some requests on this thread (see LocalReads in connection_guard.ts). */
+    localAnswerer: { module: string; arg: string; unavailable: string } | null;
   }
   | { type: "stop" }
   | { type: "drain" }
@@ -56,7 +56,7 @@ self.onmessage = async (e: MessageEvent<GuardCommand>) => {
         cmd.bind,
         cmd.opts,
         new FlightSlots(cmd.flight),
-        cmd.registryReadsDatabase ? openRegistryReads(cmd.registryReadsDatabase) : null,
+        cmd.localAnswerer ? await openLocalAnswerer(cmd.localAnswerer) : null,
       );
     } catch (err) {
       const name = err instanceof Error ? err.name : "Error";
@@ -80,17 +80,18 @@ const REFUSAL_LINGER_MS = 250;
 /** How often requests answered on this thread are reported to the app thread (ms). */
 const SERVED_REPORT_MS = 10;
 
-/** Registry reads on this thread; without them (logged) the app answers every request. */
-function openRegistryReads(databasePath: string): GuardRegistryReads | null {
+/**
+ * The answerer the server named by module URL (the registry's reads); without it (logged) the app
+ * answers every request.
+ */
+async function openLocalAnswerer(
+  { module, arg, unavailable }: { module: string; arg: string; unavailable: string },
+): Promise<LocalAnswerer | null> {
   try {
-    return new GuardRegistryReads(databasePath);
+    const loaded: LocalAnswererModule = await import(module);
+    return loaded.openLocalAnswerer(arg);
   } catch (err) {
-    send({
-      type: "log",
-      level: "warn",
-      msg: "guard cannot read the registry; the app answers its reads",
-      error: String(err),
-    });
+    send({ type: "log", level: "warn", msg: unavailable, error: String(err) });
     return null;
   }
 }

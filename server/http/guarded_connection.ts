@@ -40,6 +40,14 @@ export interface LocalAnswerer {
   close(): void;
 }
 
+/**
+ * A module the guard's thread can import to answer requests itself: the server passes its URL (the
+ * guard knows nothing of what it answers).
+ */
+export interface LocalAnswererModule {
+  openLocalAnswerer(arg: string): LocalAnswerer;
+}
+
 /** Why the guard closed a connection (the `reason` label of the metric). */
 export type CloseReason = "header_timeout" | "idle_timeout" | "refused" | "per_address_limit";
 

@@ -3,7 +3,7 @@ import type { MiddlewareHandler } from "hono";
 import { routePath } from "hono/route";
 import { log } from "../log.ts";
 import { httpRequests } from "../metrics.ts";
-import { DomainError } from "../domain/errors.ts";
+import { DomainError } from "../../protocol/errors.ts";
 
 /** The two HTTP apps, as logs and metrics name them. */
 export type AppName = "hosting" | "registry";

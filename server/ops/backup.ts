@@ -1,7 +1,7 @@
 /** `signet backup <dir>` and `signet restore <dir>`: consistent online snapshots of a data dir. */
 import { integrityCheck, repositoriesIn, snapshotDatabase } from "../../db/backup.ts";
 import type { ServerConfig } from "../config.ts";
-import { pathExists } from "../fs.ts";
+import { pathExists } from "../../protocol/fs.ts";
 
 const DB_FILE = "signet.db";
 

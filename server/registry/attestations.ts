@@ -9,16 +9,16 @@ import {
   insertAttestation,
   listAttestations,
 } from "../../db/registry_attestations.ts";
-import { DomainError } from "../domain/errors.ts";
+import { DomainError } from "../../protocol/errors.ts";
 import { appendEntry } from "./audit.ts";
-import { decodeBase64Url } from "./base64url.ts";
+import { decodeBase64Url } from "../../protocol/registry/base64url.ts";
 import { counted, findBot } from "./bots.ts";
 import type { RegistryContext } from "./context.ts";
 import { verifyEd25519 } from "./ed25519.ts";
-import { canonicalBytes, canonicalJson } from "./jcs.ts";
+import { canonicalBytes, canonicalJson } from "../../protocol/registry/jcs.ts";
 import { qualify } from "./policy.ts";
-import type { Bot } from "./record.ts";
-import type { AttestationT } from "./schemas.ts";
+import type { Bot } from "../../protocol/registry/bot.ts";
+import type { AttestationT } from "../../protocol/registry/schemas.ts";
 
 /** The bytes an issuer signs: JCS of the attestation minus signature and server-set fields. */
 export function attestationSigningBytes(att: Record<string, unknown>): Uint8Array {

@@ -6,9 +6,9 @@
 import { createHash } from "node:crypto";
 import type { Database } from "../../db/database.ts";
 import { appendLogRow, logHead } from "../../db/registry_log.ts";
-import { canonicalJson } from "./jcs.ts";
-import type { SignerRefT } from "./record.ts";
-import type { LogEntryT, ProofT, SignerSetT } from "./schemas.ts";
+import { canonicalJson } from "../../protocol/registry/jcs.ts";
+import type { SignerRefT } from "../../protocol/registry/bot.ts";
+import type { LogEntryT, ProofT, SignerSetT } from "../../protocol/registry/schemas.ts";
 
 /** prev_hash of the first entry. */
 export const GENESIS_HASH = "0".repeat(64);

@@ -9,10 +9,10 @@
  */
 import { loadBotRecord, saveBot } from "../../db/registry_bots.ts";
 import { markNonceUsed } from "../../db/registry_nonces.ts";
-import { DomainError } from "../domain/errors.ts";
+import { DomainError } from "../../protocol/errors.ts";
 import { registryOperations } from "../metrics.ts";
 import { appendEntry } from "./audit.ts";
-import { canonicalJson } from "./jcs.ts";
+import { canonicalJson } from "../../protocol/registry/jcs.ts";
 import {
   type BotLookup,
   enforce,
@@ -23,9 +23,10 @@ import {
   validatePolicy,
 } from "./policy.ts";
 import { splitProofs, type VerifiedSignature, verifyProofs } from "./proofs.ts";
-import { applyOperation, type Bot, type BotOperation, POLICY_OPERATION } from "./record.ts";
+import type { Bot } from "../../protocol/registry/bot.ts";
+import { applyOperation, type BotOperation, POLICY_OPERATION } from "./record.ts";
 import type { RegistryContext } from "./context.ts";
-import { MAX_KEYS } from "./schemas.ts";
+import { MAX_KEYS } from "../../protocol/registry/schemas.ts";
 
 /** A mutation as the HTTP layer hands it over. */
 export interface MutationRequest {

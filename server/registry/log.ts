@@ -1,9 +1,9 @@
 /** Reading the audit log: per bot, or the whole log in order for export and replay. */
 import { readLogRows } from "../../db/registry_log.ts";
-import { DomainError } from "../domain/errors.ts";
+import { DomainError } from "../../protocol/errors.ts";
 import { findBot } from "./bots.ts";
 import type { RegistryContext } from "./context.ts";
-import type { LogEntryT } from "./schemas.ts";
+import type { LogEntryT } from "../../protocol/registry/schemas.ts";
 import { parseLimit } from "./search.ts";
 
 /** Default and largest page of log entries. */

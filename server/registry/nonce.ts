@@ -6,7 +6,7 @@
  * write it authorizes.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { decodeBase64Url, encodeBase64Url } from "./base64url.ts";
+import { decodeBase64Url, encodeBase64Url } from "../../protocol/registry/base64url.ts";
 
 /** How long a nonce stays usable. */
 export const NONCE_TTL_MS = 5 * 60_000;

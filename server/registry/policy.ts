@@ -2,9 +2,9 @@
  * Operation policies: which signers an operation needs, whether a policy can ever be satisfied,
  * and whether a set of verified signers meets it. Keys are named `<bot_id>#<key_id>` internally.
  */
-import { DomainError } from "../domain/errors.ts";
-import { type Operation, OPERATION_ALIASES, OPERATIONS } from "./schemas.ts";
-import type { Bot, BotPolicy, KeyRefT, Rule, SignerRefT } from "./record.ts";
+import { DomainError } from "../../protocol/errors.ts";
+import { type Operation, OPERATION_ALIASES, OPERATIONS } from "../../protocol/registry/schemas.ts";
+import type { Bot, BotPolicy, KeyRefT, Rule, SignerRefT } from "../../protocol/registry/bot.ts";
 
 /** The policy of a bot that sets none: one signature by any active key. */
 export const DEFAULT_POLICY: BotPolicy = {

@@ -3,16 +3,15 @@
  * rest (JCS), and check every detached JWS (header, binding to this request, freshness, nonce,
  * Ed25519 signature). Which signers are then enough is policy.ts's business.
  */
-import { createHash } from "node:crypto";
-import { DomainError } from "../domain/errors.ts";
-import { decodeBase64Url, encodeBase64Url } from "./base64url.ts";
+import { DomainError } from "../../protocol/errors.ts";
+import { decodeBase64Url } from "../../protocol/registry/base64url.ts";
 import { verifyEd25519 } from "./ed25519.ts";
-import { canonicalJson } from "./jcs.ts";
-import { parseDetachedJws, signingInput } from "./jws.ts";
+import { canonicalJson } from "../../protocol/registry/jcs.ts";
+import { parseDetachedJws, sha256Base64Url, signingInput } from "../../protocol/registry/jws.ts";
 import { checkNonce } from "./nonce.ts";
 import { qualify } from "./policy.ts";
-import type { Bot } from "./record.ts";
-import type { ProofT, SignerSetT } from "./schemas.ts";
+import type { Bot } from "../../protocol/registry/bot.ts";
+import type { ProofT, SignerSetT } from "../../protocol/registry/schemas.ts";
 
 /** How far `created` may be from the server's clock. */
 export const CREATED_SKEW_MS = 5 * 60_000;
@@ -48,11 +47,6 @@ export function splitProofs(body: Record<string, unknown>): SplitBody {
     proof: proof as ProofT | undefined,
     proofSet: proof_set as SignerSetT | undefined,
   };
-}
-
-/** unpadded base64url SHA-256 of `bytes`. */
-export function sha256Base64Url(bytes: Uint8Array): string {
-  return encodeBase64Url(new Uint8Array(createHash("sha256").update(bytes).digest()));
 }
 
 /** One verified signature: which key made it and the nonce it consumed. */

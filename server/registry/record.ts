@@ -1,87 +1,11 @@
 /**
- * Bot records and the pure state transitions of every operation. The server applies them after
- * verification; anyone replaying the audit log applies the same functions to the same entries
- * and gets the same records (see replay.ts).
+ * The pure state transitions of every operation on a bot record (its type is in
+ * protocol/registry/bot.ts). The server applies them after verification; anyone replaying the
+ * audit log applies the same functions to the same entries and gets the same records (replay.ts).
  */
-import type { Operation } from "./schemas.ts";
-import { normalizePolicy, qualify } from "./policy.ts";
-
-/** A fully qualified signer. */
-export interface SignerRefT {
-  key: string;
-}
-
-/** How a key entered the record. */
-export interface KeyOriginT {
-  operation: "create_bot" | "add_key" | "rotate_key";
-  seq: number;
-  log_hash: string;
-  rotated_from?: string;
-  approved_by: SignerRefT[];
-}
-
-/** A stored key. */
-export interface Key {
-  key_id: string;
-  algorithm: "Ed25519";
-  public_key: string;
-  label: string;
-  status: "active" | "revoked";
-  created_at: string;
-  revoked_at?: string;
-  revocation_reason?: string;
-  replaced_by?: string;
-  origin: KeyOriginT;
-}
-
-/** A reference to a key of this bot (no bot_id) or of a controller. */
-export interface KeyRefT {
-  key_id: string;
-  bot_id?: string;
-}
-
-/** A policy rule (operation canonical). */
-export interface Rule {
-  operation: Operation;
-  threshold: number;
-  signers: string[];
-  description: string;
-}
-
-/** A stored policy. */
-export interface BotPolicy {
-  version: 1;
-  default_threshold: number;
-  signers: Record<string, KeyRefT>;
-  rules: Rule[];
-}
-
-/** A stored controller link. */
-export interface ControllerT {
-  bot_id: string;
-  label?: string;
-  added_at: string;
-}
-
-/** A stored bot record, as every read returns it. */
-export interface Bot {
-  bot_id: string;
-  name: string;
-  description: string;
-  status: "active" | "revoked";
-  owner?: { name: string; url?: string; email?: string };
-  keys: Key[];
-  controllers: ControllerT[];
-  policy: BotPolicy;
-  endpoints: { type: string; url: string; description?: string }[];
-  capabilities: string[];
-  delegation?: { principal: string; scopes?: string[] };
-  created_at: string;
-  updated_at: string;
-  revoked_at?: string;
-  revocation_reason?: string;
-  version: number;
-}
+import type { Bot, ControllerT, Key, KeyOriginT, SignerRefT } from "../../protocol/registry/bot.ts";
+import type { Operation } from "../../protocol/registry/schemas.ts";
+import { normalizePolicy } from "./policy.ts";
 
 /** What the log entry of an operation contributes to the new state. */
 export interface OpContext {
@@ -116,18 +40,6 @@ export const POLICY_OPERATION: Record<Exclude<BotOperation, "create_bot">, Opera
   rotate_key: "rotate_key",
   revoke_bot: "revoke_bot",
 };
-
-/** Fields PATCH may change. */
-export const MUTABLE_FIELDS = [
-  "name",
-  "description",
-  "owner",
-  "controllers",
-  "policy",
-  "endpoints",
-  "capabilities",
-  "delegation",
-] as const;
 
 // deno-lint-ignore no-explicit-any
 type Payload = Record<string, any>;
@@ -289,11 +201,4 @@ function shapeKey(k: Key): Key {
   };
   for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
   return out as unknown as Key;
-}
-
-/** The qualified names of the active keys of `bot`. */
-export function activeKeysOf(bot: Bot): string[] {
-  return bot.status === "active"
-    ? bot.keys.filter((k) => k.status === "active").map((k) => qualify(bot.bot_id, k.key_id))
-    : [];
 }

@@ -5,11 +5,12 @@
  */
 import { verifyChain } from "./audit.ts";
 import { attestationSigningBytes } from "./attestations.ts";
-import { decodeBase64Url } from "./base64url.ts";
+import { decodeBase64Url } from "../../protocol/registry/base64url.ts";
 import { verifyEd25519 } from "./ed25519.ts";
-import { parseDetachedJws, signingInput } from "./jws.ts";
-import { applyOperation, type Bot, type BotOperation } from "./record.ts";
-import type { LogEntryT, ProofT } from "./schemas.ts";
+import { parseDetachedJws, signingInput } from "../../protocol/registry/jws.ts";
+import type { Bot } from "../../protocol/registry/bot.ts";
+import { applyOperation, type BotOperation } from "./record.ts";
+import type { LogEntryT, ProofT } from "../../protocol/registry/schemas.ts";
 
 /** The outcome of a replay: rebuilt records, or the first problem found. */
 export interface ReplayResult {

@@ -5,11 +5,11 @@
  * parameters refuse control characters: SQLite's LIKE ends a pattern at a NUL (so `q=%00` would
  * match every bot) and FTS5 refuses one in a phrase.
  */
+import type { Database } from "../../db/database.ts";
 import { type PlanMemory, searchBotRecords } from "../../db/registry_bots.ts";
-import { DomainError } from "../domain/errors.ts";
-import { decodeBase64Url, encodeBase64Url } from "./base64url.ts";
-import type { RegistryContext } from "./context.ts";
-import { BOT_ID_PATTERN } from "./schemas.ts";
+import { DomainError } from "../../protocol/errors.ts";
+import { decodeBase64Url, encodeBase64Url } from "../../protocol/registry/base64url.ts";
+import { BOT_ID_PATTERN } from "../../protocol/registry/schemas.ts";
 
 /** Default page size. */
 export const SEARCH_DEFAULT_LIMIT = 20;
@@ -36,8 +36,11 @@ export function parseLimit(value: string | undefined, def: number, max: number):
   return Number(value);
 }
 
-/** What a search reads: a database connection and a planner memory. */
-export type SearchContext = Pick<RegistryContext, "db" | "searchPlans">;
+/** What a search reads: a database connection and a planner memory (a RegistryContext is one). */
+export interface SearchContext {
+  db: Database;
+  searchPlans: PlanMemory;
+}
 
 /** Runs one search page; returns the SearchResponse JSON text. */
 export function searchBots(rc: SearchContext, params: SearchParams): string {

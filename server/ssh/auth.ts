@@ -1,5 +1,5 @@
 /** SSH authentication: user `git`, ed25519 public keys only, signatures verified here. */
-import { type Ed25519PublicKey, parseEd25519Blob } from "../crypto/sshkey.ts";
+import { type Ed25519PublicKey, parseEd25519Blob } from "../../protocol/ssh/sshkey.ts";
 import { log } from "../log.ts";
 import { type RateLimiter, RateLimitError } from "../ratelimit.ts";
 import { type AuthContext, parseKey } from "./ssh2.ts";

@@ -1,7 +1,7 @@
 /** The SSH host key: ed25519 in OpenSSH format, generated once and reused on every start. */
 import { dirname } from "node:path";
-import { fingerprint, parsePublicKeyLine } from "../crypto/sshkey.ts";
-import { pathExists } from "../fs.ts";
+import { fingerprint, parsePublicKeyLine } from "../../protocol/ssh/sshkey.ts";
+import { pathExists } from "../../protocol/fs.ts";
 
 /** The host key as the SSH server needs it. */
 export interface HostKey {

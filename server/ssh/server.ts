@@ -8,7 +8,7 @@ import {
   DEFAULT_SSH_MAX_STARTUPS_PER_PREFIX,
 } from "../config.ts";
 import type { Signet } from "../context.ts";
-import { fingerprint } from "../crypto/sshkey.ts";
+import { fingerprint } from "../../protocol/ssh/sshkey.ts";
 import { log } from "../log.ts";
 import { ActivityTimer } from "./activity.ts";
 import { authenticate, type AuthState, logAuthFailure, newAuthState } from "./auth.ts";

@@ -1,9 +1,9 @@
 /** One SSH session channel: env and pty requests, then an exec (command) or a shell. */
 import type { UserRow } from "../../db/users.ts";
 import type { Signet } from "../context.ts";
-import type { Ed25519PublicKey } from "../crypto/sshkey.ts";
+import type { Ed25519PublicKey } from "../../protocol/ssh/sshkey.ts";
 import { findUserBySshKey } from "../domain/accounts.ts";
-import { DomainError } from "../domain/errors.ts";
+import { DomainError } from "../../protocol/errors.ts";
 import { gitProtocolEnv } from "../domain/git.ts";
 import { log } from "../log.ts";
 import { sshSessionsActive } from "../metrics.ts";

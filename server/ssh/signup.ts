@@ -1,10 +1,10 @@
 /** Interactive signup for a key no account uses: username, invite code, account. */
 import { checkUsernameAvailable, findUserBySshKey, signup } from "../domain/accounts.ts";
-import { DomainError } from "../domain/errors.ts";
+import { DomainError } from "../../protocol/errors.ts";
 import { log } from "../log.ts";
 import { RateLimitError } from "../ratelimit.ts";
 import type { Signet } from "../context.ts";
-import type { Ed25519PublicKey } from "../crypto/sshkey.ts";
+import type { Ed25519PublicKey } from "../../protocol/ssh/sshkey.ts";
 import type { ChannelIO } from "./io.ts";
 import { capabilities, sshCommandLine } from "./messages.ts";
 import { LineReader } from "./terminal.ts";

@@ -1,4 +1,5 @@
 /** Shapes of the admin API's JSON replies. */
+import type { RepoView } from "../../protocol/repos.ts";
 
 /** GET /api/admin/info */
 export interface ServiceInfo {
@@ -27,11 +28,6 @@ export interface User {
 }
 
 /** One entry of GET /api/admin/repos. */
-export interface Repo {
-  owner: string;
-  name: string;
-  created_at: string;
-  pushed_at: string | null;
-  clone_urls: { http: string; ssh: string | null };
+export interface Repo extends RepoView {
   size_bytes: number;
 }

@@ -2,7 +2,8 @@
 import { Hono } from "hono";
 import type { Signet } from "../../context.ts";
 import { issueChallenge, publicUser, signup, verifyLogin } from "../../domain/accounts.ts";
-import { clientIp, readJsonObject } from "../errors.ts";
+import { clientIp } from "../client_address.ts";
+import { readJsonObject } from "../errors.ts";
 import { logins } from "../../metrics.ts";
 import { log } from "../../log.ts";
 import { RateLimitError } from "../../ratelimit.ts";

@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { listInvites } from "../../../db/invites.ts";
 import { listUsers } from "../../../db/users.ts";
 import type { Signet } from "../../context.ts";
-import { fingerprint, parsePublicKeyLine } from "../../crypto/sshkey.ts";
+import { fingerprint, parsePublicKeyLine } from "../../../protocol/ssh/sshkey.ts";
 import { mintInvite } from "../../domain/accounts.ts";
 import { getRepo, listReposOf, removeRepo, repoView } from "../../domain/repos.ts";
 import { repoDiskUsage } from "../../domain/disk.ts";

@@ -58,7 +58,9 @@ export function guardRegistryReads(databasePath: string): LocalReads {
   const countBot = countOk(GET_BOT_ROUTE);
   const countSearch = countOk(SEARCH_ROUTE);
   return {
-    databasePath,
+    module: new URL("./guard_registry_reads.ts", import.meta.url).href,
+    arg: databasePath,
+    unavailable: "guard cannot read the registry; the app answers its reads",
     report(served: ServedLocally[]) {
       const now = performance.now();
       for (const { path, ms } of served) {

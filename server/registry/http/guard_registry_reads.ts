@@ -11,7 +11,11 @@ import { type Database, openReadOnlyDatabase } from "../../../db/database.ts";
 import { pathOf, storedBotHeaders, storedBotId } from "./stored_bot_reads.ts";
 import { plainSearchPage, plainSearchParams, SEARCH_ROUTE, searchHeaders } from "./plain_search.ts";
 import { planMemory, type SearchContext, type SearchParams } from "../search.ts";
-import type { LocalAnswer, LocalAnswerer } from "../../http/guarded_connection.ts";
+import type {
+  LocalAnswer,
+  LocalAnswerer,
+  LocalAnswererModule,
+} from "../../http/guarded_connection.ts";
 
 const encoder = new TextEncoder();
 /** The status line and the headers before ETag, as storedBotHeaders lists them. */
@@ -126,3 +130,7 @@ function httpDate(): string {
   }
   return dateText;
 }
+
+/** The guard thread's entry (see LocalAnswererModule): the registry's reads from `databasePath`. */
+export const openLocalAnswerer: LocalAnswererModule["openLocalAnswerer"] = (databasePath) =>
+  new GuardRegistryReads(databasePath);

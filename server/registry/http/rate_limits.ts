@@ -1,7 +1,7 @@
 /** Registry rate limits: nonce issuance per IP, mutations per IP and per bot. */
 import type { MiddlewareHandler } from "hono";
 import type { Signet } from "../../context.ts";
-import { clientIp } from "../../http/errors.ts";
+import { clientIp } from "../../http/client_address.ts";
 import type { RegistryEnv } from "./router.ts";
 
 /**

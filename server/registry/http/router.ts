@@ -1,11 +1,11 @@
 /** Shared pieces of the registry's HTTP routers: the router factory, validation errors, and the body readers. */
 import { OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
-import { DomainError } from "../../domain/errors.ts";
+import { DomainError } from "../../../protocol/errors.ts";
 import { mutateBot, type MutationRequest } from "../bots.ts";
 import type { RegistryContext } from "../context.ts";
-import { readStrictJson } from "../json.ts";
-import { ErrorResponse } from "../schemas.ts";
+import { readStrictJson } from "../../../protocol/registry/json.ts";
+import { ErrorResponse } from "../../../protocol/registry/schemas.ts";
 
 /** Per-request variables: the body as received (parsed strictly). */
 export type RegistryEnv = { Variables: { body: Record<string, unknown> } };

@@ -4,7 +4,7 @@
  * off) and the connection guard's thread (guard_registry_reads.ts). The record is stored as the JSON
  * the route would serialize, so the bytes are the same; so are the headers.
  */
-import { BOT_ID_PATTERN } from "../bot_id.ts";
+import { BOT_ID_PATTERN } from "../../../protocol/registry/bot_id.ts";
 
 /** Route pattern of get_bot, as the router reports it in metrics. */
 export const GET_BOT_ROUTE = "/v1/bots/:bot_id";

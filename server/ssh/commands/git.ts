@@ -3,7 +3,7 @@ import type { ServerChannel } from "../ssh2.ts";
 import { authorizeGit, type GitService, isPush } from "../../domain/access.ts";
 import { gitServerEnv, gitSlots } from "../../domain/git.ts";
 import { AdvertisementEnd, SessionSlot } from "../git_slot.ts";
-import { parseRepoPath } from "../../domain/names.ts";
+import { parseRepoPath } from "../../../protocol/names.ts";
 import { getRepo, recordPush, repoDir } from "../../domain/repos.ts";
 import { recoverBeforePush } from "../../domain/stale_locks.ts";
 import { log } from "../../log.ts";

@@ -1,5 +1,5 @@
 /** `repo delete <name>`: deletes one of the caller's repositories. */
-import { parseRepoPath } from "../../domain/names.ts";
+import { parseRepoPath } from "../../../protocol/names.ts";
 import { deleteRepo } from "../../domain/repos.ts";
 import { expectArgs, type SshCommand } from "./types.ts";
 

@@ -1,6 +1,6 @@
 /** `repo new <name>`: creates a repository owned by the caller. */
-import { DomainError } from "../../domain/errors.ts";
-import { parseRepoPath } from "../../domain/names.ts";
+import { DomainError } from "../../../protocol/errors.ts";
+import { parseRepoPath } from "../../../protocol/names.ts";
 import { createRepo } from "../../domain/repos.ts";
 import { expectArgs, type SshCommand } from "./types.ts";
 

@@ -3,7 +3,11 @@ import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import { attestationsOf, publishAttestation } from "../../attestations.ts";
 import type { RegistryContext } from "../../context.ts";
 import { parseLimit } from "../../search.ts";
-import { Attestation, AttestationListResponse, PublishAttestationRequest } from "../../schemas.ts";
+import {
+  Attestation,
+  AttestationListResponse,
+  PublishAttestationRequest,
+} from "../../../../protocol/registry/schemas.ts";
 import { BotIdParam, errors, jsonBody, jsonResponse, type RegistryEnv, router } from "../router.ts";
 
 const publish = createRoute({

@@ -2,7 +2,7 @@
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { getBot } from "../../bots.ts";
 import type { RegistryContext } from "../../context.ts";
-import { BotRecord, RevokeBotRequest } from "../../schemas.ts";
+import { BotRecord, RevokeBotRequest } from "../../../../protocol/registry/schemas.ts";
 import {
   BotIdParam,
   errors,

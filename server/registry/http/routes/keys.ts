@@ -1,7 +1,12 @@
 /** Key routes: add_key, remove_key, rotate_key. */
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import type { RegistryContext } from "../../context.ts";
-import { AddKeyRequest, BotRecord, RemoveKeyRequest, RotateKeyRequest } from "../../schemas.ts";
+import {
+  AddKeyRequest,
+  BotRecord,
+  RemoveKeyRequest,
+  RotateKeyRequest,
+} from "../../../../protocol/registry/schemas.ts";
 import {
   BotIdParam,
   BotKeyParams,

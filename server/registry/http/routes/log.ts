@@ -2,7 +2,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { RegistryContext } from "../../context.ts";
 import { readLog } from "../../log.ts";
-import { LogResponse } from "../../schemas.ts";
+import { LogResponse } from "../../../../protocol/registry/schemas.ts";
 import { BotIdParam, errors, jsonResponse, type RegistryEnv, router } from "../router.ts";
 
 const LogQuery = z.object({

@@ -8,7 +8,7 @@ import {
   NonceResponse,
   RegistryStatsResponse,
   RootResponse,
-} from "../../schemas.ts";
+} from "../../../../protocol/registry/schemas.ts";
 import { registryStats } from "../../stats.ts";
 import { errors, jsonResponse, type RegistryEnv, router } from "../router.ts";
 

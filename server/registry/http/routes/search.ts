@@ -2,7 +2,7 @@
 import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
 import type { RegistryContext } from "../../context.ts";
 import { searchBots } from "../../search.ts";
-import { BotStatus, SearchResponse } from "../../schemas.ts";
+import { BotStatus, SearchResponse } from "../../../../protocol/registry/schemas.ts";
 import { errors, jsonResponse, type RegistryEnv, router } from "../router.ts";
 
 const search = createRoute({

@@ -339,12 +339,6 @@ export const AttestationListResponse = z.strictObject({
   next_cursor: z.string().nullable(),
 }).openapi("AttestationListResponse");
 
-/** Parsed types. */
-export type BotRecordT = z.infer<typeof BotRecord>;
-/** A public key as stored. */
-export type PublicKeyT = z.infer<typeof PublicKey>;
-/** A policy as stored. */
-export type PolicyT = z.infer<typeof Policy>;
 /** A proof as received. */
 export type ProofT = z.infer<typeof Proof>;
 /** A proof set as received. */

@@ -2,7 +2,7 @@
  * SSHSIG (OpenSSH `ssh-keygen -Y sign`) envelopes: strict parsing and Ed25519 verification.
  * Format: https://github.com/openssh/openssh-portable/blob/master/PROTOCOL.sshsig
  */
-import { decodeBase64 } from "./secrets.ts";
+import { decodeBase64 } from "../secrets.ts";
 import { parseEd25519Blob } from "./sshkey.ts";
 import { bytesEqual, wire, WireReader } from "./sshwire.ts";
 

@@ -3,6 +3,7 @@
  * request body minus `proof`/`proof_set`. Shared by the server (verification) and the client
  * (signing) so both build the same bytes.
  */
+import { createHash } from "node:crypto";
 import { decodeBase64Url, encodeBase64Url } from "./base64url.ts";
 import { parseStrictJson } from "./json.ts";
 
@@ -88,4 +89,9 @@ export function parseDetachedJws(jws: string): ParsedJws | string {
     }
   }
   return { encodedHeader, header: h as unknown as ProofHeader, signature };
+}
+
+/** unpadded base64url SHA-256 of `bytes`. */
+export function sha256Base64Url(bytes: Uint8Array): string {
+  return encodeBase64Url(new Uint8Array(createHash("sha256").update(bytes).digest()));
 }

@@ -1,5 +1,5 @@
 /** Parsing of OpenSSH `ssh-ed25519` public key lines. */
-import { decodeBase64, encodeBase64 } from "./secrets.ts";
+import { decodeBase64, encodeBase64 } from "../secrets.ts";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { wire, WireReader } from "./sshwire.ts";
 
