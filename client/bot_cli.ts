@@ -1,4 +1,7 @@
 /** `signet bot …`: manage bot identities in the registry from the shell, via client/registry.ts. */
+import { type FlagSpec, parseArgs, type ParsedArgs, usageFailure } from "./args.ts";
+import { clientEnv } from "./env.ts";
+import { UsageError } from "./errors.ts";
 import {
   generateKeyFile,
   type KeyFile,
@@ -33,59 +36,40 @@ Several --sign files make a multi-signature proof_set. The registry address come
 else SERVICE_REGISTRY_URL, else http://127.0.0.1:8081. Output is JSON.
 `;
 
-class UsageError extends Error {}
+/** Every flag of `signet bot`; each may be given more than once (`one` takes the last). */
+const FLAGS: FlagSpec = Object.fromEntries(
+  [
+    "registry",
+    "out",
+    "bot",
+    "label",
+    "key",
+    "sign",
+    "name",
+    "description",
+    "capability",
+    "controller",
+    "endpoint",
+    "policy",
+    "if-match",
+    "reason",
+    "evidence",
+    "status",
+    "limit",
+    "cursor",
+  ].map((name) => [name, "strings"]),
+);
 
-const VALUE_FLAGS = new Set([
-  "registry",
-  "out",
-  "bot",
-  "label",
-  "key",
-  "sign",
-  "name",
-  "description",
-  "capability",
-  "controller",
-  "endpoint",
-  "policy",
-  "if-match",
-  "reason",
-  "evidence",
-  "status",
-  "limit",
-  "cursor",
-]);
+type Parsed = ParsedArgs;
 
-interface Parsed {
-  positional: string[];
-  flags: Map<string, string[]>;
-}
+const parse = (args: string[]): Parsed => parseArgs(args, FLAGS, Infinity);
 
-function parse(args: string[]): Parsed {
-  const positional: string[] = [];
-  const flags = new Map<string, string[]>();
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (!a.startsWith("--")) {
-      positional.push(a);
-      continue;
-    }
-    const eq = a.indexOf("=");
-    const name = eq === -1 ? a.slice(2) : a.slice(2, eq);
-    if (!VALUE_FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
-    const value = eq === -1 ? args[++i] : a.slice(eq + 1);
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
-    flags.set(name, [...(flags.get(name) ?? []), value]);
-  }
-  return { positional, flags };
-}
-
-const one = (p: Parsed, name: string) => p.flags.get(name)?.at(-1);
-const many = (p: Parsed, name: string) => p.flags.get(name) ?? [];
+const many = (p: Parsed, name: string) => (p.flags[name] as string[] | undefined) ?? [];
+const one = (p: Parsed, name: string) => many(p, name).at(-1);
 
 function need(p: Parsed, count: number, what: string): string[] {
-  if (p.positional.length !== count) throw new UsageError(`expected ${what}`);
-  return p.positional;
+  if (p.positionals.length !== count) throw new UsageError(`expected ${what}`);
+  return p.positionals;
 }
 
 async function readKeyFile(path: string): Promise<KeyFile> {
@@ -162,7 +146,7 @@ export async function runBotCommand(args: string[]): Promise<number> {
   }
   try {
     const p = parse(rest);
-    const registry = one(p, "registry") ?? Deno.env.get("SERVICE_REGISTRY_URL") ??
+    const registry = one(p, "registry") ?? clientEnv().registryUrl ??
       "http://127.0.0.1:8081";
     const c = new RegistryClient(registry);
     const result = await dispatch(command, p, c);
@@ -170,8 +154,7 @@ export async function runBotCommand(args: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
-      console.error(`signet bot ${command}: ${err.message}\n\n${BOT_USAGE}`);
-      return 2;
+      return usageFailure(`signet bot ${command}`, err.message, "signet bot help");
     }
     if (err instanceof RegistryError) {
       console.error(`signet bot ${command}: registry answered ${err.message}`);
@@ -245,10 +228,10 @@ async function dispatch(command: string, p: Parsed, c: RegistryClient): Promise<
       return c.attest({ issuer, subject, claim, ...(evidence.length ? { evidence } : {}) }, signer);
     }
     case "search": {
-      if (p.positional.length > 1) throw new UsageError("expected at most one query");
+      if (p.positionals.length > 1) throw new UsageError("expected at most one query");
       const limit = one(p, "limit");
       return c.search({
-        q: p.positional[0],
+        q: p.positionals[0],
         status: one(p, "status"),
         capability: one(p, "capability"),
         limit: limit === undefined ? undefined : Number(limit),

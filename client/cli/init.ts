@@ -1,4 +1,5 @@
 /** `signet init`: choose the host and make sure an SSH key exists. */
+import { clientEnv } from "../env.ts";
 import { fingerprint } from "../../server/crypto/sshkey.ts";
 import { Api } from "../api.ts";
 import { keyPath, loadConfig, normalizeHost, saveConfig } from "../config.ts";
@@ -30,7 +31,7 @@ Environment:
   async run(args) {
     const { flags } = parseArgs(args, { host: "string", "create-key": "boolean" }, 0);
     const config = await loadConfig();
-    let input = (flags.host as string | undefined) ?? Deno.env.get("SERVICE_HOST") ?? config.host;
+    let input = (flags.host as string | undefined) ?? clientEnv().host ?? config.host;
     if (!input && isInteractive()) {
       input = await ask("Signet host URL (e.g. https://git.example.com): ");
     }

@@ -1,4 +1,5 @@
 /** `signet login`: prove key possession and store a token. */
+import { clientEnv } from "../env.ts";
 import { fingerprint } from "../../server/crypto/sshkey.ts";
 import { parseArgs } from "../args.ts";
 import { UsageError } from "../errors.ts";
@@ -23,7 +24,7 @@ ssh-agent signs, else ssh-keygen -Y sign (which asks for the passphrase).
   async run(args) {
     const { positionals } = parseArgs(args, {}, 1);
     const session = await openSession();
-    let username = positionals[0] ?? session.username ?? Deno.env.get("SERVICE_USER");
+    let username = positionals[0] ?? session.username ?? clientEnv().user;
     if (!username && isInteractive()) username = await ask("Username: ");
     if (!username) throw new UsageError("no username given: signet login <username>");
     const { user, signer } = await login(session, username);

@@ -1,4 +1,5 @@
 /** `signet repo new|list|delete`: manage repositories over the HTTP API. */
+import { clientEnv } from "../env.ts";
 import { DomainError } from "../../server/domain/errors.ts";
 import { USERNAME_PATTERN, validateRepoName } from "../../server/domain/names.ts";
 import { parseArgs } from "../args.ts";
@@ -50,7 +51,7 @@ function repoName(input: string): string {
 
 /** The logged-in user's name, needed as the default owner. */
 function me(session: Session): string {
-  const name = session.username ?? Deno.env.get("SERVICE_USER");
+  const name = session.username ?? clientEnv().user;
   if (!name) throw new CliError(`not logged in to ${session.host}: run "signet login <username>"`);
   return name;
 }
