@@ -1,6 +1,7 @@
 /** `signet bot …`: manage bot identities in the registry from the shell, via client/registry.ts. */
 import { type FlagSpec, parseArgs, type ParsedArgs, usageFailure } from "./args.ts";
 import { clientEnv } from "./env.ts";
+import { environment, helpText } from "./cli/help.ts";
 import { UsageError } from "./errors.ts";
 import {
   generateKeyFile,
@@ -13,28 +14,47 @@ import {
 } from "./registry.ts";
 
 /** Help text of `signet bot`. */
-export const BOT_USAGE = `signet bot: manage bot identities in the registry
-
-Usage: signet bot <command> [args] [--registry URL]
-
-  keygen KEY_ID [--out FILE] [--bot BOT_ID] [--label TEXT]
-                               create an Ed25519 key file (0600); --bot marks it as that bot's key
-  create BOT_ID --key FILE... [--sign FILE...] [--name N] [--description D] [--capability C...]
-         [--controller BOT_ID...] [--endpoint TYPE=URL...] [--policy FILE]
-                               register a bot with the given keys (signed by --sign, default the first --key)
-  get BOT_ID                   print a bot record
-  update BOT_ID --sign FILE... [--name N] [--description D] [--capability C...]
-         [--controller BOT_ID...] [--policy FILE] [--if-match VERSION]
-  add-key BOT_ID --key FILE --sign FILE...
-  remove-key BOT_ID KEY_ID --sign FILE... [--reason TEXT]
-  rotate BOT_ID OLD_KEY_ID --key FILE --sign FILE...
-  revoke BOT_ID --sign FILE... [--reason TEXT]
-  attest ISSUER SUBJECT CLAIM --sign FILE [--evidence TYPE=VALUE...]
-  search [Q] [--status active|revoked] [--capability C] [--limit N] [--cursor C]
-
-Several --sign files make a multi-signature proof_set. The registry address comes from --registry,
-else SERVICE_REGISTRY_URL, else http://127.0.0.1:8081. Output is JSON.
-`;
+export const BOT_USAGE = helpText({
+  program: "signet bot",
+  usage: "<command> [args] [--registry URL]",
+  sections: [
+    {
+      title: "Commands",
+      rows: [
+        [
+          "keygen KEY_ID [--out FILE] [--bot BOT_ID] [--label TEXT]",
+          "create an Ed25519 key file (0600); --bot marks it as that bot's key",
+        ],
+        [
+          "create BOT_ID --key FILE... [--sign FILE...] [--name N] [--description D] " +
+          "[--capability C...] [--controller BOT_ID...] [--endpoint TYPE=URL...] [--policy FILE]",
+          "register a bot with the given keys (signed by --sign, default the first --key)",
+        ],
+        ["get BOT_ID", "print a bot record"],
+        [
+          "update BOT_ID --sign FILE... [--name N] [--description D] [--capability C...] " +
+          "[--controller BOT_ID...] [--policy FILE] [--if-match VERSION]",
+          "change a bot record",
+        ],
+        ["add-key BOT_ID --key FILE --sign FILE...", "add a key"],
+        ["remove-key BOT_ID KEY_ID --sign FILE... [--reason TEXT]", "remove a key"],
+        ["rotate BOT_ID OLD_KEY_ID --key FILE --sign FILE...", "replace a key"],
+        ["revoke BOT_ID --sign FILE... [--reason TEXT]", "revoke the bot"],
+        [
+          "attest ISSUER SUBJECT CLAIM --sign FILE [--evidence TYPE=VALUE...]",
+          "sign a claim about another bot",
+        ],
+        [
+          "search [Q] [--status active|revoked] [--capability C] [--limit N] [--cursor C]",
+          "search the registry",
+        ],
+      ],
+    },
+    `Several --sign files make a multi-signature proof_set. The registry address comes from --registry,
+else SERVICE_REGISTRY_URL, else http://127.0.0.1:8081. Output is JSON.`,
+    environment("SERVICE_REGISTRY_URL"),
+  ],
+});
 
 /** Every flag of `signet bot`; each may be given more than once (`one` takes the last). */
 const FLAGS: FlagSpec = Object.fromEntries(

@@ -39,3 +39,11 @@ export function clientEnv(): ClientEnv {
   };
   return cached;
 }
+
+/** What each client variable does, for the help texts (client/cli/help.ts). */
+export const CLIENT_ENV_DOCS = {
+  SERVICE_HOST: "host URL (overrides the stored one)",
+  SERVICE_SSH_KEY: "private key path (default ~/.ssh/id_ed25519)",
+  SERVICE_USER: "user to log in as (default: the stored one; for git, the repository owner)",
+  SERVICE_REGISTRY_URL: "bot registry URL (default http://127.0.0.1:8081)",
+} as const;

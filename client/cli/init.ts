@@ -1,4 +1,5 @@
 /** `signet init`: choose the host and make sure an SSH key exists. */
+import { environment, helpText } from "./help.ts";
 import { clientEnv } from "../env.ts";
 import { fingerprint } from "../../server/crypto/sshkey.ts";
 import { Api } from "../api.ts";
@@ -14,20 +15,23 @@ import { pathExists } from "../../server/fs.ts";
 export const initCommand: Command = {
   name: "init",
   summary: "store the host and check (or create) your SSH key",
-  help: `Usage: signet init [--host URL] [--create-key]
-
-Stores the Signet host in the config file and checks that your SSH key exists.
+  help: helpText({
+    program: "signet init",
+    usage: "[--host URL] [--create-key]",
+    sections: [
+      `Stores the Signet host in the config file and checks that your SSH key exists.
 When the key is missing, offers to create one with ssh-keygen (on a terminal);
---create-key creates it without asking, with no passphrase.
-
-Options:
-  --host URL      the Signet host (default: $SERVICE_HOST, else the stored host)
-  --create-key    create a missing key without asking (unencrypted)
-
-Environment:
-  SERVICE_HOST      default host
-  SERVICE_SSH_KEY   private key path (default ~/.ssh/id_ed25519)
-`,
+--create-key creates it without asking, with no passphrase.`,
+      {
+        title: "Options",
+        rows: [
+          ["--host URL", "the Signet host (default: $SERVICE_HOST, else the stored host)"],
+          ["--create-key", "create a missing key without asking (unencrypted)"],
+        ],
+      },
+      environment("SERVICE_HOST", "SERVICE_SSH_KEY"),
+    ],
+  }),
   async run(args) {
     const { flags } = parseArgs(args, { host: "string", "create-key": "boolean" }, 0);
     const config = await loadConfig();

@@ -1,4 +1,5 @@
 /** `signet repo new|list|delete`: manage repositories over the HTTP API. */
+import { helpText } from "./help.ts";
 import { clientEnv } from "../env.ts";
 import { DomainError } from "../../server/domain/errors.ts";
 import { USERNAME_PATTERN, validateRepoName } from "../../server/domain/names.ts";
@@ -12,14 +13,18 @@ import { type Command, printJson } from "./command.ts";
 export const repoCommand: Command = {
   name: "repo",
   summary: "create, list and delete repositories",
-  help: `Usage:
-  signet repo new <name> [--json]        create a repository you own
-  signet repo list [user] [--json]       list the repositories of a user (default: you)
-  signet repo delete <name> [--yes]      delete one of your repositories
-
-"repo list" prints one <owner>/<name> per line; --json prints the full records.
-"repo delete" asks you to type the name on a terminal; elsewhere it needs --yes.
-`,
+  help: helpText({
+    program: "signet repo",
+    usage: [
+      ["new <name> [--json]", "create a repository you own"],
+      ["list [user] [--json]", "list the repositories of a user (default: you)"],
+      ["delete <name> [--yes]", "delete one of your repositories"],
+    ],
+    sections: [
+      `"repo list" prints one <owner>/<name> per line; --json prints the full records.
+"repo delete" asks you to type the name on a terminal; elsewhere it needs --yes.`,
+    ],
+  }),
   async run(args) {
     const [sub, ...rest] = args;
     switch (sub) {
