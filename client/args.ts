@@ -1,13 +1,19 @@
-/** A small, strict command-line parser: declared flags only, positionals counted. */
+/**
+ * The one command-line parser of every `signet` command (client commands, `signet bot`, the
+ * credential helper): declared flags only, positionals counted, and the one usage-error style.
+ */
 import { UsageError } from "./errors.ts";
 
-/** Flag declarations: name → kind. Boolean flags take no value; string flags take one. */
-export type FlagSpec = Record<string, "boolean" | "string">;
+/**
+ * Flag declarations: name → kind. Boolean flags take no value; string flags take one (the last
+ * given wins); `strings` flags may repeat and collect every value in order.
+ */
+export type FlagSpec = Record<string, "boolean" | "string" | "strings">;
 
 /** Parsed arguments. */
 export interface ParsedArgs {
   positionals: string[];
-  flags: Record<string, string | boolean | undefined>;
+  flags: Record<string, string | boolean | string[] | undefined>;
 }
 
 /**
@@ -16,7 +22,7 @@ export interface ParsedArgs {
  */
 export function parseArgs(args: string[], spec: FlagSpec, maxPositionals: number): ParsedArgs {
   const positionals: string[] = [];
-  const flags: Record<string, string | boolean | undefined> = {};
+  const flags: ParsedArgs["flags"] = {};
   let onlyPositionals = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -37,11 +43,21 @@ export function parseArgs(args: string[], spec: FlagSpec, maxPositionals: number
     } else {
       const value = m[2] ?? args[++i];
       if (value === undefined) throw new UsageError(`option --${name} needs a value`);
-      flags[name] = value;
+      if (spec[name] === "strings") flags[name] = [...(flags[name] as string[] ?? []), value];
+      else flags[name] = value;
     }
   }
   if (positionals.length > maxPositionals) {
     throw new UsageError(`unexpected argument ${JSON.stringify(positionals[maxPositionals])}`);
   }
   return { positionals, flags };
+}
+
+/**
+ * Prints a usage error in the one style every command uses: `<command>: <message>` and where to
+ * find its help, on stderr; returns exit code 2.
+ */
+export function usageFailure(command: string, message: string, helpCommand: string): number {
+  console.error(`${command}: ${message}\n(see "${helpCommand}")`);
+  return 2;
 }

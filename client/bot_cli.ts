@@ -1,4 +1,8 @@
 /** `signet bot …`: manage bot identities in the registry from the shell, via client/registry.ts. */
+import { type FlagSpec, parseArgs, type ParsedArgs, usageFailure } from "./args.ts";
+import { clientEnv } from "./env.ts";
+import { environment, helpText } from "./cli/help.ts";
+import { UsageError } from "./errors.ts";
 import {
   generateKeyFile,
   type KeyFile,
@@ -10,82 +14,82 @@ import {
 } from "./registry.ts";
 
 /** Help text of `signet bot`. */
-export const BOT_USAGE = `signet bot: manage bot identities in the registry
+export const BOT_USAGE = helpText({
+  program: "signet bot",
+  usage: "<command> [args] [--registry URL]",
+  sections: [
+    {
+      title: "Commands",
+      rows: [
+        [
+          "keygen KEY_ID [--out FILE] [--bot BOT_ID] [--label TEXT]",
+          "create an Ed25519 key file (0600); --bot marks it as that bot's key",
+        ],
+        [
+          "create BOT_ID --key FILE... [--sign FILE...] [--name N] [--description D] " +
+          "[--capability C...] [--controller BOT_ID...] [--endpoint TYPE=URL...] [--policy FILE]",
+          "register a bot with the given keys (signed by --sign, default the first --key)",
+        ],
+        ["get BOT_ID", "print a bot record"],
+        [
+          "update BOT_ID --sign FILE... [--name N] [--description D] [--capability C...] " +
+          "[--controller BOT_ID...] [--policy FILE] [--if-match VERSION]",
+          "change a bot record",
+        ],
+        ["add-key BOT_ID --key FILE --sign FILE...", "add a key"],
+        ["remove-key BOT_ID KEY_ID --sign FILE... [--reason TEXT]", "remove a key"],
+        ["rotate BOT_ID OLD_KEY_ID --key FILE --sign FILE...", "replace a key"],
+        ["revoke BOT_ID --sign FILE... [--reason TEXT]", "revoke the bot"],
+        [
+          "attest ISSUER SUBJECT CLAIM --sign FILE [--evidence TYPE=VALUE...]",
+          "sign a claim about another bot",
+        ],
+        [
+          "search [Q] [--status active|revoked] [--capability C] [--limit N] [--cursor C]",
+          "search the registry",
+        ],
+      ],
+    },
+    `Several --sign files make a multi-signature proof_set. The registry address comes from --registry,
+else SERVICE_REGISTRY_URL, else http://127.0.0.1:8081. Output is JSON.`,
+    environment("SERVICE_REGISTRY_URL"),
+  ],
+});
 
-Usage: signet bot <command> [args] [--registry URL]
+/** Every flag of `signet bot`; each may be given more than once (`one` takes the last). */
+const FLAGS: FlagSpec = Object.fromEntries(
+  [
+    "registry",
+    "out",
+    "bot",
+    "label",
+    "key",
+    "sign",
+    "name",
+    "description",
+    "capability",
+    "controller",
+    "endpoint",
+    "policy",
+    "if-match",
+    "reason",
+    "evidence",
+    "status",
+    "limit",
+    "cursor",
+  ].map((name) => [name, "strings"]),
+);
 
-  keygen KEY_ID [--out FILE] [--bot BOT_ID] [--label TEXT]
-                               create an Ed25519 key file (0600); --bot marks it as that bot's key
-  create BOT_ID --key FILE... [--sign FILE...] [--name N] [--description D] [--capability C...]
-         [--controller BOT_ID...] [--endpoint TYPE=URL...] [--policy FILE]
-                               register a bot with the given keys (signed by --sign, default the first --key)
-  get BOT_ID                   print a bot record
-  update BOT_ID --sign FILE... [--name N] [--description D] [--capability C...]
-         [--controller BOT_ID...] [--policy FILE] [--if-match VERSION]
-  add-key BOT_ID --key FILE --sign FILE...
-  remove-key BOT_ID KEY_ID --sign FILE... [--reason TEXT]
-  rotate BOT_ID OLD_KEY_ID --key FILE --sign FILE...
-  revoke BOT_ID --sign FILE... [--reason TEXT]
-  attest ISSUER SUBJECT CLAIM --sign FILE [--evidence TYPE=VALUE...]
-  search [Q] [--status active|revoked] [--capability C] [--limit N] [--cursor C]
+type Parsed = ParsedArgs;
 
-Several --sign files make a multi-signature proof_set. The registry address comes from --registry,
-else SERVICE_REGISTRY_URL, else http://127.0.0.1:8081. Output is JSON.
-`;
+const parse = (args: string[]): Parsed => parseArgs(args, FLAGS, Infinity);
 
-class UsageError extends Error {}
-
-const VALUE_FLAGS = new Set([
-  "registry",
-  "out",
-  "bot",
-  "label",
-  "key",
-  "sign",
-  "name",
-  "description",
-  "capability",
-  "controller",
-  "endpoint",
-  "policy",
-  "if-match",
-  "reason",
-  "evidence",
-  "status",
-  "limit",
-  "cursor",
-]);
-
-interface Parsed {
-  positional: string[];
-  flags: Map<string, string[]>;
-}
-
-function parse(args: string[]): Parsed {
-  const positional: string[] = [];
-  const flags = new Map<string, string[]>();
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (!a.startsWith("--")) {
-      positional.push(a);
-      continue;
-    }
-    const eq = a.indexOf("=");
-    const name = eq === -1 ? a.slice(2) : a.slice(2, eq);
-    if (!VALUE_FLAGS.has(name)) throw new UsageError(`unknown option --${name}`);
-    const value = eq === -1 ? args[++i] : a.slice(eq + 1);
-    if (value === undefined) throw new UsageError(`--${name} needs a value`);
-    flags.set(name, [...(flags.get(name) ?? []), value]);
-  }
-  return { positional, flags };
-}
-
-const one = (p: Parsed, name: string) => p.flags.get(name)?.at(-1);
-const many = (p: Parsed, name: string) => p.flags.get(name) ?? [];
+const many = (p: Parsed, name: string) => (p.flags[name] as string[] | undefined) ?? [];
+const one = (p: Parsed, name: string) => many(p, name).at(-1);
 
 function need(p: Parsed, count: number, what: string): string[] {
-  if (p.positional.length !== count) throw new UsageError(`expected ${what}`);
-  return p.positional;
+  if (p.positionals.length !== count) throw new UsageError(`expected ${what}`);
+  return p.positionals;
 }
 
 async function readKeyFile(path: string): Promise<KeyFile> {
@@ -162,7 +166,7 @@ export async function runBotCommand(args: string[]): Promise<number> {
   }
   try {
     const p = parse(rest);
-    const registry = one(p, "registry") ?? Deno.env.get("SERVICE_REGISTRY_URL") ??
+    const registry = one(p, "registry") ?? clientEnv().registryUrl ??
       "http://127.0.0.1:8081";
     const c = new RegistryClient(registry);
     const result = await dispatch(command, p, c);
@@ -170,8 +174,7 @@ export async function runBotCommand(args: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
-      console.error(`signet bot ${command}: ${err.message}\n\n${BOT_USAGE}`);
-      return 2;
+      return usageFailure(`signet bot ${command}`, err.message, "signet bot help");
     }
     if (err instanceof RegistryError) {
       console.error(`signet bot ${command}: registry answered ${err.message}`);
@@ -245,10 +248,10 @@ async function dispatch(command: string, p: Parsed, c: RegistryClient): Promise<
       return c.attest({ issuer, subject, claim, ...(evidence.length ? { evidence } : {}) }, signer);
     }
     case "search": {
-      if (p.positional.length > 1) throw new UsageError("expected at most one query");
+      if (p.positionals.length > 1) throw new UsageError("expected at most one query");
       const limit = one(p, "limit");
       return c.search({
-        q: p.positional[0],
+        q: p.positionals[0],
         status: one(p, "status"),
         capability: one(p, "capability"),
         limit: limit === undefined ? undefined : Number(limit),

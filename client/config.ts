@@ -2,6 +2,7 @@
  * The client's per-user state: `$XDG_CONFIG_HOME/signet/config.json` (default
  * `~/.config/signet/`), holding host, username and token, readable by the user only (0600).
  */
+import { clientEnv } from "./env.ts";
 import { CliError, UsageError } from "./errors.ts";
 
 /** What the client remembers between runs. */
@@ -16,7 +17,7 @@ export interface ClientConfig {
 
 /** The directory holding the client's config. */
 export function configDir(): string {
-  const xdg = Deno.env.get("XDG_CONFIG_HOME");
+  const xdg = clientEnv().xdgConfigHome;
   if (xdg && xdg.startsWith("/")) return `${xdg}/signet`;
   return `${homeDir()}/.config/signet`;
 }
@@ -28,14 +29,14 @@ export function configPath(): string {
 
 /** $HOME, which the client needs for its defaults. */
 export function homeDir(): string {
-  const home = Deno.env.get("HOME");
+  const home = clientEnv().home;
   if (!home) throw new CliError("HOME is not set");
   return home;
 }
 
 /** The SSH key to use: $SERVICE_SSH_KEY, default `~/.ssh/id_ed25519`. */
 export function keyPath(): string {
-  const fromEnv = Deno.env.get("SERVICE_SSH_KEY");
+  const fromEnv = clientEnv().sshKey;
   if (fromEnv) return fromEnv.startsWith("~/") ? `${homeDir()}${fromEnv.slice(1)}` : fromEnv;
   return `${homeDir()}/.ssh/id_ed25519`;
 }

@@ -4,6 +4,7 @@
  * the path), reuses the stored token when it is that user's and still valid, else logs in with
  * the SSH key, and hands the token back as the password.
  */
+import { clientEnv } from "./env.ts";
 import { USERNAME_PATTERN } from "../protocol/names.ts";
 import { constantTimeEqual } from "../protocol/secrets.ts";
 import { fingerprint } from "../protocol/ssh/sshkey.ts";
@@ -54,7 +55,7 @@ export async function credentialGet(input: CredentialAttrs): Promise<HelperResul
   const owner = repoPath?.split("/")[0];
   const ours = config.host !== undefined && normalizeHost(config.host) === host;
   const storedUser = ours ? config.username : undefined;
-  const user = Deno.env.get("SERVICE_USER") || single(input, "username") ||
+  const user = clientEnv().user || single(input, "username") ||
     (owner && USERNAME_PATTERN.test(owner) ? owner : undefined) || storedUser;
   if (!user) {
     return none(

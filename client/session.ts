@@ -2,6 +2,7 @@
  * The state a client command runs with (host, stored account, API) and the login flow:
  * challenge → SSHSIG (SHA-512, namespace `service`) over the nonce → verify → token.
  */
+import { clientEnv } from "./env.ts";
 import { Api, ApiError, type ApiUser } from "./api.ts";
 import { type ClientConfig, keyPath, loadConfig, normalizeHost, saveConfig } from "./config.ts";
 import { fingerprint } from "../protocol/ssh/sshkey.ts";
@@ -23,7 +24,7 @@ export interface Session {
 
 /** The host from $SERVICE_HOST or the config; undefined when neither is set. */
 export function configuredHost(config: ClientConfig): string | undefined {
-  const env = Deno.env.get("SERVICE_HOST");
+  const env = clientEnv().host;
   if (env) return normalizeHost(env);
   return config.host ? normalizeHost(config.host) : undefined;
 }
@@ -102,7 +103,7 @@ export async function withToken<T>(
     }
   }
   const hadToken = session.token !== undefined;
-  const username = session.username ?? Deno.env.get("SERVICE_USER");
+  const username = session.username ?? clientEnv().user;
   if (!username) {
     throw new CliError(`not logged in to ${session.host}: run "signet login <username>"`);
   }

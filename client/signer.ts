@@ -2,6 +2,7 @@
  * Choosing how to sign with the user's SSH key: the key file directly when unencrypted, else the
  * running ssh-agent, else `ssh-keygen -Y sign` (which asks for the passphrase itself).
  */
+import { clientEnv } from "./env.ts";
 import { bytesEqual } from "../protocol/ssh/sshwire.ts";
 import { type Ed25519PublicKey, fingerprint, parsePublicKeyLine } from "../protocol/ssh/sshkey.ts";
 import { parseSshSig, SshSigError } from "../protocol/ssh/sshsig.ts";
@@ -98,7 +99,7 @@ export async function loadSigner(keyPath: string, opts: SignerOptions = {}): Pro
     };
   }
 
-  const socket = opts.agentSocket ?? Deno.env.get("SSH_AUTH_SOCK") ?? "";
+  const socket = opts.agentSocket ?? clientEnv().sshAuthSock ?? "";
   let agentProblem = "SSH_AUTH_SOCK is not set";
   if (socket) {
     const agent = await agentSigner(socket, publicKey);

@@ -1,6 +1,5 @@
 /** In-memory token-bucket rate limits, one bucket per (rule, key). */
 import { DomainError } from "../protocol/errors.ts";
-import { ConfigError } from "./config.ts";
 
 /** A limit: `burst` requests at once, refilled at `perMinute` per minute. */
 export interface RateRule {
@@ -8,7 +7,7 @@ export interface RateRule {
   perMinute: number;
 }
 
-/** The named limits and their defaults; SERVICE_RATE_LIMIT_<NAME>=burst/perMinute overrides one. */
+/** The named limits and their defaults; SERVICE_RATE_LIMIT_<NAME>=burst/perMinute overrides one (server/config.ts). */
 export const RATE_RULES = {
   login_ip: { burst: 30, perMinute: 30 },
   login_user: { burst: 10, perMinute: 10 },
@@ -67,25 +66,4 @@ export class RateLimiter {
       }
     }
   }
-}
-
-/** Builds the limiter from env: SERVICE_RATE_LIMITS=off disables, per-rule overrides apply. */
-export function rateLimiterFromEnv(env: Record<string, string | undefined>): RateLimiter {
-  const rules = { ...RATE_RULES } as Record<RateRuleName, RateRule>;
-  for (const name of Object.keys(RATE_RULES) as RateRuleName[]) {
-    const v = env[`SERVICE_RATE_LIMIT_${name.toUpperCase()}`];
-    if (v === undefined || v === "") continue;
-    const m = /^(\d+)\/(\d+)$/.exec(v);
-    if (!m || Number(m[1]) < 1 || Number(m[2]) < 1) {
-      throw new ConfigError(
-        `SERVICE_RATE_LIMIT_${name.toUpperCase()}="${v}" must be <burst>/<per minute>, e.g. 10/5`,
-      );
-    }
-    rules[name] = { burst: Number(m[1]), perMinute: Number(m[2]) };
-  }
-  const switch_ = env.SERVICE_RATE_LIMITS ?? "on";
-  if (switch_ !== "on" && switch_ !== "off") {
-    throw new ConfigError(`SERVICE_RATE_LIMITS="${switch_}" must be on or off`);
-  }
-  return new RateLimiter(switch_ === "on", rules);
 }

@@ -19,7 +19,7 @@ import { registryHandler } from "./registry/http/app.ts";
 import { guardRegistryReads } from "./registry/http/fast_reads.ts";
 import { purgeExpiredRegistryNonces } from "./registry/maintenance.ts";
 import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server.ts";
-import { rateLimiterFromEnv } from "./ratelimit.ts";
+import { RateLimiter } from "./ratelimit.ts";
 import { pruneCloneCache, startMaintenance } from "./maintenance.ts";
 import { CloneCache } from "./domain/clone_cache.ts";
 import { recoverAtStart } from "./domain/stale_locks.ts";
@@ -59,7 +59,7 @@ export async function startServer(
     db,
     config: { ...config, adminKey: admin.key },
     sshPort: config.sshBind?.port ?? null,
-    limiter: rateLimiterFromEnv(Deno.env.toObject()),
+    limiter: new RateLimiter(config.rateLimitsEnabled, config.rateLimitRules),
   };
   if (config.cloneCacheBytes > 0) {
     ctx.cloneCache = await CloneCache.create(config.dataDir, config.cloneCacheBytes);

@@ -1,6 +1,12 @@
 /** Server settings from the environment: bad values are refused with a message naming the variable. */
 import { assertEquals, assertStringIncludes } from "./helpers/assert.ts";
-import { ConfigError, loadServerConfig } from "../server/config.ts";
+import {
+  ConfigError,
+  loadServerConfig,
+  RATE_LIMIT_SETTINGS,
+  serveHelp,
+  SETTINGS,
+} from "../server/config.ts";
 
 const BASE = { SERVICE_DATA_DIR: "/tmp/signet-config-test" };
 
@@ -131,4 +137,63 @@ Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
       await Deno.remove(dataDir, { recursive: true });
     }
   });
+});
+
+Deno.test("every setting in the table refuses a bad value, naming it and its form", () => {
+  // Variables that take any text (a path, a search path) have no bad value.
+  const anyText = new Set(["SERVICE_DATA_DIR", "SERVICE_SSH_HOST_KEY", "PATH"]);
+  const bad: Record<string, string> = {
+    SERVICE_ADMIN_KEY: "short",
+    SERVICE_HTTP_BIND: "8080",
+    SERVICE_SSH_BIND: "localhost",
+    SERVICE_REGISTRY_BIND: "host:99999",
+    SERVICE_BASE_URL: "ftp://example.com",
+    SERVICE_MAX_PUSH_BYTES: "1t",
+    SERVICE_SSH_MAX_CONNECTIONS_PER_IP: "0",
+    SERVICE_SSH_MAX_STARTUPS: "10:30",
+    SERVICE_SSH_MAX_STARTUPS_PER_PREFIX: "x",
+    SERVICE_SSH_IDLE_TIMEOUT: "10m",
+    SERVICE_HTTP_MAX_CONNECTIONS_PER_IP: "-1",
+    SERVICE_TRUSTED_PROXIES: "proxy.example",
+    SERVICE_GIT_CONCURRENCY: "eight",
+    SERVICE_GIT_CONCURRENCY_PER_CLIENT: "0",
+    SERVICE_HTTP_BODY_MIN_RATE: "1 kb",
+    SERVICE_HTTP_BODY_TIMEOUT: "-1",
+    SERVICE_SSH_GIT_IDLE_TIMEOUT: "forever",
+    SERVICE_CLONE_CACHE_BYTES: "big",
+    SERVICE_SHUTDOWN_TIMEOUT: "soon",
+    SERVICE_HTTP_HEADER_TIMEOUT: "1h",
+    SERVICE_HTTP_IDLE_TIMEOUT: "never",
+    SERVICE_RATE_LIMITS: "yes",
+  };
+  for (const name of Object.keys(RATE_LIMIT_SETTINGS)) bad[name] = "10";
+  const help = serveHelp();
+  for (const name of [...Object.keys(SETTINGS), ...Object.keys(RATE_LIMIT_SETTINGS)]) {
+    assertStringIncludes(help, `  ${name}\n`);
+    if (anyText.has(name)) continue;
+    assertEquals(typeof bad[name], "string", `no bad value tested for ${name}`);
+    const message = refusal({ [name]: bad[name] });
+    assertStringIncludes(message, name);
+  }
+  // The message says what is accepted.
+  assertStringIncludes(refusal({ SERVICE_SHUTDOWN_TIMEOUT: "soon" }), "seconds");
+  assertStringIncludes(refusal({ SERVICE_GIT_CONCURRENCY: "eight" }), "positive integer");
+  assertStringIncludes(refusal({ SERVICE_RATE_LIMIT_LOGIN_IP: "10" }), "<burst>/<per minute>");
+  assertStringIncludes(refusal({ SERVICE_RATE_LIMITS: "yes" }), "on or off");
+});
+
+Deno.test("rate limits and git's PATH come from the same configuration", () => {
+  const config = loadServerConfig({
+    ...BASE,
+    SERVICE_RATE_LIMITS: "off",
+    SERVICE_RATE_LIMIT_SIGNUP_IP: "3/2",
+    PATH: "/opt/git/bin:/usr/bin",
+  });
+  assertEquals(config.rateLimitsEnabled, false);
+  assertEquals(config.rateLimitRules.signup_ip, { burst: 3, perMinute: 2 });
+  assertEquals(config.rateLimitRules.login_ip, { burst: 30, perMinute: 30 });
+  assertEquals(config.gitPath, "/opt/git/bin:/usr/bin");
+  const defaults = loadServerConfig(BASE);
+  assertEquals(defaults.rateLimitsEnabled, true);
+  assertEquals(defaults.gitPath, "/usr/bin:/bin");
 });

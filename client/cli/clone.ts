@@ -1,4 +1,5 @@
 /** `signet clone`: clone over HTTPS with the credential helper configured for push. */
+import { helpText } from "./help.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { validateRepoName, validateUsername } from "../../protocol/names.ts";
 import { ApiError } from "../api.ts";
@@ -12,15 +13,23 @@ import type { Command } from "./command.ts";
 export const cloneCommand: Command = {
   name: "clone",
   summary: "clone a repository so that git push just works",
-  help: `Usage: signet clone <user/repo> [dir]
-
-Clones <host>/<user>/<repo>.git over HTTP(S) into [dir] (default <repo>) and sets,
-in the clone's own git config:
-  credential.helper        (reset, then) signet's credential helper
-  credential.useHttpPath   true, so git tells the helper which repository it is
-After that a plain "git push" logs in with your SSH key; no token is typed or stored
-by git. "signet clone <repo>" clones one of your own repositories.
-`,
+  help: helpText({
+    program: "signet clone",
+    usage: "<user/repo> [dir]",
+    sections: [
+      `Clones <host>/<user>/<repo>.git over HTTP(S) into [dir] (default <repo>) and sets,
+in the clone's own git config:`,
+      {
+        title: "Settings",
+        rows: [
+          ["credential.helper", "(reset, then) signet's credential helper"],
+          ["credential.useHttpPath", "true, so git tells the helper which repository it is"],
+        ],
+      },
+      `After that a plain "git push" logs in with your SSH key; no token is typed or stored
+by git. "signet clone <repo>" clones one of your own repositories.`,
+    ],
+  }),
   async run(args) {
     const { positionals } = parseArgs(args, {}, 2);
     if (!positionals[0]) throw new UsageError("missing repository: signet clone <user/repo> [dir]");

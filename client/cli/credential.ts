@@ -1,4 +1,5 @@
 /** `signet credential <get|store|erase>`: the git credential helper. */
+import { environment, helpText } from "./help.ts";
 import { CredentialFormatError, formatCredential, parseCredential } from "../credential.ts";
 import { credentialErase, credentialGet, type HelperResult } from "../credential_helper.ts";
 import { UsageError } from "../errors.ts";
@@ -10,19 +11,26 @@ export const credentialCommand: Command = {
   name: "credential",
   summary: "git credential helper (used by git, not by people)",
   get help() {
-    return `Usage: signet credential <get|store|erase>
-
-A git credential helper speaking git's credential protocol on stdin/stdout.
+    return helpText({
+      program: "signet credential",
+      usage: "<get|store|erase>",
+      sections: [
+        `A git credential helper speaking git's credential protocol on stdin/stdout.
 "get" for the configured host logs in as the repository's owner (taken from the
 path; $SERVICE_USER overrides) with your SSH key and returns the token as the
 password. "store" does nothing; "erase" forgets a stored token git reports as
-rejected. Only the protocol is written to stdout; notes go to stderr.
-
-"signet clone" sets this up for you. To set it up by hand in a clone:
-  git config credential.helper ''
-  git config --add credential.helper ${shellArg(credentialHelperValue())}
-  git config credential.useHttpPath true
-`;
+rejected. Only the protocol is written to stdout; notes go to stderr.`,
+        {
+          title: `"signet clone" sets this up for you. To set it up by hand in a clone`,
+          rows: [
+            ["git config credential.helper ''", ""],
+            [`git config --add credential.helper ${shellArg(credentialHelperValue())}`, ""],
+            ["git config credential.useHttpPath true", ""],
+          ],
+        },
+        environment("SERVICE_HOST", "SERVICE_SSH_KEY", "SERVICE_USER"),
+      ],
+    });
   },
   async run(args) {
     if (args.length !== 1) throw new UsageError("expected one action: get, store or erase");

@@ -1,5 +1,6 @@
 /** The client commands of `signet` and the one place their failures become exit codes. */
 import { ApiError } from "../api.ts";
+import { usageFailure } from "../args.ts";
 import { CliError, UsageError } from "../errors.ts";
 import { KeyFileError } from "../openssh_key.ts";
 import { SignerError } from "../signer.ts";
@@ -48,8 +49,7 @@ export async function runClientCommand(command: Command, args: string[]): Promis
     return await command.run(args);
   } catch (err) {
     if (err instanceof UsageError) {
-      console.error(`signet ${command.name}: ${err.message}\n(see "signet help ${command.name}")`);
-      return 2;
+      return usageFailure(`signet ${command.name}`, err.message, `signet help ${command.name}`);
     }
     if (
       err instanceof CliError || err instanceof ApiError || err instanceof SignerError ||

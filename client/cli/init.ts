@@ -1,4 +1,6 @@
 /** `signet init`: choose the host and make sure an SSH key exists. */
+import { environment, helpText } from "./help.ts";
+import { clientEnv } from "../env.ts";
 import { fingerprint } from "../../protocol/ssh/sshkey.ts";
 import { Api } from "../api.ts";
 import { keyPath, loadConfig, normalizeHost, saveConfig } from "../config.ts";
@@ -13,24 +15,27 @@ import { pathExists } from "../../protocol/fs.ts";
 export const initCommand: Command = {
   name: "init",
   summary: "store the host and check (or create) your SSH key",
-  help: `Usage: signet init [--host URL] [--create-key]
-
-Stores the Signet host in the config file and checks that your SSH key exists.
+  help: helpText({
+    program: "signet init",
+    usage: "[--host URL] [--create-key]",
+    sections: [
+      `Stores the Signet host in the config file and checks that your SSH key exists.
 When the key is missing, offers to create one with ssh-keygen (on a terminal);
---create-key creates it without asking, with no passphrase.
-
-Options:
-  --host URL      the Signet host (default: $SERVICE_HOST, else the stored host)
-  --create-key    create a missing key without asking (unencrypted)
-
-Environment:
-  SERVICE_HOST      default host
-  SERVICE_SSH_KEY   private key path (default ~/.ssh/id_ed25519)
-`,
+--create-key creates it without asking, with no passphrase.`,
+      {
+        title: "Options",
+        rows: [
+          ["--host URL", "the Signet host (default: $SERVICE_HOST, else the stored host)"],
+          ["--create-key", "create a missing key without asking (unencrypted)"],
+        ],
+      },
+      environment("SERVICE_HOST", "SERVICE_SSH_KEY"),
+    ],
+  }),
   async run(args) {
     const { flags } = parseArgs(args, { host: "string", "create-key": "boolean" }, 0);
     const config = await loadConfig();
-    let input = (flags.host as string | undefined) ?? Deno.env.get("SERVICE_HOST") ?? config.host;
+    let input = (flags.host as string | undefined) ?? clientEnv().host ?? config.host;
     if (!input && isInteractive()) {
       input = await ask("Signet host URL (e.g. https://git.example.com): ");
     }

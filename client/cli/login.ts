@@ -1,4 +1,6 @@
 /** `signet login`: prove key possession and store a token. */
+import { environment, helpText } from "./help.ts";
+import { clientEnv } from "../env.ts";
 import { fingerprint } from "../../protocol/ssh/sshkey.ts";
 import { parseArgs } from "../args.ts";
 import { UsageError } from "../errors.ts";
@@ -10,20 +12,23 @@ import type { Command } from "./command.ts";
 export const loginCommand: Command = {
   name: "login",
   summary: "log in with your SSH key and store a token",
-  help: `Usage: signet login [username]
-
-Requests a login challenge, signs the nonce with your SSH key (SSHSIG, SHA-512,
+  help: helpText({
+    program: "signet login",
+    usage: "[username]",
+    sections: [
+      `Requests a login challenge, signs the nonce with your SSH key (SSHSIG, SHA-512,
 namespace "service"), and stores the token, username and host in
-$XDG_CONFIG_HOME/signet/config.json (default ~/.config/signet/, mode 0600).
-
-The username defaults to the stored one, then $SERVICE_USER.
+$XDG_CONFIG_HOME/signet/config.json (default ~/.config/signet/, mode 0600).`,
+      `The username defaults to the stored one, then $SERVICE_USER.
 Unencrypted keys are read directly; for passphrase-protected keys the running
-ssh-agent signs, else ssh-keygen -Y sign (which asks for the passphrase).
-`,
+ssh-agent signs, else ssh-keygen -Y sign (which asks for the passphrase).`,
+      environment("SERVICE_HOST", "SERVICE_SSH_KEY", "SERVICE_USER"),
+    ],
+  }),
   async run(args) {
     const { positionals } = parseArgs(args, {}, 1);
     const session = await openSession();
-    let username = positionals[0] ?? session.username ?? Deno.env.get("SERVICE_USER");
+    let username = positionals[0] ?? session.username ?? clientEnv().user;
     if (!username && isInteractive()) username = await ask("Username: ");
     if (!username) throw new UsageError("no username given: signet login <username>");
     const { user, signer } = await login(session, username);

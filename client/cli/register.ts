@@ -1,4 +1,5 @@
 /** `signet register`: create an account with the public key beside your private key. */
+import { environment, helpText } from "./help.ts";
 import { fingerprint } from "../../protocol/ssh/sshkey.ts";
 import { USERNAME_PATTERN } from "../../protocol/names.ts";
 import { parseArgs } from "../args.ts";
@@ -13,15 +14,17 @@ import type { Command } from "./command.ts";
 export const registerCommand: Command = {
   name: "register",
   summary: "create an account with your SSH key and an invite code",
-  help: `Usage: signet register [username] [--invite CODE]
-
-Creates an account on the configured host with the public key beside your
+  help: helpText({
+    program: "signet register",
+    usage: "[username] [--invite CODE]",
+    sections: [
+      `Creates an account on the configured host with the public key beside your
 private key (<key>.pub, or derived from the key itself) and a single-use invite.
-Asks for a missing username or invite code when run on a terminal.
-
-Options:
-  --invite CODE   the invite code (inv_...)
-`,
+Asks for a missing username or invite code when run on a terminal.`,
+      { title: "Options", rows: [["--invite CODE", "the invite code (inv_...)"]] },
+      environment("SERVICE_HOST", "SERVICE_SSH_KEY"),
+    ],
+  }),
   async run(args) {
     const { positionals, flags } = parseArgs(args, { invite: "string" }, 1);
     const session = await openSession();

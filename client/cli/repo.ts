@@ -1,4 +1,6 @@
 /** `signet repo new|list|delete`: manage repositories over the HTTP API. */
+import { helpText } from "./help.ts";
+import { clientEnv } from "../env.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { USERNAME_PATTERN, validateRepoName } from "../../protocol/names.ts";
 import { parseArgs } from "../args.ts";
@@ -11,14 +13,18 @@ import { type Command, printJson } from "./command.ts";
 export const repoCommand: Command = {
   name: "repo",
   summary: "create, list and delete repositories",
-  help: `Usage:
-  signet repo new <name> [--json]        create a repository you own
-  signet repo list [user] [--json]       list the repositories of a user (default: you)
-  signet repo delete <name> [--yes]      delete one of your repositories
-
-"repo list" prints one <owner>/<name> per line; --json prints the full records.
-"repo delete" asks you to type the name on a terminal; elsewhere it needs --yes.
-`,
+  help: helpText({
+    program: "signet repo",
+    usage: [
+      ["new <name> [--json]", "create a repository you own"],
+      ["list [user] [--json]", "list the repositories of a user (default: you)"],
+      ["delete <name> [--yes]", "delete one of your repositories"],
+    ],
+    sections: [
+      `"repo list" prints one <owner>/<name> per line; --json prints the full records.
+"repo delete" asks you to type the name on a terminal; elsewhere it needs --yes.`,
+    ],
+  }),
   async run(args) {
     const [sub, ...rest] = args;
     switch (sub) {
@@ -50,7 +56,7 @@ function repoName(input: string): string {
 
 /** The logged-in user's name, needed as the default owner. */
 function me(session: Session): string {
-  const name = session.username ?? Deno.env.get("SERVICE_USER");
+  const name = session.username ?? clientEnv().user;
   if (!name) throw new CliError(`not logged in to ${session.host}: run "signet login <username>"`);
   return name;
 }

@@ -1,4 +1,5 @@
 /** `signet token list|revoke`: the API tokens of your account. */
+import { helpText } from "./help.ts";
 import { parseArgs } from "../args.ts";
 import { UsageError } from "../errors.ts";
 import { openSession, remember, type Session, withToken } from "../session.ts";
@@ -17,14 +18,18 @@ interface ApiToken {
 export const tokenCommand: Command = {
   name: "token",
   summary: "list and revoke your API tokens",
-  help: `Usage:
-  signet token list [--json]     list your live tokens (never their secrets)
-  signet token revoke <id>       revoke one of your tokens at once
-
-Every "signet login" issues a token, valid for 90 days. "token list" prints one line per token:
+  help: helpText({
+    program: "signet token",
+    usage: [
+      ["list [--json]", "list your live tokens (never their secrets)"],
+      ["revoke <id>", "revoke one of your tokens at once"],
+    ],
+    sections: [
+      `Every "signet login" issues a token, valid for 90 days. "token list" prints one line per token:
 its id, when it was created, last used and expires; "(this one)" marks the token stored here.
-Revoking the stored token makes the next command log in again with your SSH key.
-`,
+Revoking the stored token makes the next command log in again with your SSH key.`,
+    ],
+  }),
   async run(args) {
     const [sub, ...rest] = args;
     switch (sub) {

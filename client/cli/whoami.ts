@@ -1,4 +1,5 @@
 /** `signet whoami`: the account the stored token belongs to. */
+import { helpText } from "./help.ts";
 import { parseArgs } from "../args.ts";
 import { openSession, withToken } from "../session.ts";
 import { type Command, printJson } from "./command.ts";
@@ -7,14 +8,15 @@ import { type Command, printJson } from "./command.ts";
 export const whoamiCommand: Command = {
   name: "whoami",
   summary: "show the account you are logged in as",
-  help: `Usage: signet whoami [--json]
-
-Prints the username the stored token belongs to, as the server sees it.
-Logs in again with your SSH key when the token is missing or no longer valid.
-
-Options:
-  --json   print {"id", "username", "host"}
-`,
+  help: helpText({
+    program: "signet whoami",
+    usage: "[--json]",
+    sections: [
+      `Prints the username the stored token belongs to, as the server sees it.
+Logs in again with your SSH key when the token is missing or no longer valid.`,
+      { title: "Options", rows: [["--json", 'print {"id", "username", "host"}']] },
+    ],
+  }),
   async run(args) {
     const { flags } = parseArgs(args, { json: "boolean" }, 0);
     const session = await openSession();

@@ -13,7 +13,7 @@ export function gitProtocolEnv(value: string | undefined | null): Record<string,
  */
 export function gitServerEnv(ctx: Signet, gitProtocol?: string | null): Record<string, string> {
   return {
-    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+    PATH: ctx.config.gitPath,
     HOME: ctx.config.dataDir,
     GIT_CONFIG_NOSYSTEM: "1",
     GIT_CONFIG_COUNT: "3",

@@ -2,7 +2,7 @@
 import { openDatabase } from "../../db/database.ts";
 import { loadServerConfig, type ServerConfig } from "../../server/config.ts";
 import type { Signet } from "../../server/context.ts";
-import { rateLimiterFromEnv } from "../../server/ratelimit.ts";
+import { RateLimiter } from "../../server/ratelimit.ts";
 
 /** Opens a data dir under a new temp directory named `prefix…`, with SSH only and no rate limits. */
 export async function inProcessContext(
@@ -22,7 +22,7 @@ export async function inProcessContext(
     db: openDatabase(config.databasePath),
     config: { ...config, adminKey: config.adminKey! },
     sshPort: null,
-    limiter: rateLimiterFromEnv({ SERVICE_RATE_LIMITS: "off" }),
+    limiter: new RateLimiter(false),
   };
   return { ctx, config };
 }
