@@ -29,7 +29,7 @@ import { type ApiResults, registryUp, runApiWorkloads } from "./api_workloads.ts
 import { runRegistryWorkloads } from "./registry_workloads.ts";
 import { type BenchReport, checkGoals, renderReport } from "./results.ts";
 import { type CliStartup, measureCliStartup } from "./cli_startup.ts";
-import { makeKey } from "../tests/helpers/accounts.ts";
+import { makeKey } from "../testing/accounts.ts";
 
 interface Mode {
   sizes: RepoSizes;

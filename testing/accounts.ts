@@ -1,5 +1,5 @@
-/** Creating keys, accounts and tokens against a test server with the real ssh-keygen. */
-import type { TestServer } from "./server.ts";
+/** Creating keys, accounts and tokens against a running server (test or bench) with the real ssh-keygen. */
+import type { LaunchedServer as TestServer } from "./launch.ts";
 import { runOk } from "./run.ts";
 
 /** An ed25519 key pair on disk. */
