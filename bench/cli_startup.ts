@@ -7,8 +7,8 @@
  * `deno run -A bench/cli_startup.ts [--runs N]` prints the table and the goal.
  */
 import { parseArgs } from "node:util";
-import { createUser, login } from "../tests/helpers/accounts.ts";
-import type { TestServer } from "../tests/helpers/server.ts";
+import { createUser, login } from "../testing/accounts.ts";
+import type { LaunchedServer } from "../testing/launch.ts";
 import { selfCommand } from "../client/self.ts";
 import { cmd, fmt, fmtRatio, median } from "./util.ts";
 
@@ -34,7 +34,10 @@ export const CLI_STARTUP_GOAL_MS = 40;
  * Runs `rounds` rounds of: an empty `deno run`, `signet credential get` for a repository of a
  * user whose valid token is stored, `signet whoami`; after 2 untimed rounds (compile caches).
  */
-export async function measureCliStartup(server: TestServer, rounds: number): Promise<CliStartup> {
+export async function measureCliStartup(
+  server: LaunchedServer,
+  rounds: number,
+): Promise<CliStartup> {
   const work = await Deno.makeTempDir({ prefix: "signet-cli-startup-" });
   try {
     const user = await createUser(server, `startup${Date.now() % 1_000_000}`);

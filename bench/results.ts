@@ -206,9 +206,9 @@ export function renderReport(report: BenchReport): string {
     "- `push-big` mostly measures zlib: the client compresses the pack; file://, OpenSSH and " +
       "nginx run git's default, which unpacks a push of fewer than 100 objects into loose " +
       "objects (compressing them again), while Signet keeps the pack as sent " +
-      "(`receive.unpackLimit=1`, docs/decisions.md). The transports are judged by the other " +
+      "(`receive.unpackLimit=1`, docs/decisions/git-hosting.md). The transports are judged by the other " +
       "workloads.",
-    "- Signet answers a clone of an unchanged repository from its clone cache (docs/decisions.md, " +
+    "- Signet answers a clone of an unchanged repository from its clone cache (docs/decisions/git-hosting.md, " +
       "'Clone cache'): the first clone of a repository state (a warm-up run) runs git, later " +
       "identical clones read its response; file://, OpenSSH and nginx run pack-objects for every " +
       "clone. Fetches and pushes never use the cache.",
@@ -468,6 +468,6 @@ function renderCreateBreakdown(b: CreateBreakdown, rawVerifyPerSec: number): str
     "",
     "A bare `Deno.serve` doing only the JSON parse, one importKey + verify and these stored writes " +
     "(`bench/load/create_ceiling.ts`, not run by the bench) reached 28–35% of the raw rate under " +
-    'this load on this machine: see docs/decisions.md, "Verified creates: the ceiling on two cores".',
+    'this load on this machine: see docs/decisions/performance-and-bench.md, "Verified creates: the ceiling on two cores".',
   ];
 }

@@ -29,7 +29,7 @@ import { type ApiResults, registryUp, runApiWorkloads } from "./api_workloads.ts
 import { runRegistryWorkloads } from "./registry_workloads.ts";
 import { type BenchReport, checkGoals, renderReport } from "./results.ts";
 import { type CliStartup, measureCliStartup } from "./cli_startup.ts";
-import { makeKey } from "../tests/helpers/accounts.ts";
+import { makeKey } from "../testing/accounts.ts";
 
 interface Mode {
   sizes: RepoSizes;
@@ -271,7 +271,7 @@ async function main(): Promise<number> {
     if (!values["skip-parallel"]) {
       await phase("parallel clones", async () => {
         // The goals compare Signet with file:// alone. OpenSSH and nginx, context only and the
-        // slowest (~35 s a round), run one round when asked (docs/decisions.md).
+        // slowest (~35 s a round), run one round when asked (docs/decisions/performance-and-bench.md).
         const parallelTransports = transports.filter((t) =>
           PARALLEL_GOAL_TRANSPORTS.has(t.id) || values["parallel-baselines"]
         );

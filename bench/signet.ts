@@ -1,22 +1,12 @@
 /** Starts the real Signet (`deno run -A main.ts serve`) and sets up the bench account and repos. */
-import type { TestServer } from "../tests/helpers/server.ts";
-import {
-  createRepo,
-  login,
-  mintInvite,
-  postJson,
-  type TestKey,
-} from "../tests/helpers/accounts.ts";
-import { freePort, sleep } from "./util.ts";
+import { type LaunchedServer, launchSignet } from "../testing/launch.ts";
+import { createRepo, login, mintInvite, postJson, type TestKey } from "../testing/accounts.ts";
 import { mirrorInto } from "./repos.ts";
 import { REPO_NAMES, type RepoName, sshCommand, type Transport } from "./transport.ts";
-import { signal } from "./baselines/process.ts";
 import type { GeneratedRepos } from "./repos.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname;
-
 /** A running Signet server: the test-server shape plus its log file. */
-export interface SignetServer extends TestServer {
+export interface SignetServer extends LaunchedServer {
   /** Where the server's stdout and stderr go. */
   logFile: string;
 }
@@ -26,70 +16,18 @@ export async function startSignet(
   dataDir: string,
   env: Record<string, string> = {},
 ): Promise<SignetServer> {
-  const ports = { http: freePort(), ssh: freePort(), registry: freePort() };
-  const adminKey = "bench-admin-key-0123456789abcdef";
   // The server logs one line per request. They go to a file beside the data dir, as to a log file
   // in production: read through a pipe, the bench's own process spent CPU on them, competing with
-  // the server for the machine's cores under load. (`exec`: the child's pid is the server's.)
-  const logFile = `${dataDir.replace(/\/+$/, "")}-${ports.http}.log`;
-  const child = new Deno.Command("sh", {
-    args: [
-      "-c",
-      'exec "$0" run -A "$1" serve >"$2" 2>&1',
-      Deno.execPath(),
-      `${ROOT}main.ts`,
-      logFile,
-    ],
-    env: {
-      SERVICE_DATA_DIR: dataDir,
-      SERVICE_HTTP_BIND: `127.0.0.1:${ports.http}`,
-      SERVICE_SSH_BIND: `127.0.0.1:${ports.ssh}`,
-      SERVICE_REGISTRY_BIND: `127.0.0.1:${ports.registry}`,
-      SERVICE_ADMIN_KEY: adminKey,
-      SERVICE_BASE_URL: `http://127.0.0.1:${ports.http}`,
-      // The bench hammers login and the registry on purpose.
-      SERVICE_RATE_LIMITS: "off",
-      ...env,
-    },
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  const logTail = async () => {
-    const text = await Deno.readTextFile(logFile).catch(() => "");
-    return text.slice(-20_000);
-  };
-  let exited = false;
-  child.status.then(() => (exited = true));
-  const httpUrl = `http://127.0.0.1:${ports.http}`;
-  const deadline = Date.now() + 60_000;
-  while (true) {
-    if (exited) throw new Error(`signet exited during start:\n${await logTail()}`);
-    try {
-      const res = await fetch(`${httpUrl}/api/health`);
-      await res.body?.cancel();
-      if (res.ok) break;
-    } catch { /* not up yet */ }
-    if (Date.now() > deadline) throw new Error(`signet did not start:\n${await logTail()}`);
-    await sleep(50);
-  }
-  const finish = async (sig: Deno.Signal) => {
-    if (!exited) signal(child.pid, sig);
-    await child.status;
-  };
-  return {
-    pid: child.pid,
+  // the server for the machine's cores under load.
+  let logFile = "";
+  const server = await launchSignet({
     dataDir,
-    httpUrl,
-    httpPort: ports.http,
-    sshPort: ports.ssh,
-    registryUrl: `http://127.0.0.1:${ports.registry}`,
-    adminKey,
-    logFile,
-    logs: () => Deno.readTextFileSync(logFile),
-    stop: () => finish("SIGTERM"),
-    kill: () => finish("SIGKILL"),
-  };
+    adminKey: "bench-admin-key-0123456789abcdef",
+    env,
+    logFile: (ports) => (logFile = `${dataDir.replace(/\/+$/, "")}-${ports.http}.log`),
+    startTimeoutMs: 60_000,
+  });
+  return { ...server, logFile };
 }
 
 /** The bench account on Signet, with its API token. */

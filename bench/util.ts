@@ -1,52 +1,8 @@
 /** Small helpers shared by the bench: running commands, timing, statistics. */
 
-/** Output of a finished command. */
-export interface CmdResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-  ms: number;
-}
+import { cmd, type CmdOptions, type CmdResult } from "../testing/run.ts";
 
-/** Options for `cmd`. */
-export interface CmdOptions {
-  cwd?: string;
-  env?: Record<string, string>;
-  stdin?: string | Uint8Array;
-  /** Run as this uid/gid (the bench runs as root; baselines own their repositories). */
-  uid?: number;
-  gid?: number;
-}
-
-/** Runs a command to completion, timing it from spawn to exit; never throws on exit code. */
-export async function cmd(
-  program: string,
-  args: string[],
-  opts: CmdOptions = {},
-): Promise<CmdResult> {
-  const started = performance.now();
-  const child = new Deno.Command(program, {
-    args,
-    cwd: opts.cwd,
-    env: opts.env,
-    uid: opts.uid,
-    gid: opts.gid,
-    stdin: opts.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  if (opts.stdin !== undefined) {
-    const w = child.stdin.getWriter();
-    await w.write(
-      typeof opts.stdin === "string" ? new TextEncoder().encode(opts.stdin) : opts.stdin,
-    );
-    await w.close();
-  }
-  const out = await child.output();
-  const ms = performance.now() - started;
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr), ms };
-}
+export { cmd, type CmdOptions, type CmdResult };
 
 /** Like `cmd`, but throws with the output when the command fails. */
 export async function cmdOk(
@@ -117,7 +73,7 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-export { freePort } from "../tests/helpers/ports.ts";
+export { freePort } from "../testing/ports.ts";
 
 /**
  * The fields of a /proc `stat` file after the command name (field 3 of stat(5) onwards), or null

@@ -11,7 +11,7 @@ const MMAP_BYTES = 256 * 1024 * 1024;
  * SQLite's page cache per connection, in KiB (a negative `cache_size`). Pages read through the
  * mapping are not copied into it, but the cache also keeps each page's parsed B-tree header: at
  * SQLite's default 2 MiB, random lookups over the 100,000-bot registry parsed their index pages
- * again each time (docs/decisions.md, "SQLite page cache").
+ * again each time (docs/decisions/performance-and-bench.md, "SQLite page cache").
  */
 const CACHE_KIB = 32 * 1024;
 

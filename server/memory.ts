@@ -2,7 +2,7 @@
  * Giving memory back once the server goes idle after a burst of traffic, for what V8 and glibc
  * keep on their own: a worker's V8 heap is not shrunk when it goes idle, dead buffers wait for a
  * collection that V8 starts only after ~64 MB more of them, and glibc keeps freed memory in every
- * thread's malloc arena until asked to trim. Measured in docs/decisions.md ("Idle memory release").
+ * thread's malloc arena until asked to trim. Measured in docs/decisions/performance-and-bench.md ("Idle memory release").
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -63,7 +63,7 @@ const MMAP_THRESHOLD_BYTES = 64 * 1024;
  * (pipe and socket reads, request body chunks) get mappings of their own, unmapped when freed. By
  * default the threshold grows to the largest block freed so far (up to 32 MiB); after that those
  * buffers come from the malloc arenas, which fragment and keep their high-water mark. Measured in
- * docs/decisions.md ("Fixed mmap threshold"). False without glibc or FFI permission.
+ * docs/decisions/performance-and-bench.md ("Fixed mmap threshold"). False without glibc or FFI permission.
  */
 export function fixMmapThreshold(): boolean {
   return libc()?.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) === 1;
@@ -109,7 +109,7 @@ export interface IdleWatch {
  * The release schedule as a pure decision: fed each check's time, activity count and busy flag, it
  * answers whether to release memory now. Never while busy or right after activity: a collection
  * (and, before it ran on its own thread, a trim) stalls the event loop, which on a machine loaded
- * by a burst of clones took seconds (docs/decisions.md, "Idle memory release").
+ * by a burst of clones took seconds (docs/decisions/performance-and-bench.md, "Idle memory release").
  */
 export function releaseSchedule(
   startMs: number,

@@ -2,7 +2,7 @@
  * The hash of everything the UI bundle is built from: every file under ui/ except ui/generated/
  * (the sources, the CSS and ui/build.ts itself) and the preact packages deno.lock resolves.
  * `deno task build:ui` writes it into ui/generated/assets.ts; a test compares it with the sources
- * so the committed bundle cannot fall behind them (docs/decisions.md, "The UI bundle is committed").
+ * so the committed bundle cannot fall behind them (docs/decisions/ui.md, "The UI bundle is committed").
  */
 
 /** Paths under ui/, relative to the repository root, sorted; ui/generated/ left out. */

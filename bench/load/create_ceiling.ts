@@ -5,7 +5,7 @@
  * stored writes for the bot (`storeBot`: record, key, capability and search index rows) on a copy
  * of the seeded database, group-committed once per turn of the event loop. No validation, JCS,
  * nonce, policy or audit log: Signet does all of these on top. Not run by the bench (see
- * docs/decisions.md, "Verified creates: the ceiling on two cores").
+ * docs/decisions/performance-and-bench.md, "Verified creates: the ceiling on two cores").
  * Usage: deno run -A bench/load/create_ceiling.ts <port> verify|store [database copy]
  */
 import { registryModule } from "./registry_code.ts";

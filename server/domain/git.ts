@@ -22,7 +22,7 @@ export function gitServerEnv(ctx: Signet, gitProtocol?: string | null): Record<s
     GIT_CONFIG_KEY_1: "receive.unpackLimit",
     GIT_CONFIG_VALUE_1: "1",
     // Every pushed object is checked (index-pack --strict): no .gitmodules path escapes, no
-    // `.git` tree entries, no malformed commits (docs/decisions.md, "Pushed objects checked").
+    // `.git` tree entries, no malformed commits (docs/decisions/git-hosting.md, "Pushed objects checked").
     GIT_CONFIG_KEY_2: "receive.fsckObjects",
     GIT_CONFIG_VALUE_2: "true",
     ...gitProtocolEnv(gitProtocol),

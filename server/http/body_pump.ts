@@ -12,7 +12,7 @@
  * from Deno.serve is read into one reused buffer and only the bytes received are copied out, where
  * the stream's default reader gave every chunk a freshly allocated buffer of its own; writes to git
  * and to the spill file join the chunks waiting at that moment into one write of up to
- * `WRITE_BYTES`. Together they halved the server's CPU for a 50 MB HTTP push (docs/decisions.md,
+ * `WRITE_BYTES`. Together they halved the server's CPU for a 50 MB HTTP push (docs/decisions/git-hosting.md,
  * "Request bodies read into one buffer, written in large pieces").
  *
  * Reading starts before git does (`BodyPump`), so a request takes a git slot only once its body

@@ -19,7 +19,7 @@ import { type Algorithms, type Connection, createSsh2Server } from "./ssh2.ts";
 import { type MaxStartups, type Refusal, StartupSlots } from "./startups.ts";
 import { coalesceWrites } from "./write_coalescer.ts";
 
-/** Timeouts and caps of the SSH server (see docs/decisions.md). */
+/** Timeouts and caps of the SSH server (see docs/decisions/ssh.md). */
 export interface SshLimits {
   /** From TCP accept to the client's identification line (its first bytes). */
   identTimeoutMs: number;
@@ -63,7 +63,7 @@ export const DEFAULT_SSH_LIMITS: SshLimits = {
 
 /**
  * Algorithms offered. The client's preference picks among them; OpenSSH picks chacha20 first,
- * which measured fastest under Deno (docs/decisions.md). No CBC, no SHA-1 MACs.
+ * which measured fastest under Deno (docs/decisions/ssh.md). No CBC, no SHA-1 MACs.
  */
 const ALGORITHMS: Algorithms = {
   kex: [

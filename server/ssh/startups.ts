@@ -2,7 +2,7 @@
  * Admission of SSH connections that have not authenticated yet ("startups", as sshd calls them):
  * a cap per network prefix, random early drop between `start` and `full` as sshd's
  * `MaxStartups start:rate:full`, and at `full` a newcomer network takes a slot from the network
- * holding the most (docs/decisions.md "SSH: pre-authentication slots").
+ * holding the most (docs/decisions/ssh.md "SSH: pre-authentication slots").
  */
 
 /** sshd's `MaxStartups start:rate:full`. */
