@@ -105,13 +105,24 @@ export async function main(args: string[]): Promise<number> {
   }
 }
 
-/** Resolves with 0 after the first SIGTERM/SIGINT has run `shutdown`; a second signal exits at once. */
+/** Signals closer together than this count as one (see untilSignal). */
+const SAME_SIGNAL_MS = 1000;
+
+/**
+ * Resolves with 0 after the first SIGTERM/SIGINT has run `shutdown`; a second signal (more than
+ * SAME_SIGNAL_MS later) exits at once.
+ */
 function untilSignal(shutdown: () => Promise<void>): Promise<number> {
   return new Promise((resolve) => {
-    let stopping = false;
+    let firstSignalAt: number | null = null;
     const onSignal = () => {
-      if (stopping) Deno.exit(130);
-      stopping = true;
+      if (firstSignalAt !== null) {
+        // Ctrl-C under `deno task` arrives twice (the terminal's and the one deno task forwards):
+        // a repeat within a second is that same keypress, not a request to exit at once.
+        if (performance.now() - firstSignalAt < SAME_SIGNAL_MS) return;
+        Deno.exit(130);
+      }
+      firstSignalAt = performance.now();
       shutdown().then(() => resolve(0), (err) => {
         console.error(`signet: shutdown failed: ${err}`);
         resolve(1);
