@@ -3,26 +3,12 @@
  * forwards): the repeat is one request, so the server still drains and stops cleanly.
  */
 import { assertEquals, assertStringIncludes } from "./helpers/assert.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { serveProcess } from "./helpers/server.ts";
 
 Deno.test("two SIGINTs back to back still shut down cleanly", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "signet-signal-" });
   try {
-    const child = new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", MAIN, "serve"],
-      env: {
-        NO_COLOR: "1",
-        SERVICE_DATA_DIR: dataDir,
-        SERVICE_ADMIN_KEY: "test-admin-key-0123456789abcdef",
-        SERVICE_HTTP_BIND: "127.0.0.1:0",
-        SERVICE_SSH_BIND: "127.0.0.1:0",
-        SERVICE_REGISTRY_BIND: "127.0.0.1:0",
-      },
-      stdin: "null",
-      stdout: "null",
-      stderr: "piped",
-    }).spawn();
+    const child = serveProcess(dataDir);
     let log = "";
     const decoder = new TextDecoder();
     const reader = child.stderr.getReader();

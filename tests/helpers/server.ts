@@ -25,3 +25,25 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     ports: opts.ports,
   });
 }
+
+/**
+ * `signet serve` as a bare child process on ports the system picks, for tests that watch how it
+ * starts or stops (exit codes, signals) rather than talk to it; `env` overrides the defaults.
+ */
+export function serveProcess(dataDir: string, env: Record<string, string> = {}): Deno.ChildProcess {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../../main.ts", import.meta.url).pathname, "serve"],
+    env: {
+      NO_COLOR: "1",
+      SERVICE_DATA_DIR: dataDir,
+      SERVICE_ADMIN_KEY: "test-admin-key-0123456789abcdef",
+      SERVICE_HTTP_BIND: "127.0.0.1:0",
+      SERVICE_SSH_BIND: "127.0.0.1:0",
+      SERVICE_REGISTRY_BIND: "127.0.0.1:0",
+      ...env,
+    },
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+}
