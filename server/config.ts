@@ -14,6 +14,8 @@ export interface ServerConfig {
   dataDir: string;
   reposDir: string;
   databasePath: string;
+  /** PostgreSQL to use instead of the embedded SQLite file (SERVICE_DATABASE_URL); null = SQLite. */
+  databaseUrl: string | null;
   adminKey: string | null;
   adminKeyFile: string;
   httpBind: BindAddress | null;
@@ -108,6 +110,35 @@ function parseBaseUrl(value: string | undefined): string | null {
     throw new ConfigError(`SERVICE_BASE_URL must not carry a query or fragment`);
   }
   return url.href.replace(/\/+$/, "");
+}
+
+/**
+ * Parses SERVICE_DATABASE_URL: unset or empty means the embedded SQLite file; otherwise a
+ * `postgres://` or `postgresql://` URL. The message never repeats the URL (it may hold a password).
+ */
+export function parseDatabaseUrl(value: string | undefined): string | null {
+  if (!value) return null;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError(
+      "SERVICE_DATABASE_URL is not a URL: use postgres://user:password@host:5432/database, or leave it unset for the embedded SQLite database",
+    );
+  }
+  if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {
+    throw new ConfigError(
+      `SERVICE_DATABASE_URL must start with postgres:// or postgresql:// (not ${url.protocol}//); leave it unset for the embedded SQLite database`,
+    );
+  }
+  return value;
+}
+
+/** A database URL safe to log: `postgres://user@host:port/database`, never the password. */
+export function redactDatabaseUrl(value: string): string {
+  const url = new URL(value);
+  const user = url.username ? `${decodeURIComponent(url.username)}@` : "";
+  return `${url.protocol}//${user}${url.hostname}:${url.port || "5432"}${url.pathname}`;
 }
 
 /** Default SERVICE_HTTP_BODY_TIMEOUT, seconds (as Apache's mod_reqtimeout `body=20`). */
@@ -283,6 +314,11 @@ export const SETTINGS = {
     `host:port, [v6]:port or off (default ${DEFAULTS.SERVICE_REGISTRY_BIND})`,
     "bot registry address",
     (value) => parseBind("SERVICE_REGISTRY_BIND", value || DEFAULTS.SERVICE_REGISTRY_BIND),
+  ),
+  SERVICE_DATABASE_URL: setting(
+    "postgres://user:password@host:5432/database (default: the embedded SQLite file signet.db in the data directory)",
+    "PostgreSQL database to use instead of the embedded one",
+    parseDatabaseUrl,
   ),
   SERVICE_BASE_URL: setting(
     "an http:// or https:// URL (default from the HTTP bind)",
@@ -461,6 +497,7 @@ export function loadServerConfig(
     dataDir,
     reposDir: `${dataDir}/repos`,
     databasePath: `${dataDir}/signet.db`,
+    databaseUrl: v.SERVICE_DATABASE_URL,
     adminKey: v.SERVICE_ADMIN_KEY,
     adminKeyFile: `${dataDir}/admin_key`,
     httpBind: v.SERVICE_HTTP_BIND,

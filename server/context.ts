@@ -1,12 +1,12 @@
 /** The shared state every transport and domain function receives. */
-import type { Database } from "../db/database.ts";
+import type { Store } from "../db/store.ts";
 import type { ServerConfig } from "./config.ts";
 import type { RateLimiter } from "./ratelimit.ts";
 import type { CloneCache } from "./domain/clone_cache.ts";
 
-/** Database plus resolved configuration; the admin key is always set once serving. */
+/** Storage plus resolved configuration; the admin key is always set once serving. */
 export interface Signet {
-  db: Database;
+  store: Store;
   config: ServerConfig & { adminKey: string };
   /** The SSH port users should connect to, for messages (from the SSH bind). */
   sshPort: number | null;

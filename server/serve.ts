@@ -1,8 +1,13 @@
 /** `signet serve`: opens the data dir and database, then starts every enabled listener. */
-import { openDatabase } from "../db/database.ts";
-import { type Checkpointer, startCheckpointer } from "../db/checkpointer.ts";
+import { openStore } from "../db/open.ts";
 import { resolveAdminKey } from "./admin_key.ts";
-import { type BindAddress, ConfigError, loadServerConfig, type ServerConfig } from "./config.ts";
+import {
+  type BindAddress,
+  ConfigError,
+  loadServerConfig,
+  redactDatabaseUrl,
+  type ServerConfig,
+} from "./config.ts";
 import type { Signet } from "./context.ts";
 import { hostingApp } from "./http/app.ts";
 import {
@@ -16,6 +21,7 @@ import {
 import { withForwardedClients } from "./http/client_address.ts";
 import { log } from "./log.ts";
 import { registryHandler } from "./registry/http/app.ts";
+import { openRegistry } from "./registry/context.ts";
 import { guardRegistryReads } from "./registry/http/fast_reads.ts";
 import { purgeExpiredRegistryNonces } from "./registry/maintenance.ts";
 import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server.ts";
@@ -47,16 +53,18 @@ export async function startServer(
   );
   fixMmapThreshold();
   const admin = await resolveAdminKey(config.adminKey, config.adminKeyFile);
-  const db = openDatabase(config.databasePath);
-  const checkpointer = await startCheckpointer(config.databasePath, {
-    onFailure: (error) =>
-      log("error", "wal checkpointer failed; the writer checkpoints", { error }),
-  }).catch((err): Checkpointer | null => {
-    log("warn", "wal checkpointer not started; the writer checkpoints", { error: String(err) });
-    return null;
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    sqlitePath: config.databasePath,
+    onBackgroundFailure: (error) =>
+      log("warn", "wal checkpointer stopped; the writer checkpoints", { error }),
+  }).catch((err) => {
+    // PostgreSQL's start-up errors name host, port and the likely cause, never the password.
+    if (config.databaseUrl === null) throw err;
+    throw new ConfigError(`SERVICE_DATABASE_URL: ${(err as Error).message}`);
   });
   const ctx: Signet = {
-    db,
+    store,
     config: { ...config, adminKey: admin.key },
     sshPort: config.sshBind?.port ?? null,
     limiter: new RateLimiter(config.rateLimitsEnabled, config.rateLimitRules),
@@ -91,8 +99,9 @@ export async function startServer(
         config,
         config.registryBind,
         "registry",
-        registryHandler(ctx),
-        guardRegistryReads(config.databasePath),
+        registryHandler(ctx, await openRegistry(store)),
+        // The guard's thread reads the embedded database file itself; PostgreSQL reads go to the app.
+        store.engine === "sqlite" ? guardRegistryReads(config.databasePath) : null,
       ),
     )
     : null;
@@ -115,6 +124,9 @@ export async function startServer(
 
   log("info", "signet started", {
     data_dir: config.dataDir,
+    database: config.databaseUrl === null
+      ? config.databasePath
+      : redactDatabaseUrl(config.databaseUrl),
     http: describe(config.httpBind),
     ssh: describe(config.sshBind),
     ssh_host_key: ssh?.fingerprint,
@@ -147,9 +159,7 @@ export async function startServer(
       if (left > 0) log("warn", "shutdown deadline passed", { abandoned_transfers: left });
       await Promise.race([stopped, new Promise((r) => setTimeout(r, 1000))]);
       await ssh?.close();
-      await checkpointer?.stop();
-      db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-      db.close();
+      await store.close();
       log("info", "stopped");
     },
   };

@@ -148,6 +148,7 @@ Deno.test("every setting in the table refuses a bad value, naming it and its for
     SERVICE_SSH_BIND: "localhost",
     SERVICE_REGISTRY_BIND: "host:99999",
     SERVICE_BASE_URL: "ftp://example.com",
+    SERVICE_DATABASE_URL: "mysql://db.example/signet",
     SERVICE_MAX_PUSH_BYTES: "1t",
     SERVICE_SSH_MAX_CONNECTIONS_PER_IP: "0",
     SERVICE_SSH_MAX_STARTUPS: "10:30",

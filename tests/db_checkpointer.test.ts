@@ -1,7 +1,7 @@
 /** The WAL checkpointer copies committed pages into the database file from its own thread. */
 import { assert, assertEquals, assertRejects } from "./helpers/assert.ts";
-import { openDatabase } from "../db/database.ts";
-import { startCheckpointer } from "../db/checkpointer.ts";
+import { openDatabase } from "../db/sqlite/database.ts";
+import { startCheckpointer } from "../db/sqlite/checkpointer.ts";
 
 Deno.test("WAL checkpointer: pages reach the database file without the writer checkpointing", async () => {
   const dir = await Deno.makeTempDir({ prefix: "signet-checkpointer-" });

@@ -1,6 +1,6 @@
 /** The database's statement cache: one statement per SQL text, still usable after an error. */
 import { assertEquals, assertThrows } from "./helpers/assert.ts";
-import { openDatabase } from "../db/database.ts";
+import { openDatabase } from "../db/sqlite/database.ts";
 
 Deno.test("prepared statements are cached and survive a failed run", async () => {
   const dir = await Deno.makeTempDir();

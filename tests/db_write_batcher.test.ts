@@ -1,6 +1,6 @@
 /** Group commit: concurrent writes share one transaction, a failing write is undone alone. */
 import { deepStrictEqual as assertEquals, rejects } from "node:assert/strict";
-import { openDatabase, WriteBatcher } from "../db/database.ts";
+import { openDatabase, WriteBatcher } from "../db/sqlite/database.ts";
 
 Deno.test("group commit: order, isolation of a failing write, acknowledged only once committed", async () => {
   const dir = await Deno.makeTempDir({ prefix: "signet-batcher-" });

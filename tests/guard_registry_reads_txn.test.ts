@@ -1,8 +1,8 @@
 /** The guard thread's stored-bot reads share a read transaction per event-loop run, never longer. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { openDatabase, transaction } from "../db/database.ts";
-import { registryContext } from "../server/registry/context.ts";
-import { storeBot } from "../server/registry/bots.ts";
+import { openDatabase, transaction } from "../db/sqlite/database.ts";
+import { saveBot } from "../db/sqlite/registry_bots.ts";
+import { botWrite } from "../server/registry/bots.ts";
 import type { Bot } from "../protocol/registry/bot.ts";
 import { applyOperation } from "../server/registry/record.ts";
 import { GuardRegistryReads } from "../server/registry/http/guard_registry_reads.ts";
@@ -30,26 +30,25 @@ const GET = "GET /v1/bots/txn-bot HTTP/1.1\r\nHost: r\r\n\r\n";
 async function fixture() {
   const dir = await Deno.makeTempDir({ prefix: "signet-guard-reads-" });
   const db = openDatabase(`${dir}/signet.db`);
-  const rc = registryContext(db);
-  transaction(db, () => storeBot(rc, bot(1)));
+  transaction(db, () => saveBot(db, botWrite(bot(1))));
   const reads = new GuardRegistryReads(`${dir}/signet.db`);
   const dispose = async () => {
     reads.close();
     db.close();
     await Deno.remove(dir, { recursive: true });
   };
-  return { db, rc, reads, dispose };
+  return { db, reads, dispose };
 }
 
 Deno.test("guard reads: one read transaction per event-loop run, later runs see later commits", async () => {
-  const { db, rc, reads, dispose } = await fixture();
+  const { db, reads, dispose } = await fixture();
   try {
     const first = [reads.answer(GET), reads.answer(GET), reads.answer(GET)];
     assertEquals(first.map((a) => etag(a!.bytes)), ["1", "1", "1"]);
     assertEquals(reads.stats, { transactions: 1, reads: 3 });
     await new Promise((r) => setTimeout(r, 0));
     // Committed by the writing connection between two runs: the next read must see it.
-    transaction(db, () => storeBot(rc, bot(2)));
+    transaction(db, () => saveBot(db, botWrite(bot(2))));
     assertEquals(etag(reads.answer(GET)!.bytes), "2");
     assertEquals(reads.stats, { transactions: 2, reads: 4 });
     await new Promise((r) => setTimeout(r, 0));

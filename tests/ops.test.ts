@@ -10,8 +10,8 @@ import {
 } from "./helpers/accounts.ts";
 import { gitEnv, run, runOk } from "./helpers/run.ts";
 import { startTestServer } from "./helpers/server.ts";
-import { migrate, openDatabase } from "../db/database.ts";
-import { MIGRATIONS } from "../db/migrations/index.ts";
+import { migrate, openDatabase } from "../db/sqlite/database.ts";
+import { MIGRATIONS } from "../db/sqlite/migrations/index.ts";
 import { DatabaseSync } from "node:sqlite";
 
 const ROOT = new URL("../", import.meta.url).pathname;

@@ -12,7 +12,7 @@ import { startTestServer, type TestServer } from "./helpers/server.ts";
 import { type RegistryClient, RegistryError, signAttestation } from "../client/registry.ts";
 import { replayLog } from "../server/registry/replay.ts";
 import type { Bot } from "../protocol/registry/bot.ts";
-import { migrate, openDatabase } from "../db/database.ts";
+import { migrate, openDatabase } from "../db/sqlite/database.ts";
 import { DatabaseSync } from "node:sqlite";
 
 const CONTROL_ERROR = (param: string) =>

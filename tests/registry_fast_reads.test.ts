@@ -1,8 +1,8 @@
 /** The hot GET path answers exactly as the routed app does: status, body bytes, headers, metrics. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { openDatabase } from "../db/database.ts";
+import { openSqliteStore } from "../db/sqlite/store.ts";
 import { registryApp, registryHandler } from "../server/registry/http/app.ts";
-import { registryContext } from "../server/registry/context.ts";
+import { openRegistry } from "../server/registry/context.ts";
 import { storeBot } from "../server/registry/bots.ts";
 import { applyOperation } from "../server/registry/record.ts";
 import { httpRequests } from "../server/metrics.ts";
@@ -20,10 +20,10 @@ async function snapshot(res: Response) {
 
 Deno.test("GET /v1/bots/{id}: the fast path and the routed app give the same response", async () => {
   const dir = await Deno.makeTempDir({ prefix: "signet-fast-reads-" });
-  const db = openDatabase(`${dir}/signet.db`);
+  const store = await openSqliteStore(`${dir}/signet.db`, { checkpointer: false });
   try {
-    const ctx = { db, limiter: new RateLimiter(false) } as unknown as Signet;
-    const rc = registryContext(db);
+    const ctx = { store, limiter: new RateLimiter(false) } as unknown as Signet;
+    const rc = await openRegistry(store);
     const bot = applyOperation(
       "create_bot",
       null,
@@ -42,9 +42,9 @@ Deno.test("GET /v1/bots/{id}: the fast path and the routed app give the same res
         approvedBy: [{ key: "fast-bot#k1" }],
       },
     );
-    storeBot(rc, { ...bot, version: 3 });
+    await store.transaction((tx) => storeBot(tx, { ...bot, version: 3 }));
     const app = registryApp(ctx, rc);
-    const fast = registryHandler(ctx);
+    const fast = registryHandler(ctx, rc);
     const routed = (path: string, method = "GET") =>
       app.fetch(new Request(`http://registry.test${path}`, { method }), INFO);
     const served = (path: string, method = "GET") =>
@@ -79,7 +79,7 @@ Deno.test("GET /v1/bots/{id}: the fast path and the routed app give the same res
       await snapshot(await routed("/v1/bots/fast-bot", "HEAD")),
     );
   } finally {
-    db.close();
+    await store.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

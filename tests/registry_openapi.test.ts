@@ -1,6 +1,7 @@
 /** The OpenAPI document is generated from the validating schemas and covers the spec's schemas and operations. */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { openDatabase } from "../db/database.ts";
+import { openSqliteStore } from "../db/sqlite/store.ts";
+import { openRegistry } from "../server/registry/context.ts";
 import { registryApp } from "../server/registry/http/app.ts";
 import type { Signet } from "../server/context.ts";
 
@@ -54,9 +55,9 @@ const SPEC_OPERATIONS = [
 
 Deno.test("OpenAPI 3.1 document: spec schemas, property counts and operation ids", async () => {
   const dir = await Deno.makeTempDir({ prefix: "signet-openapi-" });
-  const db = openDatabase(`${dir}/signet.db`);
+  const store = await openSqliteStore(`${dir}/signet.db`, { checkpointer: false });
   try {
-    const app = registryApp({ db } as unknown as Signet);
+    const app = registryApp({ store } as unknown as Signet, await openRegistry(store));
     const res = await app.request("/v1/openapi.json");
     assertEquals(res.status, 200);
     const doc = await res.json();
@@ -90,7 +91,7 @@ Deno.test("OpenAPI 3.1 document: spec schemas, property counts and operation ids
     });
     assertEquals(schemas.BotRecord.additionalProperties, false);
   } finally {
-    db.close();
+    await store.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

@@ -1,7 +1,7 @@
 /** Every search plan (trigram index, ordered scan, capability walk) returns what a plain filter does. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { openDatabase, transaction } from "../db/database.ts";
-import { registryContext } from "../server/registry/context.ts";
+import { openSqliteStore } from "../db/sqlite/store.ts";
+import { openRegistry } from "../server/registry/context.ts";
 import { storeBot } from "../server/registry/bots.ts";
 import type { Bot } from "../protocol/registry/bot.ts";
 import { applyOperation } from "../server/registry/record.ts";
@@ -34,12 +34,14 @@ function makeBot(i: number): Bot {
 
 Deno.test("search: index, scan and capability plans agree with a plain filter, page by page", async () => {
   const dir = await Deno.makeTempDir({ prefix: "signet-search-plans-" });
-  const db = openDatabase(`${dir}/signet.db`);
+  const store = await openSqliteStore(`${dir}/signet.db`, { checkpointer: false });
   try {
-    const rc = registryContext(db);
+    const rc = await openRegistry(store);
     // Shuffled insertion, so rowid order is not bot_id order.
     const bots = Array.from({ length: 1200 }, (_, i) => makeBot((i * 7) % 1200));
-    transaction(db, () => bots.forEach((b) => storeBot(rc, b)));
+    await store.transaction(async (tx) => {
+      for (const b of bots) await storeBot(tx, b);
+    });
     const sorted = [...bots].sort((a, b) => a.bot_id < b.bot_id ? -1 : 1);
     const queries: { q?: string; capability?: string; status?: string }[] = [];
     // "bot" and "amber" are broad (more hits than the index probe takes); the others selective.
@@ -82,7 +84,7 @@ Deno.test("search: index, scan and capability plans agree with a plain filter, p
         let cursor: string | undefined;
         do {
           const page = JSON.parse(
-            searchBots(rc, { ...query, limit: "100", cursor }),
+            await searchBots(rc, { ...query, limit: "100", cursor }),
           ) as { results: Bot[]; next_cursor: string | null };
           got.push(...page.results.map((b) => b.bot_id));
           cursor = page.next_cursor ?? undefined;
@@ -90,10 +92,10 @@ Deno.test("search: index, scan and capability plans agree with a plain filter, p
         assertEquals(got, want, JSON.stringify(query));
       }
     }
-    const one = JSON.parse(searchBots(rc, { q: "plan-0001", limit: "1" }));
+    const one = JSON.parse(await searchBots(rc, { q: "plan-0001", limit: "1" }));
     assertEquals(one.results, [sorted[1]]);
   } finally {
-    db.close();
+    await store.close();
     await Deno.remove(dir, { recursive: true });
   }
 });

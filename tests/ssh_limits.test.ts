@@ -17,10 +17,10 @@ import { gitSshEnv, ssh, sshOptions } from "./helpers/ssh.ts";
 setQuiet(true);
 const { ctx, config } = await inProcessContext("signet-ssh-limits-");
 const aliceKey = await makeKey("alice");
-const alice = signup(ctx, {
+const alice = await signup(ctx, {
   username: "alice",
   public_key: aliceKey.publicLine,
-  invite_code: mintInvite(ctx),
+  invite_code: await mintInvite(ctx),
 }, "127.0.0.1");
 
 /** Runs `ssh repo list` until it succeeds (a closed connection is noticed asynchronously). */
@@ -191,6 +191,6 @@ Deno.test({
       });
     });
 
-    ctx.db.close();
+    await ctx.store.close();
   },
 });

@@ -116,9 +116,9 @@ Deno.test("startups: network prefixes", () => {
 setQuiet(true);
 const { ctx, config } = await inProcessContext("signet-ssh-startups-");
 const aliceKey = await makeKey("alice");
-signup(
+await signup(
   ctx,
-  { username: "alice", public_key: aliceKey.publicLine, invite_code: mintInvite(ctx) },
+  { username: "alice", public_key: aliceKey.publicLine, invite_code: await mintInvite(ctx) },
   "127.0.0.1",
 );
 
@@ -288,6 +288,6 @@ Deno.test({
       });
     });
 
-    ctx.db.close();
+    await ctx.store.close();
   },
 });

@@ -14,7 +14,7 @@ import {
 } from "./helpers/accounts.ts";
 import { gitEnv, run, runOk } from "./helpers/run.ts";
 import { startTestServer } from "./helpers/server.ts";
-import { migrate, openDatabase } from "../db/database.ts";
+import { migrate, openDatabase } from "../db/sqlite/database.ts";
 import { sha256Hex } from "../protocol/secrets.ts";
 
 const DAY_MS = 86_400_000;

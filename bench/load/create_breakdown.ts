@@ -13,8 +13,8 @@ import { signedCreate } from "./signed_create.ts";
 
 const [dbPath, countArg] = Deno.args;
 const count = Number(countArg);
-const { openDatabase } = await registryModule("db/database.ts");
-const { registryContext } = await registryModule("server/registry/context.ts");
+const { openSqliteStore } = await registryModule("db/sqlite/store.ts");
+const { openRegistry } = await registryModule("server/registry/context.ts");
 const { registryHandler } = await registryModule("server/registry/http/app.ts");
 const { mutateBot, storeBot } = await registryModule("server/registry/bots.ts");
 const { splitProofs, verifyProofs } = await registryModule("server/registry/proofs.ts");
@@ -23,9 +23,9 @@ const { setQuiet } = await registryModule("server/log.ts");
 const { generateKeyFile, signerFromKeyFile } = await registryModule("client/registry.ts");
 
 setQuiet(true);
-const db = openDatabase(dbPath);
-const rc = registryContext(db);
-const handler = registryHandler({ db, limiter: new RateLimiter(false), config: {} });
+const store = await openSqliteStore(dbPath, { checkpointer: false });
+const rc = await openRegistry(store);
+const handler = registryHandler({ store, limiter: new RateLimiter(false), config: {} }, rc);
 const info = {
   remoteAddr: { transport: "tcp", hostname: "127.0.0.1", port: 1 },
   completed: Promise.resolve(),
@@ -110,7 +110,8 @@ const template = JSON.parse(
 );
 const storeUs = await measure((text) => {
   const bot = { ...template, bot_id: JSON.parse(text).bot_id };
-  return rc.writes.run(() => storeBot(rc, bot));
+  // deno-lint-ignore no-explicit-any
+  return store.transaction((tx: any) => storeBot(tx, bot));
 });
-db.close();
+await store.close();
 console.log(JSON.stringify({ handlerUs, frontUs, mutationUs, verifyUs, storeUs }));

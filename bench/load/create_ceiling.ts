@@ -18,34 +18,25 @@ const sample = await makeVerifySample();
 const store = mode === "store" ? await openStore(dbPath) : null;
 
 async function openStore(path: string): Promise<(body: Record<string, unknown>) => Promise<void>> {
-  const { openDatabase } = await registryModule("db/database.ts");
-  const { registryContext } = await registryModule("server/registry/context.ts");
+  const { openSqliteStore } = await registryModule("db/sqlite/store.ts");
   const { storeBot } = await registryModule("server/registry/bots.ts");
-  const db = openDatabase(path);
-  const rc = registryContext(db);
+  const store = await openSqliteStore(path, { checkpointer: false });
   const template = JSON.parse(
-    (db.prepare("SELECT record FROM registry_bots LIMIT 1").get() as { record: string }).record,
+    (await store.bots.search({ q: null, status: null, capability: null, after: null, limit: 1 }))[0]
+      .record,
   );
-  let queue: { bot: Record<string, unknown>; done: () => void }[] = [];
   let created = 0;
-  const flush = () => {
-    const batch = queue;
-    queue = [];
-    db.exec("BEGIN IMMEDIATE");
-    for (const { bot } of batch) storeBot(rc, bot);
-    db.exec("COMMIT");
-    for (const { done } of batch) done();
+  // Each write is its own transaction; the store group-commits those submitted in one turn.
+  return async (body) => {
+    const bot = {
+      ...template,
+      bot_id: `ceiling-${created++}-${body.bot_id}`,
+      name: body.name,
+      description: body.description,
+    };
+    // deno-lint-ignore no-explicit-any
+    await store.transaction((tx: any) => storeBot(tx, bot));
   };
-  return (body) =>
-    new Promise((done) => {
-      const bot = {
-        ...template,
-        bot_id: `ceiling-${created++}-${body.bot_id}`,
-        name: body.name,
-        description: body.description,
-      };
-      if (queue.push({ bot, done }) === 1) setTimeout(flush, 0);
-    });
 }
 
 Deno.serve({

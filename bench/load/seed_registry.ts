@@ -2,14 +2,13 @@
  * Loads `count` bots into a Signet database through the registry's own storage function
  * (`storeBot`), cloned from a record the running server created: the bench needs 100,000 bots in
  * seconds, not the minutes that 100,000 signed POSTs take.
- * Usage: deno run -A bench/load/seed_registry.ts <database> <count> <template.json>
+ * Usage: deno run -A bench/load/seed_registry.ts <database file or postgres:// URL> <count> <template.json>
  */
-import { openDatabase, transaction } from "../../db/database.ts";
 import { registryModule } from "./registry_code.ts";
 import { SEED_WORDS, seedBotId } from "./seed_names.ts";
 
 const { storeBot } = await registryModule("server/registry/bots.ts");
-const { registryContext } = await registryModule("server/registry/context.ts");
+const { openStore } = await registryModule("db/open.ts");
 const { encodeBase64Url } = await registryModule("protocol/registry/base64url.ts");
 
 /** The fields of a stored bot record the seeder changes. */
@@ -24,15 +23,18 @@ interface Bot {
 const [dbPath, countArg, templatePath] = Deno.args;
 const count = Number(countArg);
 const template = JSON.parse(await Deno.readTextFile(templatePath)) as Bot;
-const db = openDatabase(dbPath);
-db.exec("PRAGMA busy_timeout = 10000");
-const rc = registryContext(db);
+const postgres = /^postgres(ql)?:\/\//.test(dbPath);
+const store = await openStore({
+  databaseUrl: postgres ? dbPath : null,
+  sqlitePath: dbPath,
+});
 const word = (i: number, salt: number) =>
   SEED_WORDS[(i * 7919 + salt * 104729) % SEED_WORDS.length];
 const CAPS = ["deploy", "review", "triage", "build", "release", "chat", "monitor", "index"];
 const BATCH = 2000;
 for (let start = 0; start < count; start += BATCH) {
-  transaction(db, () => {
+  // deno-lint-ignore no-explicit-any
+  await store.transaction(async (tx: any) => {
     for (let i = start; i < Math.min(count, start + BATCH); i++) {
       const bot = structuredClone(template);
       bot.bot_id = seedBotId(i);
@@ -45,9 +47,9 @@ for (let start = 0; start < count; start += BATCH) {
         ...k,
         public_key: encodeBase64Url(crypto.getRandomValues(new Uint8Array(32))),
       }));
-      storeBot(rc, bot);
+      await storeBot(tx, bot);
     }
   });
 }
-db.close();
+await store.close();
 console.log(JSON.stringify({ seeded: count }));

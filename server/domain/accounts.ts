@@ -1,13 +1,5 @@
 /** Accounts: invites, signup and the nonce-signing login that issues tokens (./tokens.ts). */
-import { transaction } from "../../db/database.ts";
-import { consumeInvite, findInvite, insertInvite } from "../../db/invites.ts";
-import { findUserByKey, findUserByName, insertUser, type UserRow } from "../../db/users.ts";
-import {
-  deleteChallenge,
-  deleteExpiredChallengesOf,
-  findChallenge,
-  insertChallenge,
-} from "../../db/challenges.ts";
+import type { UserRow } from "../../db/users.ts";
 import type { Signet } from "../context.ts";
 import { randomHex } from "../../protocol/secrets.ts";
 import { parsePublicKeyLine } from "../../protocol/ssh/sshkey.ts";
@@ -33,9 +25,9 @@ export function publicUser(u: UserRow): PublicUser {
 }
 
 /** Mints a single-use invite code (`inv_` + 32 hex). */
-export function mintInvite(ctx: Signet, createdBy: number | null = null): string {
+export async function mintInvite(ctx: Signet, createdBy: number | null = null): Promise<string> {
   const code = `inv_${randomHex(16)}`;
-  insertInvite(ctx.db, code, createdBy);
+  await ctx.store.invites.insert(code, createdBy);
   return code;
 }
 
@@ -52,7 +44,7 @@ export interface SignupInput {
  * them), validates username, key and invite in the spec's order, then inserts the user and
  * consumes the invite in one transaction. Nothing changes when anything fails.
  */
-export function signup(ctx: Signet, input: SignupInput, from: string): UserRow {
+export async function signup(ctx: Signet, input: SignupInput, from: string): Promise<UserRow> {
   ctx.limiter.take("signup_ip", from);
   const username = validateUsername(input.username);
   if (typeof input.public_key !== "string") {
@@ -68,20 +60,20 @@ export function signup(ctx: Signet, input: SignupInput, from: string): UserRow {
     throw new DomainError("invalid", "invite_code is required");
   }
   const code = input.invite_code;
-  return transaction(ctx.db, () => {
-    const invite = findInvite(ctx.db, code);
+  return await ctx.store.transaction(async (tx) => {
+    const invite = await tx.invites.find(code);
     if (!invite) throw new DomainError("invalid", "invite code not found");
     if (invite.used_at !== null) {
       throw new DomainError("conflict", "invite code has already been used");
     }
-    if (findUserByName(ctx.db, username)) {
+    if (await tx.users.findByName(username)) {
       throw new DomainError("conflict", `username ${username} is already taken`);
     }
-    if (findUserByKey(ctx.db, keyLine)) {
+    if (await tx.users.findByKey(keyLine)) {
       throw new DomainError("conflict", "this public key is already registered to another account");
     }
-    const user = insertUser(ctx.db, username, keyLine);
-    if (!consumeInvite(ctx.db, code, user.id)) {
+    const user = await tx.users.insert(username, keyLine);
+    if (!(await tx.invites.consume(code, user.id))) {
       throw new DomainError("conflict", "invite code has already been used");
     }
     return user;
@@ -92,9 +84,9 @@ export function signup(ctx: Signet, input: SignupInput, from: string): UserRow {
  * Validates `input` as a username that signup would accept right now (format, not taken) and
  * returns it; throws DomainError("invalid" | "conflict") otherwise. Signup checks again.
  */
-export function checkUsernameAvailable(ctx: Signet, input: unknown): string {
+export async function checkUsernameAvailable(ctx: Signet, input: unknown): Promise<string> {
   const username = validateUsername(input);
-  if (findUserByName(ctx.db, username)) {
+  if (await ctx.store.users.findByName(username)) {
     throw new DomainError("conflict", `username ${username} is already taken`);
   }
   return username;
@@ -115,19 +107,19 @@ function takeLoginToken(ctx: Signet, username: string, from: string): void {
  * and removes that user's expired challenges. An unknown username gets an indistinguishable
  * nonce that is never stored (no user enumeration).
  */
-export function issueChallenge(
+export async function issueChallenge(
   ctx: Signet,
   usernameInput: unknown,
   from: string,
   nowMs = Date.now(),
-): string {
+): Promise<string> {
   const username = validateUsername(usernameInput);
   takeLoginToken(ctx, username, from);
   const nonce = randomHex(32);
-  if (!findUserByName(ctx.db, username)) return nonce;
-  transaction(ctx.db, () => {
-    deleteExpiredChallengesOf(ctx.db, username, nowMs - CHALLENGE_LIFETIME_MS);
-    insertChallenge(ctx.db, username, nonce, nowMs);
+  if (!(await ctx.store.users.findByName(username))) return nonce;
+  await ctx.store.transaction(async (tx) => {
+    await tx.challenges.deleteExpiredOf(username, nowMs - CHALLENGE_LIFETIME_MS);
+    await tx.challenges.insert(username, nonce, nowMs);
   });
   return nonce;
 }
@@ -161,12 +153,12 @@ export async function verifyLogin(
     throw new DomainError("invalid", "signature must be a PEM-armored SSH signature string");
   }
   const days = tokenLifetimeDays(input.expires_in_days);
-  const challenge = findChallenge(ctx.db, username, input.nonce);
+  const challenge = await ctx.store.challenges.find(username, input.nonce);
   if (!challenge) throw new DomainError("unauthorized", "unknown or already used challenge");
   if (nowMs - challenge.created_ms >= CHALLENGE_LIFETIME_MS || nowMs < challenge.created_ms) {
     throw new DomainError("unauthorized", "challenge has expired; request a new one");
   }
-  const user = findUserByName(ctx.db, username);
+  const user = await ctx.store.users.findByName(username);
   if (!user) throw new DomainError("unauthorized", "unknown or already used challenge");
   const key = parsePublicKeyLine(user.public_key);
   try {
@@ -181,18 +173,18 @@ export async function verifyLogin(
     throw err;
   }
   const minted = await mintToken(days, nowMs);
-  transaction(ctx.db, () => {
+  await ctx.store.transaction(async (tx) => {
     // The await above lets a concurrent verify of the same challenge run first: the delete
     // decides which one wins, so a challenge yields at most one token.
-    if (!deleteChallenge(ctx.db, challenge.id)) {
+    if (!(await tx.challenges.delete(challenge.id))) {
       throw new DomainError("unauthorized", "unknown or already used challenge");
     }
-    storeToken(ctx.db, minted, user.id);
+    await storeToken(tx, minted, user.id);
   });
   return { token: minted.token, expiresAt: minted.expiresAt, user };
 }
 
 /** Returns the user registered with this `ssh-ed25519` key blob line, if any. */
-export function findUserBySshKey(ctx: Signet, keyLine: string): UserRow | undefined {
-  return findUserByKey(ctx.db, keyLine);
+export function findUserBySshKey(ctx: Signet, keyLine: string): Promise<UserRow | undefined> {
+  return ctx.store.users.findByKey(keyLine);
 }

@@ -7,13 +7,27 @@ export interface Health {
   checks: { database: string; repositories: string };
 }
 
-/** Checks that SQLite answers and the repository directory is a writable directory. */
+/** How long the database may take to answer a health check. */
+const PING_TIMEOUT_MS = 3000;
+
+/** Checks that the database answers and the repository directory is a writable directory. */
 export async function checkHealth(ctx: Signet): Promise<Health> {
   let database = "ok";
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    ctx.db.prepare("SELECT 1").get();
+    await Promise.race([
+      ctx.store.ping(),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`no answer within ${PING_TIMEOUT_MS / 1000} s`)),
+          PING_TIMEOUT_MS,
+        );
+      }),
+    ]);
   } catch (err) {
     database = `error: ${(err as Error).message}`;
+  } finally {
+    clearTimeout(timer);
   }
   let repositories = "ok";
   try {

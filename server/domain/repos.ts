@@ -1,14 +1,6 @@
 /** Repositories: creation, deletion, listing and on-disk locations. */
-import { transaction } from "../../db/database.ts";
-import {
-  deleteRepoRow,
-  findRepo,
-  insertRepo,
-  listRepos,
-  type RepoRow,
-  touchRepoPushed,
-} from "../../db/repos.ts";
-import { findUserByName, type UserRow } from "../../db/users.ts";
+import type { RepoRow } from "../../db/repos.ts";
+import type { UserRow } from "../../db/users.ts";
 import type { Signet } from "../context.ts";
 import { mustOwn } from "./access.ts";
 import { DomainError } from "../../protocol/errors.ts";
@@ -61,8 +53,8 @@ export function repoView(ctx: Signet, r: RepoRow): RepoView {
 }
 
 /** Looks up `owner/name`; throws not_found when it does not exist. */
-export function getRepo(ctx: Signet, owner: string, name: string): RepoRow {
-  const repo = findRepo(ctx.db, validateUsername(owner), validateRepoName(name));
+export async function getRepo(ctx: Signet, owner: string, name: string): Promise<RepoRow> {
+  const repo = await ctx.store.repos.find(validateUsername(owner), validateRepoName(name));
   if (!repo) throw new DomainError("not_found", `repository ${owner}/${name} not found`);
   return repo;
 }
@@ -82,7 +74,7 @@ export async function createRepo(
 
 // Creates the directory and the row; runs under the repository's lock.
 async function initRepo(ctx: Signet, owner: UserRow, name: string): Promise<RepoRow> {
-  if (findRepo(ctx.db, owner.username, name)) {
+  if (await ctx.store.repos.find(owner.username, name)) {
     throw new DomainError("conflict", `repository ${owner.username}/${name} already exists`);
   }
   const dir = repoDir(ctx, owner.username, name);
@@ -96,17 +88,12 @@ async function initRepo(ctx: Signet, owner: UserRow, name: string): Promise<Repo
     throw new Error(`git init failed: ${new TextDecoder().decode(init.stderr)}`);
   }
   try {
-    transaction(ctx.db, () => {
-      if (findRepo(ctx.db, owner.username, name)) {
-        throw new DomainError("conflict", `repository ${owner.username}/${name} already exists`);
-      }
-      insertRepo(ctx.db, owner.id, name);
-    });
+    await ctx.store.repos.insert(owner.id, name);
   } catch (err) {
     if (!(err instanceof DomainError)) await Deno.remove(dir, { recursive: true }).catch(() => {});
     throw err;
   }
-  return findRepo(ctx.db, owner.username, name)!;
+  return (await ctx.store.repos.find(owner.username, name))!;
 }
 
 /** Deletes `owner/name` after checking `actor` owns it; removes the row and the directory. */
@@ -116,7 +103,7 @@ export async function deleteRepo(
   owner: string,
   name: string,
 ): Promise<RepoRow> {
-  const repo = getRepo(ctx, owner, name);
+  const repo = await getRepo(ctx, owner, name);
   mustOwn(repo, actor, "delete");
   return await removeRepo(ctx, repo);
 }
@@ -124,10 +111,10 @@ export async function deleteRepo(
 /** Deletes a repository with no ownership check (admin use). */
 export async function removeRepo(ctx: Signet, repo: RepoRow): Promise<RepoRow> {
   return await repoLocks.run(`${repo.owner}/${repo.name}`.toLowerCase(), async () => {
-    if (findRepo(ctx.db, repo.owner, repo.name)?.id !== repo.id) {
+    if ((await ctx.store.repos.find(repo.owner, repo.name))?.id !== repo.id) {
       throw new DomainError("not_found", `repository ${repo.owner}/${repo.name} not found`);
     }
-    deleteRepoRow(ctx.db, repo.id);
+    await ctx.store.repos.delete(repo.id);
     await Deno.remove(repoDir(ctx, repo.owner, repo.name), { recursive: true }).catch((err) => {
       if (!(err instanceof Deno.errors.NotFound)) throw err;
     });
@@ -136,18 +123,20 @@ export async function removeRepo(ctx: Signet, repo: RepoRow): Promise<RepoRow> {
 }
 
 /** Lists the repositories of `owner` (validated), or all when undefined. */
-export function listReposOf(ctx: Signet, owner?: string): RepoRow[] {
-  if (owner === undefined) return listRepos(ctx.db);
+export async function listReposOf(ctx: Signet, owner?: string): Promise<RepoRow[]> {
+  if (owner === undefined) return await ctx.store.repos.list();
   const name = validateUsername(owner);
-  if (!findUserByName(ctx.db, name)) throw new DomainError("not_found", `user ${name} not found`);
-  return listRepos(ctx.db, name);
+  if (!(await ctx.store.users.findByName(name))) {
+    throw new DomainError("not_found", `user ${name} not found`);
+  }
+  return await ctx.store.repos.list(name);
 }
 
 /**
  * Records a push to `repo` once git has exited: its refs may have changed even when it failed
  * (some refs of a non-atomic push), so cached clones of the old state retire either way.
  */
-export function recordPush(ctx: Signet, repo: RepoRow, succeeded: boolean): void {
+export async function recordPush(ctx: Signet, repo: RepoRow, succeeded: boolean): Promise<void> {
   ctx.cloneCache?.refsChanged(repo.id);
-  if (succeeded) touchRepoPushed(ctx.db, repo.id);
+  if (succeeded) await ctx.store.repos.touchPushed(repo.id);
 }

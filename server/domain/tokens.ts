@@ -2,18 +2,9 @@
  * API tokens: issued by a login, stored only as their SHA-256, expiring, listed and revoked by
  * their public id. A revoked token's row is deleted; an expired one is refused and later purged.
  */
-import type { Database } from "../../db/database.ts";
-import {
-  deleteExpiredTokensOf,
-  deleteToken,
-  findTokenByHash,
-  findTokenById,
-  insertToken,
-  listLiveTokensOf,
-  type TokenRow,
-  touchToken,
-} from "../../db/tokens.ts";
-import { findUserById, findUserByName, type UserRow } from "../../db/users.ts";
+import type { Transaction } from "../../db/store.ts";
+import type { TokenRow } from "../../db/tokens.ts";
+import type { UserRow } from "../../db/users.ts";
 import type { Signet } from "../context.ts";
 import { randomHex, sha256Hex } from "../../protocol/secrets.ts";
 import { DomainError } from "../../protocol/errors.ts";
@@ -85,9 +76,9 @@ export async function mintToken(days: number, nowMs = Date.now()): Promise<NewTo
 }
 
 /** Stores `t` for `userId` (inside the caller's transaction) and purges the user's expired ones. */
-export function storeToken(db: Database, t: NewToken, userId: number): number {
-  deleteExpiredTokensOf(db, userId, t.createdAt);
-  return insertToken(db, t.hash, userId, t.createdAt, t.expiresAt);
+export async function storeToken(tx: Transaction, t: NewToken, userId: number): Promise<number> {
+  await tx.tokens.deleteExpiredOf(userId, t.createdAt);
+  return await tx.tokens.insert(t.hash, userId, t.createdAt, t.expiresAt);
 }
 
 /**
@@ -102,35 +93,39 @@ export async function resolveToken(
   if (!TOKEN_PATTERN.test(token)) return undefined;
   // Looked up by its SHA-256: what the lookup's timing could reveal is about the hash, and a hash
   // does not lead back to a token, so no comparison of secrets happens here.
-  const row = findTokenByHash(ctx.db, await sha256Hex(token));
+  const row = await ctx.store.tokens.findByHash(await sha256Hex(token));
   const now = new Date(nowMs).toISOString();
   if (!row || row.expires_at <= now) return undefined;
-  const user = findUserById(ctx.db, row.user_id);
+  const user = await ctx.store.users.findById(row.user_id);
   if (!user) return undefined;
   if (
     row.last_used_at === null || Date.parse(row.last_used_at) + LAST_USED_RESOLUTION_MS <= nowMs
   ) {
-    touchToken(ctx.db, row.id, now);
+    await ctx.store.tokens.touch(row.id, now);
     row.last_used_at = now;
   }
   return { user, token: row };
 }
 
 /** The live tokens of `user`, oldest first. */
-export function listTokens(ctx: Signet, user: UserRow, nowMs = Date.now()): TokenView[] {
-  return listLiveTokensOf(ctx.db, user.id, new Date(nowMs).toISOString()).map(tokenView);
+export async function listTokens(
+  ctx: Signet,
+  user: UserRow,
+  nowMs = Date.now(),
+): Promise<TokenView[]> {
+  return (await ctx.store.tokens.listLiveOf(user.id, new Date(nowMs).toISOString())).map(tokenView);
 }
 
 /** The live tokens of the user named `usernameInput` (admin use); not_found for no such user. */
-export function listTokensOfUser(
+export async function listTokensOfUser(
   ctx: Signet,
   usernameInput: unknown,
   nowMs = Date.now(),
-): TokenView[] {
+): Promise<TokenView[]> {
   const username = validateUsername(usernameInput);
-  const user = findUserByName(ctx.db, username);
+  const user = await ctx.store.users.findByName(username);
   if (!user) throw new DomainError("not_found", `user ${username} not found`);
-  return listTokens(ctx, user, nowMs);
+  return await listTokens(ctx, user, nowMs);
 }
 
 /** Parses a token id from a path segment. */
@@ -145,10 +140,14 @@ function tokenId(input: unknown): number {
  * Revokes token `idInput` when `owner` owns it; with no owner (admin use), any token. A token
  * of someone else is not_found, like one that does not exist, so ids reveal nothing.
  */
-export function revokeToken(ctx: Signet, idInput: unknown, owner?: UserRow): number {
+export async function revokeToken(
+  ctx: Signet,
+  idInput: unknown,
+  owner?: UserRow,
+): Promise<number> {
   const id = tokenId(idInput);
-  const row = findTokenById(ctx.db, id);
-  if (!row || (owner && row.user_id !== owner.id) || !deleteToken(ctx.db, id)) {
+  const row = await ctx.store.tokens.findById(id);
+  if (!row || (owner && row.user_id !== owner.id) || !(await ctx.store.tokens.delete(id))) {
     throw new DomainError("not_found", `token ${id} not found`);
   }
   return id;

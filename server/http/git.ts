@@ -70,7 +70,7 @@ async function serveGit(
   service: GitService,
   rest: string,
 ): Promise<Response> {
-  const repo = getRepo(ctx, c.req.param("owner")!, c.req.param("repo")!);
+  const repo = await getRepo(ctx, c.req.param("owner")!, c.req.param("repo")!);
   let user: UserRow | undefined;
   try {
     user = await userFromAuthorization(ctx, c.req.header("Authorization"));
@@ -223,7 +223,7 @@ async function serveGit(
         stderr: errText.slice(0, 500),
       });
     }
-    if (service === "git-receive-pack" && !advertise) recordPush(ctx, repo, status.success);
+    if (service === "git-receive-pack" && !advertise) await recordPush(ctx, repo, status.success);
   }));
 
   // Protocol v0/v1 advertisements start with a service line; v2 has none (as in http-backend).

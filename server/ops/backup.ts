@@ -1,5 +1,5 @@
 /** `signet backup <dir>` and `signet restore <dir>`: consistent online snapshots of a data dir. */
-import { integrityCheck, repositoriesIn, snapshotDatabase } from "../../db/backup.ts";
+import { integrityCheck, repositoriesIn, snapshotDatabase } from "../../db/sqlite/backup.ts";
 import type { ServerConfig } from "../config.ts";
 import { pathExists } from "../../protocol/fs.ts";
 

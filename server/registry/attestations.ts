@@ -4,11 +4,7 @@
  * them under attestation_id = SHA-256 (hex) of those signed bytes, so publishing is idempotent.
  */
 import { createHash } from "node:crypto";
-import {
-  findAttestation,
-  insertAttestation,
-  listAttestations,
-} from "../../db/registry_attestations.ts";
+import type { Resources } from "../../db/store.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { appendEntry } from "./audit.ts";
 import { decodeBase64Url } from "../../protocol/registry/base64url.ts";
@@ -45,7 +41,7 @@ async function publish(
   }
   const att = raw as unknown as AttestationT;
   const bytes = attestationSigningBytes(raw);
-  const issuer = checkParties(rc, att);
+  const issuer = await checkParties(rc.store, att);
   const key = issuerKey(issuer, att.signature.key_id);
   const signature = decodeBase64Url(att.signature.value);
   if (!signature || signature.length !== 64) {
@@ -61,12 +57,13 @@ async function publish(
     );
   }
   const id = createHash("sha256").update(bytes).digest("hex");
-  return rc.writes.run(() => {
-    const again = checkParties(rc, att);
+  return await rc.store.transaction(async (tx) => {
+    await tx.log.lock();
+    const again = await checkParties(tx, att);
     if (issuerKey(again, key.key_id).public_key !== key.public_key) {
       throw new DomainError("invalid", "the issuer's key changed while publishing; sign again");
     }
-    const existing = findAttestation(rc.db, id);
+    const existing = await tx.attestations.find(id);
     if (existing) return { attestation: JSON.parse(existing) as AttestationT, created: false };
     const now = new Date(rc.now());
     const stored: AttestationT = {
@@ -78,14 +75,14 @@ async function publish(
       published_at: now.toISOString(),
       signature: att.signature,
     };
-    insertAttestation(rc.db, {
+    await tx.attestations.insert({
       id,
       issuer: att.issuer,
       subject: att.subject,
       record: JSON.stringify(stored),
       publishedAt: stored.published_at!,
     });
-    appendEntry(rc.db, {
+    await appendEntry(tx, {
       botId: att.subject,
       operation: "publish_attestation",
       method: "POST",
@@ -94,16 +91,16 @@ async function publish(
       nowMs: now.getTime(),
       body: canonicalJson(raw),
       signers: [{ key: qualify(issuer.bot_id, key.key_id) }],
-      version: findBot(rc, att.subject)!.version,
+      version: (await findBot(tx, att.subject))!.version,
     });
     return { attestation: stored, created: true };
   });
 }
 
-function checkParties(rc: RegistryContext, att: AttestationT): Bot {
-  const subject = findBot(rc, att.subject);
+async function checkParties(from: Resources, att: AttestationT): Promise<Bot> {
+  const subject = await findBot(from, att.subject);
   if (!subject) throw new DomainError("not_found", `subject bot ${att.subject} not found`);
-  const issuer = findBot(rc, att.issuer);
+  const issuer = await findBot(from, att.issuer);
   if (!issuer) throw new DomainError("not_found", `issuer bot ${att.issuer} not found`);
   if (issuer.status !== "active") {
     throw new DomainError("invalid", `issuer bot ${att.issuer} is revoked`);
@@ -126,18 +123,20 @@ function issuerKey(issuer: Bot, keyId: string) {
 }
 
 /** A page of attestations about (role subject) or by (role issuer) a bot, in publication order. */
-export function attestationsOf(
+export async function attestationsOf(
   rc: RegistryContext,
   botId: string,
   opts: { role: "subject" | "issuer"; cursor: string | null; limit: number },
-): { attestations: AttestationT[]; next_cursor: string | null } {
-  if (!findBot(rc, botId)) throw new DomainError("not_found", `bot ${botId} not found`);
+): Promise<{ attestations: AttestationT[]; next_cursor: string | null }> {
+  if (!(await findBot(rc.store, botId))) {
+    throw new DomainError("not_found", `bot ${botId} not found`);
+  }
   let after = 0;
   if (opts.cursor !== null) {
     if (!/^\d{1,15}$/.test(opts.cursor)) throw new DomainError("invalid", "cursor is not valid");
     after = Number(opts.cursor);
   }
-  const rows = listAttestations(rc.db, {
+  const rows = await rc.store.attestations.list({
     botId,
     role: opts.role,
     afterSeq: after,

@@ -4,8 +4,7 @@
  * hash (64 zeros for the first), so altering or dropping any entry breaks every later hash.
  */
 import { createHash } from "node:crypto";
-import type { Database } from "../../db/database.ts";
-import { appendLogRow, logHead } from "../../db/registry_log.ts";
+import type { Transaction } from "../../db/store.ts";
 import { canonicalJson } from "../../protocol/registry/jcs.ts";
 import type { SignerRefT } from "../../protocol/registry/bot.ts";
 import type { LogEntryT, ProofT, SignerSetT } from "../../protocol/registry/schemas.ts";
@@ -35,9 +34,12 @@ export interface LogDraft {
   version: number;
 }
 
-/** Appends the entry for `draft` to the log (inside the caller's transaction) and returns it. */
-export function appendEntry(db: Database, draft: LogDraft): LogEntryT {
-  const head = logHead(db);
+/**
+ * Appends the entry for `draft` to the log (inside the caller's transaction, after its
+ * `tx.log.lock()`) and returns it.
+ */
+export async function appendEntry(tx: Transaction, draft: LogDraft): Promise<LogEntryT> {
+  const head = await tx.log.head();
   const partial: Omit<LogEntryT, "hash"> = {
     seq: (head?.seq ?? 0) + 1,
     bot_id: draft.botId,
@@ -53,7 +55,7 @@ export function appendEntry(db: Database, draft: LogDraft): LogEntryT {
     prev_hash: head?.hash ?? GENESIS_HASH,
   };
   const entry: LogEntryT = { ...partial, hash: entryHash(partial) };
-  appendLogRow(db, {
+  await tx.log.append({
     seq: entry.seq,
     botId: entry.bot_id,
     operation: entry.operation,

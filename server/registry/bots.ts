@@ -1,14 +1,16 @@
 /**
  * The registry's write path. Each mutation runs in two phases:
- * 1. (async) split off and verify every proof's JWS, nonce MAC and lifetime, and Ed25519 signature;
- * 2. (synchronous, inside BEGIN IMMEDIATE) reload the bot, re-check that each verifying key still
- *    belongs to it unchanged, check the operation (404/409/400/412), enforce the policy, consume
- *    the nonces (a replayed one is refused here), append the audit log entry and store the new
- *    record.
- * Phase 2 never awaits, so writes to a bot are serialized and none is lost.
+ * 1. (outside any transaction) split off and verify every proof's JWS, nonce MAC and lifetime, and
+ *    Ed25519 signature;
+ * 2. (one transaction, after taking the audit log's lock) reload the bot and the controllers it
+ *    names, re-check that each verifying key still belongs to it unchanged, check the operation
+ *    (404/409/400/412), enforce the policy, consume the nonces (a replayed one is refused here),
+ *    append the audit log entry and store the new record.
+ * The log's lock serializes phase 2 across writers (and instances), so none is lost and the chain
+ * never forks.
  */
-import { loadBotRecord, saveBot } from "../../db/registry_bots.ts";
-import { markNonceUsed } from "../../db/registry_nonces.ts";
+import type { Resources, Transaction } from "../../db/store.ts";
+import type { BotWrite } from "../../db/registry_bots.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { registryOperations } from "../metrics.ts";
 import { appendEntry } from "./audit.ts";
@@ -44,17 +46,40 @@ export interface MutationRequest {
   ifMatch?: string | null;
 }
 
-/** Reads a bot record, or undefined. */
-export function findBot(rc: RegistryContext, botId: string): Bot | undefined {
-  const text = loadBotRecord(rc.db, botId);
-  return text === undefined ? undefined : JSON.parse(text) as Bot;
+/** Reads a bot record (through `from`: the store, or a transaction), or undefined. */
+export async function findBot(from: Resources, botId: string): Promise<Bot | undefined> {
+  const row = await from.bots.loadRow(botId);
+  return row === undefined ? undefined : JSON.parse(row.record) as Bot;
 }
 
 /** Reads a bot record or throws 404. */
-export function getBot(rc: RegistryContext, botId: string): Bot {
-  const bot = findBot(rc, botId);
+export async function getBot(from: Resources, botId: string): Promise<Bot> {
+  const bot = await findBot(from, botId);
   if (!bot) throw new DomainError("not_found", `bot ${botId} not found`);
   return bot;
+}
+
+/**
+ * A synchronous lookup over the records of `botIds`, read now (the policy rules look up the
+ * controllers a record names, and only those). Looking up any other bot is a bug, not a miss.
+ */
+export async function loadLookup(from: Resources, botIds: Iterable<string>): Promise<BotLookup> {
+  const records = new Map<string, Bot | undefined>();
+  for (const id of new Set(botIds)) records.set(id, await findBot(from, id));
+  return (id) => {
+    if (!records.has(id)) throw new Error(`bot ${id} was looked up but not loaded`);
+    return records.get(id);
+  };
+}
+
+/** The ids of the controllers `records` name (absent or malformed lists name none). */
+function controllerIds(...records: ({ controllers?: unknown } | null | undefined)[]): string[] {
+  const ids: string[] = [];
+  for (const r of records) {
+    if (!Array.isArray(r?.controllers)) continue;
+    for (const c of r.controllers) if (typeof c?.bot_id === "string") ids.push(c.bot_id);
+  }
+  return ids;
 }
 
 /** Runs a registry write and counts it in `signet_registry_operations_total` by outcome. */
@@ -87,31 +112,30 @@ export function mutateBot(rc: RegistryContext, req: MutationRequest): Promise<Mu
 
 async function applyMutation(rc: RegistryContext, req: MutationRequest): Promise<MutationResult> {
   // Announced before verifying, so a group commit about to run waits for this write to join it.
-  const submitted = rc.writes.expect();
+  const submitted = rc.store.expectTransaction();
   let committed: Promise<MutationResult>;
   try {
-    committed = rc.writes.run(await verifyMutation(rc, req));
+    committed = rc.store.transaction(await verifyMutation(rc, req));
   } finally {
     submitted();
   }
   return await committed;
 }
 
-// Phase 1 (verification); returns phase 2, the write to run in a group commit.
+// Phase 1 (verification); returns phase 2, the transaction to run.
 async function verifyMutation(
   rc: RegistryContext,
   req: MutationRequest,
-): Promise<() => MutationResult> {
+): Promise<(tx: Transaction) => Promise<MutationResult>> {
   const split = splitProofs(req.body);
   const payload = split.payload;
   const creating = req.operation === "create_bot";
   const nowMs = rc.now();
-  const lookup: BotLookup = (id) => findBot(rc, id);
 
   // Phase 1: cheap state checks for a clear error, then signature verification.
   let target: Bot;
   if (creating) {
-    if (findBot(rc, req.botId)) {
+    if (await findBot(rc.store, req.botId)) {
       throw new DomainError("conflict", `bot ${req.botId} already exists`);
     }
     target = applyOperation("create_bot", null, payload, { botId: req.botId }, {
@@ -121,30 +145,35 @@ async function verifyMutation(
       approvedBy: [],
     });
   } else {
-    target = mustBeActive(getBot(rc, req.botId));
+    target = mustBeActive(await getBot(rc.store, req.botId));
   }
   const signatures = await verifyProofs(split, {
     method: req.method,
     path: req.path,
     target,
     ownKeysOnly: creating,
-    lookup,
+    lookup: await loadLookup(rc.store, controllerIds(target)),
     nonceKey: rc.nonceKey,
     nowMs,
   });
 
-  // Phase 2: everything below is synchronous (one savepoint of a group commit).
-  return () => {
+  // Phase 2: one transaction, serialized with every other registry write by the log's lock.
+  return async (tx) => {
+    await tx.log.lock();
     const now = new Date(rc.now()).toISOString();
     let current: Bot | null = null;
     if (creating) {
-      if (findBot(rc, req.botId)) {
+      if (await findBot(tx, req.botId)) {
         throw new DomainError("conflict", `bot ${req.botId} already exists`);
       }
     } else {
-      current = mustBeActive(getBot(rc, req.botId));
+      current = mustBeActive(await getBot(tx, req.botId));
       checkIfMatch(current, req.ifMatch);
     }
+    const lookup = await loadLookup(tx, [
+      ...controllerIds(current, target, payload),
+      ...signatures.map((s) => s.botId),
+    ]);
     const state = current ?? target;
     const signers = stillValid(signatures, state, lookup);
     const check = checkOperation(req, current, payload, lookup);
@@ -167,8 +196,8 @@ async function verifyMutation(
 
     for (const sig of signatures) {
       if (
-        !markNonceUsed(rc.db, sig.nonce, sig.nonceExpiresMs) &&
-        !isRepeatInThisRequest(sig, signatures)
+        !isRepeatInThisRequest(sig, signatures) &&
+        !(await tx.nonces.markUsed(sig.nonce, sig.nonceExpiresMs))
       ) {
         throw new DomainError(
           "invalid",
@@ -176,7 +205,7 @@ async function verifyMutation(
         );
       }
     }
-    const entry = appendEntry(rc.db, {
+    const entry = await appendEntry(tx, {
       botId: req.botId,
       operation: req.operation,
       method: req.method,
@@ -199,7 +228,7 @@ async function verifyMutation(
       approvedBy,
     });
     checkStoredRecord(next, current, lookup);
-    return { bot: next, record: storeBot(rc, next) };
+    return { bot: next, record: await storeBot(tx, next) };
   };
 }
 
@@ -421,10 +450,17 @@ function checkControllers(
   }
 }
 
-/** Writes `bot` and its index rows; returns the stored JSON text. */
-export function storeBot(rc: RegistryContext, bot: Bot): string {
+/** Writes `bot` and its index rows (inside the caller's transaction); returns the stored JSON text. */
+export async function storeBot(tx: Transaction, bot: Bot): Promise<string> {
+  const write = botWrite(bot);
+  await tx.bots.save(write);
+  return write.record;
+}
+
+/** What the store keeps for `bot`: its JSON text and the columns its indexes need. */
+export function botWrite(bot: Bot): BotWrite {
   const record = JSON.stringify(bot);
-  saveBot(rc.db, {
+  return {
     botId: bot.bot_id,
     status: bot.status,
     searchText: `${bot.bot_id}\n${bot.name}\n${bot.description}`.toLowerCase(),
@@ -435,6 +471,5 @@ export function storeBot(rc: RegistryContext, bot: Bot): string {
     keys: bot.keys.map((k) => ({ keyId: k.key_id, publicKey: k.public_key, status: k.status })),
     capabilities: bot.capabilities,
     controllers: bot.controllers.map((c) => c.bot_id),
-  });
-  return record;
+  };
 }

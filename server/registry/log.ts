@@ -1,5 +1,4 @@
 /** Reading the audit log: per bot, or the whole log in order for export and replay. */
-import { readLogRows } from "../../db/registry_log.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { findBot } from "./bots.ts";
 import type { RegistryContext } from "./context.ts";
@@ -12,11 +11,11 @@ export const LOG_DEFAULT_LIMIT = 100;
 export const LOG_MAX_LIMIT = 1000;
 
 /** Entries after `after` (a seq, default 0), optionally of one bot (404 when it does not exist). */
-export function readLog(
+export async function readLog(
   rc: RegistryContext,
   opts: { after?: string; limit?: string; botId?: string },
-): { entries: LogEntryT[]; next_after: number | null } {
-  if (opts.botId !== undefined && !findBot(rc, opts.botId)) {
+): Promise<{ entries: LogEntryT[]; next_after: number | null }> {
+  if (opts.botId !== undefined && !(await findBot(rc.store, opts.botId))) {
     throw new DomainError("not_found", `bot ${opts.botId} not found`);
   }
   let after = 0;
@@ -27,7 +26,7 @@ export function readLog(
     after = Number(opts.after);
   }
   const limit = parseLimit(opts.limit, LOG_DEFAULT_LIMIT, LOG_MAX_LIMIT);
-  const rows = readLogRows(rc.db, { after, limit: limit + 1, botId: opts.botId });
+  const rows = await rc.store.log.read({ after, limit: limit + 1, botId: opts.botId });
   const entries = rows.slice(0, limit).map((r) => JSON.parse(r) as LogEntryT);
   return {
     entries,

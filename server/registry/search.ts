@@ -5,8 +5,8 @@
  * parameters refuse control characters: SQLite's LIKE ends a pattern at a NUL (so `q=%00` would
  * match every bot) and FTS5 refuses one in a phrase.
  */
-import type { Database } from "../../db/database.ts";
-import { type PlanMemory, searchBotRecords } from "../../db/registry_bots.ts";
+import type { BotHit, BotQuery, PlanMemory } from "../../db/registry_bots.ts";
+import type { Store } from "../../db/store.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { decodeBase64Url, encodeBase64Url } from "../../protocol/registry/base64url.ts";
 import { BOT_ID_PATTERN } from "../../protocol/registry/schemas.ts";
@@ -36,14 +36,26 @@ export function parseLimit(value: string | undefined, def: number, max: number):
   return Number(value);
 }
 
-/** What a search reads: a database connection and a planner memory (a RegistryContext is one). */
+/** What a search reads: the store and a planner memory (a RegistryContext is one). */
 export interface SearchContext {
-  db: Database;
+  store: Store;
   searchPlans: PlanMemory;
 }
 
 /** Runs one search page; returns the SearchResponse JSON text. */
-export function searchBots(rc: SearchContext, params: SearchParams): string {
+export async function searchBots(rc: SearchContext, params: SearchParams): Promise<string> {
+  const plan = planSearch(params);
+  return searchPage(await rc.store.bots.search(plan.query, rc.searchPlans), plan.limit);
+}
+
+/** A validated search: the store query (one row more than a page, to see if another follows). */
+export interface SearchPlan {
+  query: BotQuery;
+  limit: number;
+}
+
+/** Validates search parameters into the query to run; 400 for bad ones. */
+export function planSearch(params: SearchParams): SearchPlan {
   const limit = parseLimit(params.limit, SEARCH_DEFAULT_LIMIT, SEARCH_MAX_LIMIT);
   const status = params.status || null;
   if (status !== null && status !== "active" && status !== "revoked") {
@@ -54,13 +66,20 @@ export function searchBots(rc: SearchContext, params: SearchParams): string {
     throw new DomainError("invalid", `q is longer than ${SEARCH_MAX_QUERY} characters`);
   }
   const capability = searchText("capability", params.capability)?.toLowerCase() || null;
-  const rows = searchBotRecords(rc.db, {
-    q,
-    status,
-    capability,
-    after: params.cursor ? decodeCursor(params.cursor) : null,
-    limit: limit + 1,
-  }, rc.searchPlans);
+  return {
+    query: {
+      q,
+      status,
+      capability,
+      after: params.cursor ? decodeCursor(params.cursor) : null,
+      limit: limit + 1,
+    },
+    limit,
+  };
+}
+
+/** The SearchResponse JSON text of a page, from the rows `planSearch`'s query returned. */
+export function searchPage(rows: BotHit[], limit: number): string {
   const page = rows.slice(0, limit);
   // The stored records are the JSON of each Bot already: spliced, not parsed and re-serialized.
   const cursor = rows.length > limit ? encodeCursor(page[page.length - 1].botId) : null;

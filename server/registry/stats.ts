@@ -1,15 +1,12 @@
 /** Registry statistics (RegistryStatsResponse). */
-import { countAttestations } from "../../db/registry_attestations.ts";
-import { countBots } from "../../db/registry_bots.ts";
-import { countLog, logHead } from "../../db/registry_log.ts";
 import type { RegistryContext } from "./context.ts";
 
 /** Current counts and metrics. */
-export function registryStats(rc: RegistryContext) {
+export async function registryStats(rc: RegistryContext) {
   const now = rc.now();
-  const counts = countBots(rc.db);
-  const log = countLog(rc.db, now - 24 * 3600_000);
-  const head = logHead(rc.db);
+  const counts = await rc.store.bots.counts();
+  const log = await rc.store.log.count(now - 24 * 3600_000);
+  const head = await rc.store.log.head();
   const by = (m: Record<string, number>) => ({ active: m.active ?? 0, revoked: m.revoked ?? 0 });
   const bots = by(counts.botsByStatus);
   const keys = by(counts.keysByStatus);
@@ -18,7 +15,7 @@ export function registryStats(rc: RegistryContext) {
     bots_by_status: bots,
     keys_total: keys.active + keys.revoked,
     keys_by_status: keys,
-    attestations_total: countAttestations(rc.db),
+    attestations_total: await rc.store.attestations.count(),
     controllers_total: counts.controllers,
     operations_24h: log.since,
     log_entries: log.total,

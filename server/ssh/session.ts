@@ -78,7 +78,7 @@ async function runExec(
   env: Record<string, string>,
 ): Promise<void> {
   peer.activity.touch();
-  const user = findUserBySshKey(peer.ctx, peer.key.line);
+  const user = await findUserBySshKey(peer.ctx, peer.key.line);
   if (!user) {
     io.discardInput();
     log("info", "ssh command refused: key not registered", { remote_addr: peer.remote });
@@ -133,7 +133,7 @@ async function runCommand(
 
 async function runShell(peer: Peer, io: ChannelIO): Promise<void> {
   peer.activity.touch();
-  const user = findUserBySshKey(peer.ctx, peer.key.line);
+  const user = await findUserBySshKey(peer.ctx, peer.key.line);
   const started = performance.now();
   if (user) {
     io.discardInput();

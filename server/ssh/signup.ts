@@ -39,7 +39,7 @@ export async function runSignup(
       const line = await reader.readLine();
       if (line === null) return await cancelled(io);
       try {
-        username = checkUsernameAvailable(ctx, line.trim());
+        username = await checkUsernameAvailable(ctx, line.trim());
       } catch (err) {
         if (!(err instanceof DomainError)) throw err;
         await io.out(`  ${err.message}. Please choose another.\n`);
@@ -50,7 +50,7 @@ export async function runSignup(
     const code = await reader.readLine();
     if (code === null) return await cancelled(io);
     try {
-      const user = signup(
+      const user = await signup(
         ctx,
         { username, public_key: peer.key.line, invite_code: code.trim() },
         peer.remote,
@@ -67,13 +67,13 @@ export async function runSignup(
         return 1;
       }
       if (!(err instanceof DomainError)) throw err;
-      const owner = findUserBySshKey(ctx, peer.key.line);
+      const owner = await findUserBySshKey(ctx, peer.key.line);
       if (owner) {
         await io.out(`  This key was just registered as ${owner.username}; reconnect to use it.\n`);
         return 1;
       }
       try {
-        checkUsernameAvailable(ctx, username);
+        await checkUsernameAvailable(ctx, username);
         await io.out(`  ${err.message}. Please check the code and try again.\n`);
       } catch (taken) {
         if (!(taken instanceof DomainError)) throw taken;

@@ -1,5 +1,5 @@
 /** A Signet context over a fresh temp data dir, for tests that run the SSH server in-process. */
-import { openDatabase } from "../../db/database.ts";
+import { openSqliteStore } from "../../db/sqlite/store.ts";
 import { loadServerConfig, type ServerConfig } from "../../server/config.ts";
 import type { Signet } from "../../server/context.ts";
 import { RateLimiter } from "../../server/ratelimit.ts";
@@ -19,7 +19,7 @@ export async function inProcessContext(
   });
   await Deno.mkdir(config.reposDir, { recursive: true });
   const ctx: Signet = {
-    db: openDatabase(config.databasePath),
+    store: await openSqliteStore(config.databasePath, { checkpointer: false }),
     config: { ...config, adminKey: config.adminKey! },
     sshPort: null,
     limiter: new RateLimiter(false),

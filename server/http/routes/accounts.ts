@@ -14,7 +14,7 @@ export function accountRoutes(ctx: Signet): Hono {
 
   app.post("/signup", async (c) => {
     const body = await readJsonObject(c);
-    const user = signup(ctx, {
+    const user = await signup(ctx, {
       username: body.username,
       public_key: body.public_key,
       invite_code: body.invite_code,
@@ -25,7 +25,7 @@ export function accountRoutes(ctx: Signet): Hono {
   app.post("/login/challenge", async (c) => {
     ctx.limiter.take("login_ip", clientIp(c));
     const body = await readJsonObject(c);
-    return c.json({ nonce: issueChallenge(ctx, body.username, clientIp(c)) });
+    return c.json({ nonce: await issueChallenge(ctx, body.username, clientIp(c)) });
   });
 
   app.post("/login/verify", async (c) => {

@@ -1,7 +1,5 @@
 /** Admin routes: invites, users, their tokens and repositories, behind the admin key. */
 import { Hono } from "hono";
-import { listInvites } from "../../../db/invites.ts";
-import { listUsers } from "../../../db/users.ts";
 import type { Signet } from "../../context.ts";
 import { fingerprint, parsePublicKeyLine } from "../../../protocol/ssh/sshkey.ts";
 import { mintInvite } from "../../domain/accounts.ts";
@@ -18,11 +16,11 @@ export function adminRoutes(ctx: Signet): Hono {
 
   app.get("/info", (c) => c.json(serviceInfo(ctx)));
 
-  app.post("/invites", (c) => c.json({ code: mintInvite(ctx, null) }, 201));
+  app.post("/invites", async (c) => c.json({ code: await mintInvite(ctx, null) }, 201));
 
-  app.get("/invites", (c) =>
+  app.get("/invites", async (c) =>
     c.json({
-      invites: listInvites(ctx.db).map((i) => ({
+      invites: (await ctx.store.invites.list()).map((i) => ({
         code: i.code,
         created_at: i.created_at,
         used_at: i.used_at,
@@ -31,9 +29,9 @@ export function adminRoutes(ctx: Signet): Hono {
       })),
     }));
 
-  app.get("/users", (c) =>
+  app.get("/users", async (c) =>
     c.json({
-      users: listUsers(ctx.db).map((u) => ({
+      users: (await ctx.store.users.list()).map((u) => ({
         id: u.id,
         username: u.username,
         public_key: u.public_key,
@@ -45,15 +43,18 @@ export function adminRoutes(ctx: Signet): Hono {
 
   app.get(
     "/users/:name/tokens",
-    (c) => c.json({ tokens: listTokensOfUser(ctx, c.req.param("name")) }),
+    async (c) => c.json({ tokens: await listTokensOfUser(ctx, c.req.param("name")) }),
   );
 
-  app.delete("/tokens/:id", (c) => c.json({ revoked: revokeToken(ctx, c.req.param("id")) }));
+  app.delete(
+    "/tokens/:id",
+    async (c) => c.json({ revoked: await revokeToken(ctx, c.req.param("id")) }),
+  );
 
   app.get("/repos", async (c) =>
     c.json({
       repos: await Promise.all(
-        listReposOf(ctx).map(async (r) => ({
+        (await listReposOf(ctx)).map(async (r) => ({
           ...repoView(ctx, r),
           size_bytes: await repoDiskUsage(ctx, r),
         })),
@@ -61,7 +62,10 @@ export function adminRoutes(ctx: Signet): Hono {
     }));
 
   app.delete("/repos/:owner/:name", async (c) => {
-    const repo = await removeRepo(ctx, getRepo(ctx, c.req.param("owner"), c.req.param("name")));
+    const repo = await removeRepo(
+      ctx,
+      await getRepo(ctx, c.req.param("owner"), c.req.param("name")),
+    );
     return c.json({ deleted: `${repo.owner}/${repo.name}` });
   });
 

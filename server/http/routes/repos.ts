@@ -19,14 +19,17 @@ export function repoRoutes(ctx: Signet): Hono<AuthEnv> {
     return c.json({ repo: repoView(ctx, repo) }, 201);
   });
 
-  app.get("/repos", (c) => {
+  app.get("/repos", async (c) => {
     const owner = c.req.query("owner");
-    return c.json({ repos: listReposOf(ctx, owner).map((r) => repoView(ctx, r)) });
+    return c.json({ repos: (await listReposOf(ctx, owner)).map((r) => repoView(ctx, r)) });
   });
 
   app.get(
     "/repos/:owner/:name",
-    (c) => c.json({ repo: repoView(ctx, getRepo(ctx, c.req.param("owner"), c.req.param("name"))) }),
+    async (c) =>
+      c.json({
+        repo: repoView(ctx, await getRepo(ctx, c.req.param("owner"), c.req.param("name"))),
+      }),
   );
 
   app.delete("/repos/:owner/:name", auth, async (c) => {

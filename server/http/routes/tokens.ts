@@ -9,16 +9,19 @@ export function tokenRoutes(ctx: Signet): Hono<AuthEnv> {
   const app = new Hono<AuthEnv>();
   app.use("*", requireUser(ctx));
 
-  app.get("/", (c) => {
+  app.get("/", async (c) => {
     const current = c.get("tokenId");
     return c.json({
-      tokens: listTokens(ctx, c.get("user")).map((t) => ({ ...t, current: t.id === current })),
+      tokens: (await listTokens(ctx, c.get("user"))).map((t) => ({
+        ...t,
+        current: t.id === current,
+      })),
     });
   });
 
   app.delete(
     "/:id",
-    (c) => c.json({ revoked: revokeToken(ctx, c.req.param("id"), c.get("user")) }),
+    async (c) => c.json({ revoked: await revokeToken(ctx, c.req.param("id"), c.get("user")) }),
   );
 
   return app;

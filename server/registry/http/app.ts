@@ -7,7 +7,7 @@ import { onError } from "../../http/errors.ts";
 import { requestLog } from "../../http/middleware.ts";
 import { mountUi } from "../../http/ui_static.ts";
 import { PreconditionFailed } from "../bots.ts";
-import { type RegistryContext, registryContext } from "../context.ts";
+import type { RegistryContext } from "../context.ts";
 import { attestationRoutes } from "./routes/attestations.ts";
 import { botRoutes } from "./routes/bots.ts";
 import { withFastReads } from "./fast_reads.ts";
@@ -27,17 +27,13 @@ export const MAX_REGISTRY_BODY_BYTES = 64 * 1024;
 export const REGISTRY_PAGES = ["/", "/bots/:bot_id"];
 
 /** The registry's Deno.serve handler: hot reads first (fast_reads.ts), then the app. */
-export function registryHandler(ctx: Signet): Deno.ServeHandler {
-  const rc = registryContext(ctx.db);
+export function registryHandler(ctx: Signet, rc: RegistryContext): Deno.ServeHandler {
   const app = registryApp(ctx, rc);
   return withFastReads(rc, (req, info) => app.fetch(req, info));
 }
 
-/** Builds the registry app over the shared database of `ctx`. */
-export function registryApp(
-  ctx: Signet,
-  rc: RegistryContext = registryContext(ctx.db),
-): OpenAPIHono<RegistryEnv> {
+/** Builds the registry app over `rc` (opened on the store of `ctx`: `openRegistry`). */
+export function registryApp(ctx: Signet, rc: RegistryContext): OpenAPIHono<RegistryEnv> {
   const app = new OpenAPIHono<RegistryEnv>();
   app.use("*", requestLog("registry"));
   app.use("*", cors({ origin: "*", exposeHeaders: EXPOSED_HEADERS }));

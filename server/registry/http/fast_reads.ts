@@ -8,7 +8,6 @@
  */
 import { recordRequest } from "../../http/middleware.ts";
 import { httpRequests } from "../../metrics.ts";
-import { loadBotRow } from "../../../db/registry_bots.ts";
 import type { RegistryContext } from "../context.ts";
 import type { LocalReads, ServedLocally } from "../../http/connection_guard.ts";
 import { GET_BOT_ROUTE, pathOf, storedBotHeaders, storedBotId } from "./stored_bot_reads.ts";
@@ -28,21 +27,23 @@ function recordOk(path: string, route: string, startMs: number, count: () => voi
 export function withFastReads(rc: RegistryContext, app: Deno.ServeHandler): Deno.ServeHandler {
   const countBot = countOk(GET_BOT_ROUTE);
   const countSearch = countOk(SEARCH_ROUTE);
-  return (req, info) => {
+  return async (req, info) => {
     if (req.method !== "GET") return app(req, info);
     const startMs = performance.now();
     const path = pathOf(req.url);
     if (path === SEARCH_ROUTE) {
       const query = req.url.indexOf("?");
       const params = plainSearchParams(query === -1 ? path : path + req.url.slice(query));
-      const page = params === null ? null : plainSearchPage(rc, params);
+      const page = params === null ? null : await plainSearchPage(rc, params);
       if (page === null) return app(req, info);
       const res = new Response(page, { headers: searchHeaders() });
       recordOk(path, SEARCH_ROUTE, startMs, countSearch);
       return res;
     }
     const botId = storedBotId(path);
-    const row = botId === null ? undefined : loadBotRow(rc.db, botId);
+    const row = botId === null
+      ? undefined
+      : await rc.store.bots.loadRow(botId).catch(() => undefined);
     if (!row) return app(req, info);
     const res = new Response(row.record, { headers: storedBotHeaders(row.version) });
     recordOk(path, GET_BOT_ROUTE, startMs, countBot);

@@ -6,11 +6,12 @@
  * for byte what Deno.serve writes for the routed request. Everything else, including unknown bots
  * and searches the router would refuse, goes to the app.
  */
-import { loadBotRowBytes } from "../../../db/registry_bots.ts";
-import { type Database, openReadOnlyDatabase } from "../../../db/database.ts";
+import { loadBotRowBytes, searchBotRecords } from "../../../db/sqlite/registry_bots.ts";
+import { type Database, openReadOnlyDatabase } from "../../../db/sqlite/database.ts";
+import type { PlanMemory } from "../../../db/registry_bots.ts";
 import { pathOf, storedBotHeaders, storedBotId } from "./stored_bot_reads.ts";
-import { plainSearchPage, plainSearchParams, SEARCH_ROUTE, searchHeaders } from "./plain_search.ts";
-import { planMemory, type SearchContext, type SearchParams } from "../search.ts";
+import { plainSearchParams, SEARCH_ROUTE, searchHeaders } from "./plain_search.ts";
+import { planMemory, planSearch, searchPage, type SearchParams } from "../search.ts";
 import type {
   LocalAnswer,
   LocalAnswerer,
@@ -28,15 +29,14 @@ const CONNECTION_CLOSE = /\r?\nconnection[ \t]*:[^\n]*\bclose\b/i;
 /** Answers stored bots and plain searches from the database at `databasePath`. */
 export class GuardRegistryReads implements LocalAnswerer {
   readonly #db: Database;
-  /** This thread's connection and its own planner memory (plan hints only) for searches. */
-  readonly #search: SearchContext;
+  /** This thread's own planner memory (plan hints only) for searches. */
+  readonly #plans: PlanMemory = planMemory();
   #reading = false;
   /** Read transactions begun, and reads in them (for tests). */
   readonly stats = { transactions: 0, reads: 0 };
 
   constructor(databasePath: string) {
     this.#db = openReadOnlyDatabase(databasePath);
-    this.#search = { db: this.#db, searchPlans: planMemory() };
   }
 
   /** The response to the bodyless request `head` (its header block), or null to pass it on. */
@@ -63,8 +63,13 @@ export class GuardRegistryReads implements LocalAnswerer {
   #searchPage(head: string, params: SearchParams): LocalAnswer | null {
     this.#beginRead();
     this.stats.reads++;
-    const page = plainSearchPage(this.#search, params);
-    if (page === null) return null;
+    let page: string;
+    try {
+      const plan = planSearch(params);
+      page = searchPage(searchBotRecords(this.#db, plan.query, this.#plans), plan.limit);
+    } catch {
+      return null; // the router answers the error
+    }
     return response(head, SEARCH_HEAD_START, encoder.encode(page), SEARCH_ROUTE);
   }
 

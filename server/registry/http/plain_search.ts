@@ -33,10 +33,16 @@ export function plainSearchParams(target: string): SearchParams | null {
   return params;
 }
 
-/** The page `searchBots` answers for `params`, or null when it refuses them (the router answers). */
-export function plainSearchPage(ctx: SearchContext, params: SearchParams): string | null {
+/**
+ * The page `searchBots` answers for `params`, or null when it refuses them or fails (the router
+ * then answers, with the error).
+ */
+export async function plainSearchPage(
+  ctx: SearchContext,
+  params: SearchParams,
+): Promise<string | null> {
   try {
-    return searchBots(ctx, params);
+    return await searchBots(ctx, params);
   } catch {
     return null;
   }

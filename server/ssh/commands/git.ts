@@ -26,7 +26,7 @@ export function gitCommand(service: GitService): SshCommand {
     async run(inv) {
       expectArgs(inv, command, 1, 1);
       const path = parseRepoPath(inv.args[0]);
-      const repo = getRepo(inv.ctx, path.owner, path.name);
+      const repo = await getRepo(inv.ctx, path.owner, path.name);
       authorizeGit("ssh", service, repo, inv.user);
       if (isPush(service)) await recoverBeforePush(repoDir(inv.ctx, repo.owner, repo.name));
       const started = performance.now();
@@ -34,7 +34,7 @@ export function gitCommand(service: GitService): SshCommand {
       trackTransfer(done);
       const code = await done;
       const outcome = code === 0 ? "ok" : "failed";
-      if (isPush(service)) recordPush(inv.ctx, repo, code === 0);
+      if (isPush(service)) await recordPush(inv.ctx, repo, code === 0);
       gitTransfers.inc({ transport: "ssh", service, outcome });
       log("info", "git transfer", {
         transport: "ssh",

@@ -8,7 +8,7 @@ export const repoList: SshCommand = {
   summary: "list repositories of a user (default: you)",
   async run(inv) {
     expectArgs(inv, repoList, 0, 1);
-    const repos = listReposOf(inv.ctx, inv.args[0] ?? inv.user.username);
+    const repos = await listReposOf(inv.ctx, inv.args[0] ?? inv.user.username);
     const text = repos.map((r) => `${r.owner}/${r.name}\n`).join("");
     if (text) await inv.io.out(text);
     return 0;

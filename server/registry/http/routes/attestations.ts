@@ -51,9 +51,9 @@ export function attestationRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv>
     const { attestation, created } = await publishAttestation(rc, raw);
     return created ? c.json(attestation as never, 201) : c.json(attestation as never, 200);
   });
-  app.openapi(list, (c) => {
+  app.openapi(list, async (c) => {
     const q = c.req.valid("query");
-    const page = attestationsOf(rc, c.req.valid("param").bot_id, {
+    const page = await attestationsOf(rc, c.req.valid("param").bot_id, {
       role: q.role ?? "subject",
       cursor: q.cursor ?? null,
       limit: parseLimit(q.limit, 20, 100),

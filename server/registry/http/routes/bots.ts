@@ -74,8 +74,8 @@ export function botRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv> {
     }) as never;
   });
 
-  app.openapi(get, (c) => {
-    const bot = getBot(rc, c.req.valid("param").bot_id);
+  app.openapi(get, async (c) => {
+    const bot = await getBot(rc.store, c.req.valid("param").bot_id);
     return c.json(bot as never, 200, { ETag: `"${bot.version}"` });
   });
 

@@ -36,12 +36,12 @@ const ofBot = createRoute({
 /** Routes for the audit log. */
 export function logRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv> {
   const app = router();
-  app.openapi(all, (c) => c.json(readLog(rc, c.req.valid("query")) as never, 200));
+  app.openapi(all, async (c) => c.json(await readLog(rc, c.req.valid("query")) as never, 200));
   app.openapi(
     ofBot,
-    (c) =>
+    async (c) =>
       c.json(
-        readLog(rc, { ...c.req.valid("query"), botId: c.req.valid("param").bot_id }) as never,
+        await readLog(rc, { ...c.req.valid("query"), botId: c.req.valid("param").bot_id }) as never,
         200,
       ),
   );

@@ -72,9 +72,9 @@ export const ROOT_LINKS: Record<string, string> = {
 /** Service routes. */
 export function metaRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv> {
   const app = router();
-  app.openapi(health, (c) => {
+  app.openapi(health, async (c) => {
     try {
-      rc.db.prepare("SELECT 1").get();
+      await rc.store.ping();
       return c.json({ status: "ok" as const }, 200);
     } catch {
       return c.json({ status: "unavailable" as const }, 503);
@@ -96,6 +96,6 @@ export function metaRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv> {
     c.header("Cache-Control", "no-store");
     return c.json({ nonce: issueNonce(rc.nonceKey, rc.now()) }, 200);
   });
-  app.openapi(stats, (c) => c.json(registryStats(rc) as never, 200));
+  app.openapi(stats, async (c) => c.json(await registryStats(rc) as never, 200));
   return app;
 }

@@ -29,8 +29,8 @@ export function searchRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv> {
   const app = router();
   app.openapi(
     search,
-    (c) =>
-      c.body(searchBots(rc, c.req.valid("query")), 200, {
+    async (c) =>
+      c.body(await searchBots(rc, c.req.valid("query")), 200, {
         "Content-Type": "application/json",
       }) as never,
   );

@@ -84,7 +84,8 @@ const MAX_BATCH_WAIT_MS = 3;
  * acknowledged once committed, and each write sees the ones before it, as if run one by one. A
  * write that throws changes nothing: the batch is rolled back and run again with a savepoint
  * around each write, so only the failing one is undone. (Savepoints are not used otherwise: the
- * full-text index writes its pending rows out at every savepoint.)
+ * full-text index writes its pending rows out at every savepoint.) Writes may be async; the batch
+ * holds the connection until its COMMIT, and one batch runs at a time.
  *
  * A batch runs at the event loop's next turn, unless writes announced with `expect()` are still
  * being prepared (a registry mutation verifying its signatures): then it waits for them, at most
@@ -94,11 +95,12 @@ export class WriteBatcher {
   #queue: Write[] = [];
   #expected = 0;
   #scheduled: "now" | "soon" | null = null;
+  #running = false;
   #timer: ReturnType<typeof setTimeout> | undefined;
   constructor(private readonly db: Database) {}
 
-  /** Runs `write` (synchronous, no transaction of its own) in the next batch. */
-  run<T>(write: () => T): Promise<T> {
+  /** Runs `write` (no transaction of its own) in the next batch. */
+  run<T>(write: () => T | Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ write, resolve: resolve as (v: unknown) => void, reject });
       this.#schedule();
@@ -120,8 +122,15 @@ export class WriteBatcher {
     };
   }
 
+  /** Resolves once every write submitted so far has settled. */
+  async idle(): Promise<void> {
+    while (this.#running || this.#queue.length > 0) {
+      await new Promise((r) => setTimeout(r, 1));
+    }
+  }
+
   #schedule(): void {
-    if (this.#queue.length === 0 || this.#scheduled === "now") return;
+    if (this.#queue.length === 0 || this.#scheduled === "now" || this.#running) return;
     if (this.#expected > 0) {
       if (this.#scheduled === null) {
         this.#scheduled = "soon";
@@ -134,38 +143,44 @@ export class WriteBatcher {
     setImmediate(() => this.#flush());
   }
 
-  #flush(): void {
-    if (this.#scheduled === null) return;
+  async #flush(): Promise<void> {
+    if (this.#scheduled === null || this.#running) return;
     clearTimeout(this.#timer);
     this.#scheduled = null;
+    this.#running = true;
     const batch = this.#queue;
     this.#queue = [];
-    let outcomes: Outcome[];
     try {
-      outcomes = this.#attempt(batch, false) ?? this.#attempt(batch, true)!;
-    } catch (err) {
-      for (const w of batch) w.reject(err);
-      return;
+      let outcomes: Outcome[];
+      try {
+        outcomes = (await this.#attempt(batch, false)) ?? (await this.#attempt(batch, true))!;
+      } catch (err) {
+        for (const w of batch) w.reject(err);
+        return;
+      }
+      batch.forEach((w, i) =>
+        outcomes[i].ok ? w.resolve(outcomes[i].value) : w.reject(outcomes[i].value)
+      );
+    } finally {
+      this.#running = false;
+      this.#schedule();
     }
-    batch.forEach((w, i) =>
-      outcomes[i].ok ? w.resolve(outcomes[i].value) : w.reject(outcomes[i].value)
-    );
   }
 
   // Runs the batch in one transaction. Without savepoints, the first failing write rolls back
   // everything and returns null; with them, a failing write is undone alone.
-  #attempt(batch: Write[], savepoints: boolean): Outcome[] | null {
+  async #attempt(batch: Write[], savepoints: boolean): Promise<Outcome[] | null> {
     const outcomes: Outcome[] = [];
     this.db.exec("BEGIN IMMEDIATE");
     try {
       for (const { write } of batch) {
         if (!savepoints) {
-          outcomes.push({ ok: true, value: write() });
+          outcomes.push({ ok: true, value: await write() });
           continue;
         }
         this.db.prepare("SAVEPOINT batched_write").run();
         try {
-          outcomes.push({ ok: true, value: write() });
+          outcomes.push({ ok: true, value: await write() });
         } catch (err) {
           this.db.prepare("ROLLBACK TO batched_write").run();
           outcomes.push({ ok: false, value: err });

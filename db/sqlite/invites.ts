@@ -1,0 +1,44 @@
+/** Invites on SQLite. */
+import type { Database } from "./database.ts";
+import type { InviteRow, InviteStore } from "../invites.ts";
+import type { Sync } from "./sync.ts";
+
+const SELECT = `SELECT i.*, u.username AS used_by_username FROM invites i
+  LEFT JOIN users u ON u.id = i.used_by`;
+
+/** The invites store over one SQLite connection. */
+export class SqliteInvites implements Sync<InviteStore> {
+  /** The methods that write. */
+  static readonly WRITES = ["insert", "consume"] as const;
+  constructor(private readonly db: Database) {}
+
+  insert(code: string, createdBy: number | null): InviteRow {
+    const createdAt = new Date().toISOString();
+    this.db.prepare("INSERT INTO invites (code, created_by, created_at) VALUES (?, ?, ?)")
+      .run(code, createdBy, createdAt);
+    return {
+      code,
+      created_by: createdBy,
+      used_by: null,
+      used_by_username: null,
+      created_at: createdAt,
+      used_at: null,
+    };
+  }
+
+  find(code: string): InviteRow | undefined {
+    return this.db.prepare(`${SELECT} WHERE i.code = ?`).get(code) as InviteRow | undefined;
+  }
+
+  consume(code: string, userId: number): boolean {
+    const res = this.db.prepare(
+      "UPDATE invites SET used_by = ?, used_at = ? WHERE code = ? AND used_by IS NULL AND used_at IS NULL",
+    ).run(userId, new Date().toISOString(), code);
+    return Number(res.changes) === 1;
+  }
+
+  list(): InviteRow[] {
+    return this.db.prepare(`${SELECT} ORDER BY i.created_at DESC, i.rowid DESC`)
+      .all() as unknown as InviteRow[];
+  }
+}
