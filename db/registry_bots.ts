@@ -1,5 +1,4 @@
-/** Data access for registry bot records and their derived index rows (keys, capabilities, controllers, search). */
-import type { Database } from "./database.ts";
+/** The registry's bots store: JSON records plus the index rows (keys, capabilities, controllers, search). */
 
 /** What is stored for one bot: the JSON record plus the columns the indexes need. */
 export interface BotWrite {
@@ -13,69 +12,6 @@ export interface BotWrite {
   keys: { keyId: string; publicKey: string; status: string }[];
   capabilities: string[];
   controllers: string[];
-}
-
-/** The stored JSON record of `botId`, or undefined. */
-export function loadBotRecord(db: Database, botId: string): string | undefined {
-  return loadBotRow(db, botId)?.record;
-}
-
-/** The stored JSON record of `botId` and its version, or undefined. */
-export function loadBotRow(
-  db: Database,
-  botId: string,
-): { record: string; version: number } | undefined {
-  const row = db.prepare("SELECT record, version FROM registry_bots WHERE bot_id = ?").get(botId) as
-    | { record: string; version: number }
-    | undefined;
-  return row && { record: row.record, version: Number(row.version) };
-}
-
-/** `loadBotRow` with the record as its UTF-8 bytes (for writing it out without re-encoding). */
-export function loadBotRowBytes(
-  db: Database,
-  botId: string,
-): { record: Uint8Array; version: number } | undefined {
-  const row = db.prepare(
-    "SELECT CAST(record AS BLOB) AS record, version FROM registry_bots WHERE bot_id = ?",
-  ).get(botId) as { record: Uint8Array; version: number } | undefined;
-  return row && { record: row.record, version: Number(row.version) };
-}
-
-/** Inserts or replaces a bot and rewrites its index rows; call inside a transaction. */
-export function saveBot(db: Database, bot: BotWrite): void {
-  const inserted = db.prepare(
-    `INSERT INTO registry_bots (bot_id, status, search_text, record, version, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bot_id) DO NOTHING`,
-  ).run(
-    bot.botId,
-    bot.status,
-    bot.searchText,
-    bot.record,
-    bot.version,
-    bot.createdAt,
-    bot.updatedAt,
-  ).changes === 1;
-  if (!inserted) {
-    db.prepare(
-      "UPDATE registry_bots SET status = ?, record = ?, version = ?, updated_at = ? WHERE bot_id = ?",
-    ).run(bot.status, bot.record, bot.version, bot.updatedAt, bot.botId);
-    // Only a changed text re-indexes (the search index trigger fires on any SET of the column).
-    db.prepare(
-      "UPDATE registry_bots SET search_text = ? WHERE bot_id = ? AND search_text IS NOT ?",
-    ).run(bot.searchText, bot.botId, bot.searchText);
-    for (const table of ["registry_keys", "registry_capabilities", "registry_controllers"]) {
-      db.prepare(`DELETE FROM ${table} WHERE bot_id = ?`).run(bot.botId);
-    }
-  }
-  const key = db.prepare(
-    "INSERT INTO registry_keys (bot_id, key_id, public_key, status) VALUES (?, ?, ?, ?)",
-  );
-  for (const k of bot.keys) key.run(bot.botId, k.keyId, k.publicKey, k.status);
-  const cap = db.prepare("INSERT INTO registry_capabilities (capability, bot_id) VALUES (?, ?)");
-  for (const c of bot.capabilities) cap.run(c, bot.botId);
-  const ctl = db.prepare("INSERT INTO registry_controllers (bot_id, controller_id) VALUES (?, ?)");
-  for (const c of bot.controllers) ctl.run(bot.botId, c);
 }
 
 /** Filters of one search page. */
@@ -96,7 +32,7 @@ export interface Memo<V> {
 }
 
 /**
- * What the search planner remembers between searches: terms found to have many hits, and how
+ * What a search planner may remember between searches: terms found to have many hits, and how
  * many bots contain each trigram. Only plan hints: every plan returns the same rows.
  */
 export interface PlanMemory {
@@ -110,117 +46,6 @@ export interface BotHit {
   record: string;
 }
 
-/**
- * Stored records matching `query`, ordered by bot_id ascending. Every plan reads rows in bot_id
- * order and stops once the page is full, except a selective `q`, whose few trigram-index hits are
- * sorted instead.
- */
-export function searchBotRecords(db: Database, query: BotQuery, memory?: PlanMemory): BotHit[] {
-  const where: [string, string | number][] = [];
-  let from = "registry_bots b";
-  let order = "b.bot_id";
-  let hits: number[] | null = null;
-  if (query.q !== null) {
-    const q = query.q.toLowerCase();
-    const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    const indexable = [...q].length >= 3;
-    const probe = indexable && !memory?.broad.get(q) ? selectivePart(db, q, memory) : null;
-    hits = probe === null ? null : indexHits(db, probe);
-    if (hits === null) {
-      if (indexable) memory?.broad.set(q, true);
-      // Test the text on the narrow (bot_id, search_text) index; fetch a row only for a hit.
-      from = "registry_bots b INDEXED BY registry_bots_search_scan";
-      where.push(["b.search_text LIKE ? ESCAPE '\\'", like]);
-    } else if (hits.length === 0) {
-      return [];
-    } else {
-      where.push(["b.rid IN (SELECT value FROM json_each(?))", JSON.stringify(hits)]);
-      // The index was probed with a part of q: the rest is checked on the candidates.
-      if (probe !== q) where.push(["b.search_text LIKE ? ESCAPE '\\'", like]);
-    }
-  }
-  if (query.capability !== null) {
-    if (hits === null) {
-      // Walk the capability's index in bot_id order (CROSS JOIN keeps it the outer loop).
-      from = `registry_capabilities c CROSS JOIN ${from} ON b.bot_id = c.bot_id`;
-      order = "c.bot_id";
-      where.push(["c.capability = ?", query.capability]);
-    } else {
-      where.push([
-        "EXISTS (SELECT 1 FROM registry_capabilities c WHERE c.capability = ? AND c.bot_id = b.bot_id)",
-        query.capability,
-      ]);
-    }
-  }
-  if (query.after !== null) where.push([`${order} > ?`, query.after]);
-  if (query.status !== null) where.push(["b.status = ?", query.status]);
-  const sql = `SELECT b.bot_id, b.record FROM ${from}${
-    where.length ? ` WHERE ${where.map(([w]) => w).join(" AND ")}` : ""
-  } ORDER BY ${order} LIMIT ?`;
-  const rows = db.prepare(sql).all(...where.map(([, a]) => a), query.limit) as {
-    bot_id: string;
-    record: string;
-  }[];
-  return rows.map((r) => ({ botId: r.bot_id, record: r.record }));
-}
-
-// Above this many trigram-index hits a term is "broad": an ordered scan fills a page sooner.
-const BROAD_MATCH = 500;
-
-// The rowids of bots whose search text contains `text` (3+ characters), or null when there are
-// more than BROAD_MATCH.
-function indexHits(db: Database, text: string): number[] | null {
-  const rows = db.prepare(
-    "SELECT rowid AS rid FROM registry_search WHERE registry_search MATCH ? LIMIT ?",
-  ).all(`"${text.replace(/"/g, '""')}"`, BROAD_MATCH + 1) as { rid: number }[];
-  return rows.length > BROAD_MATCH ? null : rows.map((r) => Number(r.rid));
-}
-
-/**
- * The part of `q` to probe the trigram index with. An index lookup costs per trigram and grows
- * with how many bots hold it, so for ASCII terms longer than a few characters this is the window
- * around q's rarest trigram (neighbours at most a few times as common, up to 4 trigrams): e.g.
- * `seed-01234` probes `01234` instead of also walking `see`, `eed`, … which every seeded bot has.
- */
-function selectivePart(db: Database, q: string, memory?: PlanMemory): string {
-  // deno-lint-ignore no-control-regex
-  if (!memory || q.length <= 6 || !/^[\x00-\x7f]*$/.test(q)) return q;
-  const counts = Array.from({ length: q.length - 2 }, (_, i) => {
-    const trigram = q.slice(i, i + 3);
-    let n = memory.trigramDocs.get(trigram);
-    if (n === undefined) memory.trigramDocs.set(trigram, n = trigramDocs(db, trigram));
-    return n;
-  });
-  const min = Math.min(...counts);
-  let lo = counts.indexOf(min);
-  let hi = lo;
-  const near = (n: number | undefined) => n !== undefined && n <= 4 * min + 100;
-  while (hi - lo < 3) {
-    const left = counts[lo - 1];
-    const right = counts[hi + 1];
-    if (near(left) && (!near(right) || left <= right)) lo--;
-    else if (near(right)) hi++;
-    else break;
-  }
-  return q.slice(lo, hi + 3);
-}
-
-const vocabularies = new WeakSet<Database>();
-
-// How many bots' search text holds `trigram` (from the index's vocabulary).
-function trigramDocs(db: Database, trigram: string): number {
-  if (!vocabularies.has(db)) {
-    db.exec(
-      "CREATE VIRTUAL TABLE IF NOT EXISTS temp.registry_search_vocab USING fts5vocab(main, registry_search, 'row')",
-    );
-    vocabularies.add(db);
-  }
-  const row = db.prepare("SELECT doc FROM temp.registry_search_vocab WHERE term = ?").get(
-    trigram,
-  ) as { doc: number } | undefined;
-  return Number(row?.doc ?? 0);
-}
-
 /** Counts used by the stats endpoint. */
 export interface RegistryCounts {
   botsByStatus: Record<string, number>;
@@ -228,17 +53,17 @@ export interface RegistryCounts {
   controllers: number;
 }
 
-/** Counts bots and keys by status, and controller links. */
-export function countBots(db: Database): RegistryCounts {
-  const group = (sql: string) =>
-    Object.fromEntries(
-      (db.prepare(sql).all() as { status: string; n: number }[]).map((r) => [r.status, r.n]),
-    );
-  return {
-    botsByStatus: group("SELECT status, COUNT(*) AS n FROM registry_bots GROUP BY status"),
-    keysByStatus: group("SELECT status, COUNT(*) AS n FROM registry_keys GROUP BY status"),
-    controllers: Number(
-      (db.prepare("SELECT COUNT(*) AS n FROM registry_controllers").get() as { n: number }).n,
-    ),
-  };
+/** Bot records. */
+export interface BotStore {
+  /** The stored JSON record of `botId` and its version, if any. */
+  loadRow(botId: string): Promise<{ record: string; version: number } | undefined>;
+  /** Inserts or replaces a bot and rewrites its index rows; call inside a transaction. */
+  save(bot: BotWrite): Promise<void>;
+  /**
+   * Stored records matching `query`, ordered by bot_id ascending; the same rows on every engine
+   * for the same data. `memory` lets an engine remember plan hints between calls.
+   */
+  search(query: BotQuery, memory?: PlanMemory): Promise<BotHit[]>;
+  /** Bots and keys by status, and controller links. */
+  counts(): Promise<RegistryCounts>;
 }

@@ -1,48 +1,30 @@
-/** Data access for the registry's hash-chained audit log. */
-import type { Database } from "./database.ts";
+/** The registry's audit log store: one hash chain, one row per accepted mutation. */
 
-/** The newest entry's sequence number and hash, or undefined when the log is empty. */
-export function logHead(db: Database): { seq: number; hash: string } | undefined {
-  const row = db.prepare("SELECT seq, hash FROM registry_log ORDER BY seq DESC LIMIT 1").get() as
-    | { seq: number; hash: string }
-    | undefined;
-  return row ? { seq: Number(row.seq), hash: row.hash } : undefined;
+/** One row to append. */
+export interface LogRow {
+  seq: number;
+  botId: string;
+  operation: string;
+  /** The entry's JSON text. */
+  entry: string;
+  hash: string;
+  createdMs: number;
 }
 
-/** Appends one entry (its JSON text); call inside the transaction of the write it records. */
-export function appendLogRow(
-  db: Database,
-  row: {
-    seq: number;
-    botId: string;
-    operation: string;
-    entry: string;
-    hash: string;
-    createdMs: number;
-  },
-): void {
-  db.prepare(
-    "INSERT INTO registry_log (seq, bot_id, operation, entry, hash, created_ms) VALUES (?, ?, ?, ?, ?, ?)",
-  ).run(row.seq, row.botId, row.operation, row.entry, row.hash, row.createdMs);
-}
-
-/** Up to `limit` entries (JSON text) with seq > `after`, optionally of one bot, in order. */
-export function readLogRows(
-  db: Database,
-  opts: { after: number; limit: number; botId?: string },
-): string[] {
-  const rows = opts.botId === undefined
-    ? db.prepare("SELECT entry FROM registry_log WHERE seq > ? ORDER BY seq LIMIT ?")
-      .all(opts.after, opts.limit)
-    : db.prepare("SELECT entry FROM registry_log WHERE bot_id = ? AND seq > ? ORDER BY seq LIMIT ?")
-      .all(opts.botId, opts.after, opts.limit);
-  return (rows as { entry: string }[]).map((r) => r.entry);
-}
-
-/** Number of entries, and of entries created at or after `sinceMs`. */
-export function countLog(db: Database, sinceMs: number): { total: number; since: number } {
-  const total = db.prepare("SELECT COUNT(*) AS n FROM registry_log").get() as { n: number };
-  const since = db.prepare("SELECT COUNT(*) AS n FROM registry_log WHERE created_ms >= ?")
-    .get(sinceMs) as { n: number };
-  return { total: Number(total.n), since: Number(since.n) };
+/** The hash-chained audit log. */
+export interface AuditLogStore {
+  /**
+   * Serializes registry writers: until the calling transaction ends, no other transaction can
+   * pass this point, so reading the head and appending after it cannot fork the chain. Call it
+   * first in every transaction that appends.
+   */
+  lock(): Promise<void>;
+  /** The newest entry's sequence number and hash, or undefined when the log is empty. */
+  head(): Promise<{ seq: number; hash: string } | undefined>;
+  /** Appends one entry; call inside the transaction of the write it records, after `lock`. */
+  append(row: LogRow): Promise<void>;
+  /** Up to `limit` entries (JSON text) with seq > `after`, optionally of one bot, in order. */
+  read(opts: { after: number; limit: number; botId?: string }): Promise<string[]>;
+  /** Number of entries, and of entries created at or after `sinceMs`. */
+  count(sinceMs: number): Promise<{ total: number; since: number }>;
 }

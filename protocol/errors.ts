@@ -8,7 +8,8 @@ export type ErrorKind =
   | "not_found"
   | "conflict"
   | "too_large"
-  | "rate_limited";
+  | "rate_limited"
+  | "unavailable";
 
 /** An expected failure whose message is safe to show to the client. */
 export class DomainError extends Error {
@@ -18,7 +19,7 @@ export class DomainError extends Error {
 }
 
 /** HTTP status for each error kind. */
-export const HTTP_STATUS: Record<ErrorKind, 400 | 401 | 403 | 404 | 409 | 413 | 429> = {
+export const HTTP_STATUS: Record<ErrorKind, 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503> = {
   invalid: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -26,4 +27,5 @@ export const HTTP_STATUS: Record<ErrorKind, 400 | 401 | 403 | 404 | 409 | 413 | 
   conflict: 409,
   too_large: 413,
   rate_limited: 429,
+  unavailable: 503,
 };
