@@ -18,7 +18,8 @@ export function pgRepos(sql: Sql): RepoStore {
     async insert(ownerId, name) {
       const [row] = await rows<{ id: number }>(
         sql,
-        `INSERT INTO repos (owner_id, name, created_at) VALUES ($1, $2, $3)
+        `INSERT INTO repos (owner_id, name, created_at) SELECT $1, $2, $3
+         WHERE NOT EXISTS (SELECT 1 FROM repos WHERE owner_id = $1 AND name = $2)
          ON CONFLICT (owner_id, name) DO NOTHING RETURNING id`,
         [ownerId, name, new Date().toISOString()],
       );

@@ -8,10 +8,12 @@ export type Sql =
   | postgres.TransactionSql<Record<string, never>>;
 
 /** Runs `text` with positional `$n` parameters as a prepared statement; returns the rows. */
-export function rows<T>(sql: Sql, text: string, params: unknown[] = []): Promise<T[]> {
-  return sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], {
+export async function rows<T>(sql: Sql, text: string, params: unknown[] = []): Promise<T[]> {
+  const res = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], {
     prepare: true,
-  }) as unknown as Promise<T[]>;
+  });
+  // A plain array, as the SQLite store returns (postgres.js adds count, columns, …).
+  return Array.from(res) as T[];
 }
 
 /** Runs `text` and returns how many rows it changed. */

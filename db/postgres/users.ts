@@ -15,10 +15,12 @@ export function pgUsers(sql: Sql): UserStore {
     findByKey: (publicKey) => one("public_key", publicKey),
     async insert(username, publicKey) {
       const createdAt = new Date().toISOString();
-      // ON CONFLICT DO NOTHING keeps the surrounding transaction usable to say which one clashed.
+      // NOT EXISTS spends no id on a taken name or key (ids match SQLite's); ON CONFLICT covers
+      // a concurrent insert and keeps the transaction usable to say which one clashed.
       const [row] = await rows<{ id: number }>(
         sql,
-        `INSERT INTO users (username, public_key, created_at) VALUES ($1, $2, $3)
+        `INSERT INTO users (username, public_key, created_at) SELECT $1, $2, $3
+         WHERE NOT EXISTS (SELECT 1 FROM users WHERE username = $1 OR public_key = $2)
          ON CONFLICT DO NOTHING RETURNING id`,
         [username, publicKey, createdAt],
       );
