@@ -25,6 +25,8 @@ export interface TestPostgres {
 }
 
 const USER = "pgtest";
+/** A role the local cluster authenticates by password (create it with a password to use it). */
+export const PASSWORD_ROLE = "signet_pw";
 let counter = 0;
 
 /** Starts a cluster (or attaches to SERVICE_TEST_POSTGRES_URL's). */
@@ -47,6 +49,12 @@ export async function startPostgres(): Promise<TestPostgres> {
     "--locale=C.UTF-8",
     "--no-sync",
   ], owner);
+  // One role must give a password (trust for everyone else), to test that failure's message.
+  const hba = `${dir}/pg_hba.conf`;
+  await Deno.writeTextFile(
+    hba,
+    `host all ${PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n${await Deno.readTextFile(hba)}`,
+  );
   const port = freePort();
   const base = `postgres://signet@127.0.0.1:${port}`;
   const pgStart = () =>
