@@ -473,6 +473,11 @@ const SEARCHES: Partial<BotQuery>[] = [
   { q: "\\" },
   { q: "back\\s" },
   { q: "a_b%c\\d" },
+  { q: "under_score" },
+  { q: "back\\slash" },
+  { q: "plain 12" },
+  { q: "serves alpha #1" },
+  { q: "bot000\nalpha" },
   { q: "ünï" },
   { q: "ÜNÏCÖDÉ" },
   { q: "日本" },
@@ -497,6 +502,18 @@ const SEARCHES: Partial<BotQuery>[] = [
   { capability: "search", after: "_bot500", limit: 4 },
   { status: "nope" },
 ];
+
+// What a search must find, computed here: every matching id in byte order (the corpus ids have
+// no characters outside the BMP, so UTF-16 order is UTF-8 byte order).
+function reference(query: Partial<BotQuery>): string[] {
+  const q = query.q?.toLowerCase();
+  return searchCorpus().filter((b) =>
+    (q == null || b.searchText.includes(q)) &&
+    (query.status == null || b.status === query.status) &&
+    (query.capability == null || b.capabilities.includes(query.capability)) &&
+    (query.after == null || b.botId > query.after)
+  ).map((b) => b.botId).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
 
 async function loadCorpus(s: Store) {
   for (const b of searchCorpus()) await s.transaction((tx) => tx.bots.save(b));
@@ -570,6 +587,7 @@ Deno.test("store contract: the engines return the same rows for the same inputs"
       for (let i = 1; i < stores.length; i++) {
         assertEquals(results[i], results[0], `${JSON.stringify(query)}: ${ENGINES[i]}`);
       }
+      assertEquals(results[0].flat(), reference(query), JSON.stringify(query));
       if (results[0][0].length > 0) nonEmpty++;
     }
     // All but "nothing-matches" and status "nope" find something.

@@ -1,5 +1,12 @@
 /** PostgreSQL registry bots store (see ../registry_bots.ts). */
-import type { BotHit, BotStore, RegistryCounts } from "../registry_bots.ts";
+import type {
+  BotHit,
+  BotQuery,
+  BotStore,
+  Memo,
+  PlanMemory,
+  RegistryCounts,
+} from "../registry_bots.ts";
 import { changes, rows, type Sql } from "./sql.ts";
 
 /** The bots store over `sql`. */
@@ -74,26 +81,8 @@ export function pgBots(sql: Sql): BotStore {
      * picks between the pg_trgm GIN index (selective terms) and walking bot_id in order (broad
      * ones, or q under 3 characters); both give the same rows.
      */
-    async search(query) {
-      const where: string[] = [];
-      const params: unknown[] = [];
-      const arg = (v: unknown) => `$${params.push(v)}`;
-      if (query.q !== null) {
-        const q = query.q.toLowerCase();
-        const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-        where.push(`b.search_text LIKE ${arg(like)} ESCAPE '\\'`);
-      }
-      if (query.capability !== null) {
-        where.push(
-          `EXISTS (SELECT 1 FROM registry_capabilities c
-             WHERE c.capability = ${arg(query.capability)} AND c.bot_id = b.bot_id)`,
-        );
-      }
-      if (query.after !== null) where.push(`b.bot_id > ${arg(query.after)}`);
-      if (query.status !== null) where.push(`b.status = ${arg(query.status)}`);
-      const text = `SELECT b.bot_id, b.record FROM registry_bots b${
-        where.length ? ` WHERE ${where.join(" AND ")}` : ""
-      } ORDER BY b.bot_id LIMIT ${arg(query.limit)}`;
+    async search(query, memory) {
+      const { text, params } = await searchStatement(sql, query, memory);
       const found = await rows<{ bot_id: string; record: string }>(sql, text, params);
       return found.map((r): BotHit => ({ botId: r.bot_id, record: r.record }));
     },
@@ -114,6 +103,117 @@ export function pgBots(sql: Sql): BotStore {
         keysByStatus: await group("registry_keys"),
         controllers: n,
       };
+    },
+  };
+}
+
+/** The statement `search` runs for `query` (exported for the search bench's EXPLAIN). */
+export async function searchStatement(
+  sql: Sql,
+  query: BotQuery,
+  memory?: PlanMemory,
+): Promise<{ text: string; params: unknown[] }> {
+  const q = query.q?.toLowerCase() ?? null;
+  const probe = q === null ? null : await selectivePart(sql, q, memory ?? fallbackMemory);
+  return searchSql(query, probe);
+}
+
+/**
+ * The SQL and parameters of one search page. With a
+ * `probe` (a part of q), the trigram index is searched for the probe only and q itself is checked
+ * with strpos, which the index cannot serve: the same rows as `LIKE '%q%'`, fewer index lists read.
+ */
+function searchSql(
+  query: BotQuery,
+  probe: string | null = null,
+): { text: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const arg = (v: unknown) => `$${params.push(v)}`;
+  const like = (text: string) => `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+  if (query.q !== null) {
+    const q = query.q.toLowerCase();
+    if (probe === null || probe === q) {
+      where.push(`b.search_text LIKE ${arg(like(q))} ESCAPE '\\'`);
+    } else {
+      where.push(`b.search_text LIKE ${arg(like(probe))} ESCAPE '\\'`);
+      where.push(`strpos(b.search_text, ${arg(q)}) > 0`);
+    }
+  }
+  if (query.capability !== null) {
+    where.push(
+      `EXISTS (SELECT 1 FROM registry_capabilities c
+         WHERE c.capability = ${arg(query.capability)} AND c.bot_id = b.bot_id)`,
+    );
+  }
+  if (query.after !== null) where.push(`b.bot_id > ${arg(query.after)}`);
+  if (query.status !== null) where.push(`b.status = ${arg(query.status)}`);
+  const text = `SELECT b.bot_id, b.record FROM registry_bots b${
+    where.length ? ` WHERE ${where.join(" AND ")}` : ""
+  } ORDER BY b.bot_id LIMIT ${arg(query.limit)}`;
+  return { text, params };
+}
+
+// Counts at or above this are "common": such trigrams are only told apart from each other
+// by being common, and counting past it would cost a long scan.
+const COMMON = 2000;
+
+/**
+ * The part of `q` to search the trigram index for. A GIN lookup reads the posting list of every
+ * trigram of the pattern, so for ASCII terms longer than a few characters this is the window
+ * around q's rarest trigram (neighbours at most a few times as common, up to 4 trigrams), as the
+ * SQLite engine does: `seed-01234` probes `01234` instead of also reading `see`, `eed`, … which
+ * every seeded bot has. Trigram counts (capped at COMMON) are remembered in `memory`.
+ */
+async function selectivePart(sql: Sql, q: string, memory: PlanMemory): Promise<string> {
+  // deno-lint-ignore no-control-regex
+  if (q.length <= 6 || !/^[\x00-\x7f]*$/.test(q)) return q;
+  const counts: number[] = [];
+  for (let i = 0; i + 3 <= q.length; i++) {
+    const trigram = q.slice(i, i + 3);
+    let n = memory.trigramDocs.get(trigram);
+    if (n === undefined) memory.trigramDocs.set(trigram, n = await trigramDocs(sql, trigram));
+    counts.push(n);
+  }
+  const min = Math.min(...counts);
+  if (min >= COMMON) return q;
+  let lo = counts.indexOf(min);
+  let hi = lo;
+  const near = (n: number | undefined) => n !== undefined && n <= 4 * min + 100;
+  while (hi - lo < 3) {
+    const left = counts[lo - 1];
+    const right = counts[hi + 1];
+    if (near(left) && (!near(right) || left <= right)) lo--;
+    else if (near(right)) hi++;
+    else break;
+  }
+  return q.slice(lo, hi + 3);
+}
+
+// How many bots' search text holds `trigram`, up to COMMON.
+async function trigramDocs(sql: Sql, trigram: string): Promise<number> {
+  const [r] = await rows<{ n: number }>(
+    sql,
+    `SELECT COUNT(*) AS n FROM (SELECT 1 FROM registry_bots
+       WHERE search_text LIKE $1 ESCAPE '\\' LIMIT ${COMMON}) AS hits`,
+    [`%${trigram.replace(/[\\%_]/g, (m) => `\\${m}`)}%`],
+  );
+  return Number(r.n);
+}
+
+// Plan hints for callers that pass no memory of their own (bounded; cleared when full).
+const fallbackMemory: PlanMemory = {
+  broad: boundedMemo(),
+  trigramDocs: boundedMemo(),
+};
+
+function boundedMemo<V>(): Memo<V> {
+  const map = new Map<string, V>();
+  return {
+    get: (key) => map.get(key),
+    set(key, value) {
+      if (map.size >= 10_000) map.clear();
+      map.set(key, value);
     },
   };
 }
