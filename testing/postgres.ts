@@ -20,6 +20,10 @@ export interface TestPostgres {
   stop(): Promise<void>;
   /** Starts it again, on the same port, after `stop`. */
   start(): Promise<void>;
+  /** Freezes every process of the cluster (SIGSTOP): a server that accepts nothing and answers nothing. */
+  freeze(): Promise<void>;
+  /** Lets a frozen cluster run again (SIGCONT). */
+  thaw(): Promise<void>;
   /** Stops the cluster and deletes its directory (a no-op for a shared cluster). */
   destroy(): Promise<void>;
 }
@@ -85,7 +89,10 @@ export async function startPostgres(): Promise<TestPostgres> {
       await pgStart();
       running = true;
     },
+    freeze: () => signalAll(dir, "SIGSTOP"),
+    thaw: () => signalAll(dir, "SIGCONT"),
     async destroy() {
+      await signalAll(dir, "SIGCONT").catch(() => {});
       if (running) await pgStop().catch(() => {});
       running = false;
       await Deno.remove(root, { recursive: true }).catch(() => {});
@@ -109,6 +116,8 @@ function attach(sharedUrl: string): TestPostgres {
     restartable: false,
     stop: unsupported,
     start: unsupported,
+    freeze: unsupported,
+    thaw: unsupported,
     destroy: () => Promise.resolve(),
   };
 }
@@ -178,5 +187,24 @@ async function run(program: string, args: string[], owner?: { uid: number; gid: 
         dec.decode(out.stdout)
       }`,
     );
+  }
+}
+
+// Sends `signal` to the postmaster of the cluster in `dir` and to its children.
+async function signalAll(dir: string, signal: Deno.Signal): Promise<void> {
+  const postmaster = Number((await Deno.readTextFile(`${dir}/postmaster.pid`)).split("\n")[0]);
+  const pids = [postmaster];
+  for await (const e of Deno.readDir("/proc")) {
+    if (!/^\d+$/.test(e.name)) continue;
+    try {
+      const stat = await Deno.readTextFile(`/proc/${e.name}/stat`);
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      if (ppid === postmaster) pids.push(Number(e.name));
+    } catch { /* gone */ }
+  }
+  for (const pid of pids) {
+    try {
+      Deno.kill(pid, signal);
+    } catch { /* gone */ }
   }
 }

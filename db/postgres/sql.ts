@@ -55,7 +55,9 @@ export function isConnectionError(err: unknown): boolean {
   if (CONNECTION_CODES.has(code)) return true;
   // 08: connection exception; 57P01-57P03: admin/crash shutdown, cannot connect now;
   // 53300: too many connections; 57014 (statement timeout) is a query cut off by the server.
-  return code.startsWith("08") || /^57P0[1-3]$/.test(code) || code === "53300" || code === "57014";
+  // 25P03: the server ended a transaction left idle too long.
+  return code.startsWith("08") || /^57P0[1-3]$/.test(code) || code === "53300" ||
+    code === "57014" || code === "25P03";
 }
 
 /** Maps a driver failure to DomainError("unavailable") when it is an outage; others pass as-is. */

@@ -151,11 +151,17 @@ class PostgresStore implements Store {
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const outer = current.getStore();
     if (outer) return fn(outer.resources);
-    return this.#guard(() =>
-      this.sql.begin((tx) => {
-        const resources = resourcesOver(tx);
-        return current.run({ sql: tx, resources }, () => fn(resources));
-      }) as Promise<T>
+    let abandoned = false;
+    return this.#guard(
+      () =>
+        this.sql.begin(async (tx) => {
+          const resources = resourcesOver(tx);
+          const result = await current.run({ sql: tx, resources }, () => fn(resources));
+          // The caller was already told "unavailable": roll back rather than commit behind it.
+          if (abandoned) throw new DomainError("unavailable", UNAVAILABLE);
+          return result;
+        }) as Promise<T>,
+      () => abandoned = true,
     );
   }
 
@@ -174,14 +180,13 @@ class PostgresStore implements Store {
   }
 
   // Maps outages to DomainError("unavailable") and gives up on a call that takes too long.
-  async #guard<T>(call: () => Promise<T>): Promise<T> {
+  async #guard<T>(call: () => Promise<T>, onTimeout?: () => void): Promise<T> {
     if (this.#closed) throw new DomainError("unavailable", UNAVAILABLE);
     try {
-      return await withTimeout(
-        call(),
-        this.queryTimeoutMs + 5_000,
-        () => new DomainError("unavailable", UNAVAILABLE),
-      );
+      return await withTimeout(call(), this.queryTimeoutMs + 5_000, () => {
+        onTimeout?.();
+        return new DomainError("unavailable", UNAVAILABLE);
+      });
     } catch (err) {
       throw mapError(err);
     }

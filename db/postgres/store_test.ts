@@ -141,6 +141,61 @@ Deno.test("postgres: an outage fails calls as unavailable, quickly; the store re
   });
 });
 
+Deno.test("postgres: a server that stops answering fails calls as unavailable, not a hang", async () => {
+  await withCluster(async (pg) => {
+    const store = await openPostgresStore(await pg.createDatabase(), { queryTimeoutMs: 2000 });
+    try {
+      await store.users.insert("alice", "k1");
+      await pg.freeze();
+      const checks: [string, () => Promise<unknown>][] = [
+        ["read", () => store.users.findByName("alice")],
+        ["transaction", () => store.transaction((tx) => tx.users.insert("bob", "k2"))],
+      ];
+      for (const [name, call] of checks) {
+        const started = Date.now();
+        const err = await assertRejects(call, DomainError);
+        assertEquals((err as DomainError).kind, "unavailable", `${name}: ${err.message}`);
+        assert(Date.now() - started < 20_000, `${name} took ${Date.now() - started} ms`);
+      }
+      await pg.thaw();
+      let user;
+      for (let i = 0; i < 50 && !user; i++) {
+        user = await store.users.findByName("alice").catch(() => undefined);
+        if (!user) await new Promise((r) => setTimeout(r, 200));
+      }
+      assertEquals(user?.username, "alice");
+      // The transaction given up on was rolled back, not committed behind the caller's back.
+      await new Promise((r) => setTimeout(r, 1000));
+      assertEquals(await store.users.findByName("bob"), undefined);
+    } finally {
+      await pg.thaw();
+      await store.close();
+    }
+  });
+});
+
+Deno.test("postgres: a transaction that outlives the deadline is rolled back and unavailable", async () => {
+  await withCluster(async (pg) => {
+    const store = await openPostgresStore(await pg.createDatabase(), { queryTimeoutMs: 1000 });
+    try {
+      const err = await assertRejects(
+        () =>
+          store.transaction(async (tx) => {
+            await tx.users.insert("slow", "k-slow");
+            await new Promise((r) => setTimeout(r, 7000));
+            await tx.users.insert("slow2", "k-slow2");
+          }),
+        DomainError,
+      );
+      assertEquals((err as DomainError).kind, "unavailable", err.message);
+      assertEquals(await store.users.findByName("slow"), undefined);
+      assertEquals((await store.users.insert("fast", "k-fast")).username, "fast");
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 Deno.test("postgres: a transaction inside a transaction, and store calls inside one, use it", async () => {
   await withCluster(async (pg) => {
     const store = await openPostgresStore(await pg.createDatabase(), { poolSize: 2 });
