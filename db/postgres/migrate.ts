@@ -18,6 +18,10 @@ export async function migrate(
 ): Promise<number> {
   for (;;) {
     const version = await sql.begin(async (tx) => {
+      // A migration (or waiting for another instance's) may outlast the pool's statement and
+      // idle-in-transaction limits.
+      await tx.unsafe("SET LOCAL statement_timeout = 0");
+      await tx.unsafe("SET LOCAL idle_in_transaction_session_timeout = 0");
       await tx.unsafe(`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
       await tx.unsafe(
         `CREATE TABLE IF NOT EXISTS schema_version (

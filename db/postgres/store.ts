@@ -21,7 +21,7 @@ import { pgUsers } from "./users.ts";
 
 /** Options of `openPostgresStore`. */
 export interface PostgresStoreOptions {
-  /** How long opening (connecting and migrating) may take before failing; default 10 s. */
+  /** How long connecting may take at start-up before failing; default 10 s. */
   connectTimeoutMs?: number;
   /** Connections in the pool; default 10. */
   poolSize?: number;
@@ -86,13 +86,12 @@ export async function openPostgresStore(
   }) as unknown as postgres.Sql<Record<string, never>>;
   try {
     await withTimeout(
-      (async () => {
-        await sql.unsafe("SELECT 1");
-        await migrate(sql);
-      })(),
+      sql.unsafe("SELECT 1"),
       connectTimeoutMs,
       () => new Error(`timed out after ${Math.round(connectTimeoutMs / 1000)} s`),
     );
+    // Migrating may take long (or wait for another instance's): no deadline but the server's.
+    await migrate(sql);
   } catch (err) {
     await sql.end({ timeout: 0 }).catch(() => {});
     throw new Error(startError(err, target, connectTimeoutMs), { cause: scrub(err, target) });

@@ -10,6 +10,9 @@ import { PASSWORD_ROLE, startPostgres, type TestPostgres } from "../../testing/p
 import { MIGRATIONS } from "./migrations/index.ts";
 import { openPostgresStore } from "./store.ts";
 
+// A shared cluster (SERVICE_TEST_POSTGRES_URL) cannot be stopped, frozen or given a password role.
+const shared = Deno.env.get("SERVICE_TEST_POSTGRES_URL") !== undefined;
+
 async function withCluster(fn: (pg: TestPostgres) => Promise<void>): Promise<void> {
   const pg = await startPostgres();
   try {
@@ -55,7 +58,10 @@ Deno.test("postgres: migrations run once when instances start at once; a newer d
   });
 });
 
-Deno.test("postgres: start-up failures name host, port, database and cause, never the password", async () => {
+Deno.test({
+  name: "postgres: start-up failures name host, port, database and cause, never the password",
+  ignore: shared,
+}, async () => {
   await withCluster(async (pg) => {
     const base = new URL(pg.url());
     const hostPort = `127.0.0.1:${base.port}`;
@@ -107,7 +113,10 @@ Deno.test("postgres: start-up failures name host, port, database and cause, neve
   });
 });
 
-Deno.test("postgres: an outage fails calls as unavailable, quickly; the store recovers", async () => {
+Deno.test({
+  name: "postgres: an outage fails calls as unavailable, quickly; the store recovers",
+  ignore: shared,
+}, async () => {
   await withCluster(async (pg) => {
     const store = await openPostgresStore(await pg.createDatabase());
     try {
@@ -141,7 +150,10 @@ Deno.test("postgres: an outage fails calls as unavailable, quickly; the store re
   });
 });
 
-Deno.test("postgres: a server that stops answering fails calls as unavailable, not a hang", async () => {
+Deno.test({
+  name: "postgres: a server that stops answering fails calls as unavailable, not a hang",
+  ignore: shared,
+}, async () => {
   await withCluster(async (pg) => {
     const store = await openPostgresStore(await pg.createDatabase(), { queryTimeoutMs: 2000 });
     try {
