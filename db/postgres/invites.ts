@@ -1,0 +1,41 @@
+/** PostgreSQL invites store (see ../invites.ts). */
+import type { InviteRow, InviteStore } from "../invites.ts";
+import { changes, rows, type Sql } from "./sql.ts";
+
+const SELECT = `SELECT i.code, i.created_by, i.used_by, i.created_at, i.used_at,
+  u.username AS used_by_username FROM invites i LEFT JOIN users u ON u.id = i.used_by`;
+
+/** The invites store over `sql`. */
+export function pgInvites(sql: Sql): InviteStore {
+  return {
+    async insert(code, createdBy) {
+      const createdAt = new Date().toISOString();
+      await rows(sql, "INSERT INTO invites (code, created_by, created_at) VALUES ($1, $2, $3)", [
+        code,
+        createdBy,
+        createdAt,
+      ]);
+      return {
+        code,
+        created_by: createdBy,
+        used_by: null,
+        used_by_username: null,
+        created_at: createdAt,
+        used_at: null,
+      };
+    },
+    async find(code) {
+      return (await rows<InviteRow>(sql, `${SELECT} WHERE i.code = $1`, [code]))[0];
+    },
+    // The row lock taken by UPDATE makes a concurrent consumer wait, then re-check the
+    // WHERE clause against the committed row: exactly one of them changes it.
+    consume: async (code, userId) =>
+      await changes(
+        sql,
+        `UPDATE invites SET used_by = $1, used_at = $2
+         WHERE code = $3 AND used_by IS NULL AND used_at IS NULL`,
+        [userId, new Date().toISOString(), code],
+      ) === 1,
+    list: () => rows<InviteRow>(sql, `${SELECT} ORDER BY i.created_at DESC, i.seq DESC`),
+  };
+}

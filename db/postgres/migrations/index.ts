@@ -1,0 +1,8 @@
+/**
+ * The ordered PostgreSQL migrations; a migration's number is its position (1-based), recorded in
+ * the one-row `schema_version` table. Never edit a shipped one.
+ */
+import { SCHEMA } from "./001_schema.ts";
+
+/** SQL scripts applied in order by db/postgres/migrate.ts. */
+export const MIGRATIONS: readonly string[] = [SCHEMA];

@@ -1,0 +1,219 @@
+/** PostgreSQL registry bots store (see ../registry_bots.ts). */
+import type {
+  BotHit,
+  BotQuery,
+  BotStore,
+  Memo,
+  PlanMemory,
+  RegistryCounts,
+} from "../registry_bots.ts";
+import { changes, rows, type Sql } from "./sql.ts";
+
+/** The bots store over `sql`. */
+export function pgBots(sql: Sql): BotStore {
+  return {
+    async loadRow(botId) {
+      return (await rows<{ record: string; version: number }>(
+        sql,
+        "SELECT record, version FROM registry_bots WHERE bot_id = $1",
+        [botId],
+      ))[0];
+    },
+    async save(bot) {
+      const inserted = await changes(
+        sql,
+        `INSERT INTO registry_bots
+           (bot_id, status, search_text, record, version, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (bot_id) DO NOTHING`,
+        [
+          bot.botId,
+          bot.status,
+          bot.searchText,
+          bot.record,
+          bot.version,
+          bot.createdAt,
+          bot.updatedAt,
+        ],
+      ) === 1;
+      if (!inserted) {
+        // search_text is only SET when it changed, so the GIN index is not rewritten needlessly.
+        await changes(
+          sql,
+          `UPDATE registry_bots SET status = $1, record = $2, version = $3, updated_at = $4,
+             search_text = CASE WHEN search_text IS DISTINCT FROM $5 THEN $5 ELSE search_text END
+           WHERE bot_id = $6`,
+          [bot.status, bot.record, bot.version, bot.updatedAt, bot.searchText, bot.botId],
+        );
+        for (const table of ["registry_keys", "registry_capabilities", "registry_controllers"]) {
+          await changes(sql, `DELETE FROM ${table} WHERE bot_id = $1`, [bot.botId]);
+        }
+      }
+      // Lists go over as JSON text (no array types needed): one statement per table.
+      if (bot.keys.length > 0) {
+        await changes(
+          sql,
+          `INSERT INTO registry_keys (bot_id, key_id, public_key, status)
+           SELECT $1, k."keyId", k."publicKey", k.status
+           FROM jsonb_to_recordset($2::text::jsonb) AS k("keyId" text, "publicKey" text, status text)`,
+          [bot.botId, JSON.stringify(bot.keys)],
+        );
+      }
+      if (bot.capabilities.length > 0) {
+        await changes(
+          sql,
+          `INSERT INTO registry_capabilities (capability, bot_id)
+           SELECT c, $1 FROM jsonb_array_elements_text($2::text::jsonb) AS t(c)`,
+          [bot.botId, JSON.stringify(bot.capabilities)],
+        );
+      }
+      if (bot.controllers.length > 0) {
+        await changes(
+          sql,
+          `INSERT INTO registry_controllers (bot_id, controller_id)
+           SELECT $1, c FROM jsonb_array_elements_text($2::text::jsonb) AS t(c)`,
+          [bot.botId, JSON.stringify(bot.controllers)],
+        );
+      }
+    },
+    /**
+     * The same filters as SQLite's search: `q` is a substring of the lower-cased search text
+     * (LIKE with `\` escaping `%`, `_` and `\`), bot_id in byte order ("C" collation). The planner
+     * picks between the pg_trgm GIN index (selective terms) and walking bot_id in order (broad
+     * ones, or q under 3 characters); both give the same rows.
+     */
+    async search(query, memory) {
+      const { text, params } = await searchStatement(sql, query, memory);
+      const found = await rows<{ bot_id: string; record: string }>(sql, text, params);
+      return found.map((r): BotHit => ({ botId: r.bot_id, record: r.record }));
+    },
+    async counts(): Promise<RegistryCounts> {
+      const group = async (table: string) =>
+        Object.fromEntries(
+          (await rows<{ status: string; n: number }>(
+            sql,
+            `SELECT status, COUNT(*) AS n FROM ${table} GROUP BY status`,
+          )).map((r) => [r.status, r.n]),
+        );
+      const [{ n }] = await rows<{ n: number }>(
+        sql,
+        "SELECT COUNT(*) AS n FROM registry_controllers",
+      );
+      return {
+        botsByStatus: await group("registry_bots"),
+        keysByStatus: await group("registry_keys"),
+        controllers: n,
+      };
+    },
+  };
+}
+
+/** The statement `search` runs for `query` (exported for the search bench's EXPLAIN). */
+export async function searchStatement(
+  sql: Sql,
+  query: BotQuery,
+  memory?: PlanMemory,
+): Promise<{ text: string; params: unknown[] }> {
+  const q = query.q?.toLowerCase() ?? null;
+  const probe = q === null ? null : await selectivePart(sql, q, memory ?? fallbackMemory);
+  return searchSql(query, probe);
+}
+
+/**
+ * The SQL and parameters of one search page. With a
+ * `probe` (a part of q), the trigram index is searched for the probe only and q itself is checked
+ * with strpos, which the index cannot serve: the same rows as `LIKE '%q%'`, fewer index lists read.
+ */
+function searchSql(
+  query: BotQuery,
+  probe: string | null = null,
+): { text: string; params: unknown[] } {
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const arg = (v: unknown) => `$${params.push(v)}`;
+  const like = (text: string) => `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+  if (query.q !== null) {
+    const q = query.q.toLowerCase();
+    if (probe === null || probe === q) {
+      where.push(`b.search_text LIKE ${arg(like(q))} ESCAPE '\\'`);
+    } else {
+      where.push(`b.search_text LIKE ${arg(like(probe))} ESCAPE '\\'`);
+      where.push(`strpos(b.search_text, ${arg(q)}) > 0`);
+    }
+  }
+  if (query.capability !== null) {
+    where.push(
+      `EXISTS (SELECT 1 FROM registry_capabilities c
+         WHERE c.capability = ${arg(query.capability)} AND c.bot_id = b.bot_id)`,
+    );
+  }
+  if (query.after !== null) where.push(`b.bot_id > ${arg(query.after)}`);
+  if (query.status !== null) where.push(`b.status = ${arg(query.status)}`);
+  const text = `SELECT b.bot_id, b.record FROM registry_bots b${
+    where.length ? ` WHERE ${where.join(" AND ")}` : ""
+  } ORDER BY b.bot_id LIMIT ${arg(query.limit)}`;
+  return { text, params };
+}
+
+// Counts at or above this are "common": such trigrams are only told apart from each other
+// by being common, and counting past it would cost a long scan.
+const COMMON = 2000;
+
+/**
+ * The part of `q` to search the trigram index for. A GIN lookup reads the posting list of every
+ * trigram of the pattern, so for ASCII terms longer than a few characters this is the window
+ * around q's rarest trigram (neighbours at most a few times as common, up to 4 trigrams), as the
+ * SQLite engine does: `seed-01234` probes `01234` instead of also reading `see`, `eed`, … which
+ * every seeded bot has. Trigram counts (capped at COMMON) are remembered in `memory`.
+ */
+async function selectivePart(sql: Sql, q: string, memory: PlanMemory): Promise<string> {
+  // deno-lint-ignore no-control-regex
+  if (q.length <= 6 || !/^[\x00-\x7f]*$/.test(q)) return q;
+  const counts: number[] = [];
+  for (let i = 0; i + 3 <= q.length; i++) {
+    const trigram = q.slice(i, i + 3);
+    let n = memory.trigramDocs.get(trigram);
+    if (n === undefined) memory.trigramDocs.set(trigram, n = await trigramDocs(sql, trigram));
+    counts.push(n);
+  }
+  const min = Math.min(...counts);
+  if (min >= COMMON) return q;
+  let lo = counts.indexOf(min);
+  let hi = lo;
+  const near = (n: number | undefined) => n !== undefined && n <= 4 * min + 100;
+  while (hi - lo < 3) {
+    const left = counts[lo - 1];
+    const right = counts[hi + 1];
+    if (near(left) && (!near(right) || left <= right)) lo--;
+    else if (near(right)) hi++;
+    else break;
+  }
+  return q.slice(lo, hi + 3);
+}
+
+// How many bots' search text holds `trigram`, up to COMMON.
+async function trigramDocs(sql: Sql, trigram: string): Promise<number> {
+  const [r] = await rows<{ n: number }>(
+    sql,
+    `SELECT COUNT(*) AS n FROM (SELECT 1 FROM registry_bots
+       WHERE search_text LIKE $1 ESCAPE '\\' LIMIT ${COMMON}) AS hits`,
+    [`%${trigram.replace(/[\\%_]/g, (m) => `\\${m}`)}%`],
+  );
+  return Number(r.n);
+}
+
+// Plan hints for callers that pass no memory of their own (bounded; cleared when full).
+const fallbackMemory: PlanMemory = {
+  broad: boundedMemo(),
+  trigramDocs: boundedMemo(),
+};
+
+function boundedMemo<V>(): Memo<V> {
+  const map = new Map<string, V>();
+  return {
+    get: (key) => map.get(key),
+    set(key, value) {
+      if (map.size >= 10_000) map.clear();
+      map.set(key, value);
+    },
+  };
+}

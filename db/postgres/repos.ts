@@ -1,0 +1,50 @@
+/** PostgreSQL repositories store (see ../repos.ts). */
+import { DomainError } from "../../protocol/errors.ts";
+import type { RepoRow, RepoStore } from "../repos.ts";
+import { changes, rows, type Sql } from "./sql.ts";
+
+const SELECT = `SELECT r.id, r.owner_id, r.name, r.created_at, r.pushed_at, u.username AS owner
+  FROM repos r JOIN users u ON u.id = r.owner_id`;
+
+/** The repositories store over `sql`. */
+export function pgRepos(sql: Sql): RepoStore {
+  return {
+    async find(owner, name) {
+      return (await rows<RepoRow>(sql, `${SELECT} WHERE u.username = $1 AND r.name = $2`, [
+        owner,
+        name,
+      ]))[0];
+    },
+    async insert(ownerId, name) {
+      const [row] = await rows<{ id: number }>(
+        sql,
+        `INSERT INTO repos (owner_id, name, created_at) SELECT $1, $2, $3
+         WHERE NOT EXISTS (SELECT 1 FROM repos WHERE owner_id = $1 AND name = $2)
+         ON CONFLICT (owner_id, name) DO NOTHING RETURNING id`,
+        [ownerId, name, new Date().toISOString()],
+      );
+      if (!row) {
+        const [owner] = await rows<{ username: string }>(
+          sql,
+          "SELECT username FROM users WHERE id = $1",
+          [ownerId],
+        );
+        throw new DomainError("conflict", `repository ${owner?.username}/${name} already exists`);
+      }
+      return row.id;
+    },
+    async delete(id) {
+      await changes(sql, "DELETE FROM repos WHERE id = $1", [id]);
+    },
+    list: (owner) =>
+      owner !== undefined
+        ? rows<RepoRow>(sql, `${SELECT} WHERE u.username = $1 ORDER BY r.name`, [owner])
+        : rows<RepoRow>(sql, `${SELECT} ORDER BY u.username, r.name`),
+    async touchPushed(id) {
+      await changes(sql, "UPDATE repos SET pushed_at = $1 WHERE id = $2", [
+        new Date().toISOString(),
+        id,
+      ]);
+    },
+  };
+}

@@ -1,0 +1,74 @@
+/** The postgres.js handle the resource files share, and how driver failures become domain errors. */
+import type postgres from "postgres";
+import { DomainError } from "../../protocol/errors.ts";
+
+/** A pool or one transaction's connection; every resource runs its SQL through one of these. */
+export type Sql =
+  | postgres.Sql<Record<string, never>>
+  | postgres.TransactionSql<Record<string, never>>;
+
+/** Runs `text` with positional `$n` parameters as a prepared statement; returns the rows. */
+export async function rows<T>(sql: Sql, text: string, params: unknown[] = []): Promise<T[]> {
+  const res = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], {
+    prepare: true,
+  });
+  // A plain array, as the SQLite store returns (postgres.js adds count, columns, …).
+  return Array.from(res) as T[];
+}
+
+/** Runs `text` and returns how many rows it changed. */
+export async function changes(sql: Sql, text: string, params: unknown[] = []): Promise<number> {
+  const res = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], {
+    prepare: true,
+  });
+  return res.count;
+}
+
+/** The message every outage surfaces as (the HTTP layer answers 503). */
+export const UNAVAILABLE = "the database is unavailable; try again shortly";
+
+// postgres.js's own connection error codes, and Node/Deno socket errors.
+const CONNECTION_CODES = new Set([
+  "CONNECTION_CLOSED",
+  "CONNECTION_DESTROYED",
+  "CONNECTION_ENDED",
+  "CONNECT_TIMEOUT",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
+
+/** Whether `err` means the server could not be reached or went away (not a bad query). */
+export function isConnectionError(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code !== "string") {
+    return err instanceof Deno.errors.ConnectionRefused ||
+      err instanceof Deno.errors.ConnectionReset ||
+      err instanceof Deno.errors.BrokenPipe;
+  }
+  if (CONNECTION_CODES.has(code)) return true;
+  // 08: connection exception; 57P01-57P03: admin/crash shutdown, cannot connect now;
+  // 53300: too many connections; 57014 (statement timeout) is a query cut off by the server.
+  // 25P03: the server ended a transaction left idle too long.
+  return code.startsWith("08") || /^57P0[1-3]$/.test(code) || code === "53300" ||
+    code === "57014" || code === "25P03";
+}
+
+/** Maps a driver failure to DomainError("unavailable") when it is an outage; others pass as-is. */
+export function mapError(err: unknown): unknown {
+  if (err instanceof DomainError) return err;
+  if (isConnectionError(err)) return new DomainError("unavailable", UNAVAILABLE);
+  return err;
+}
+
+/** The SQLSTATE of a PostgreSQL error, if it is one. */
+export function sqlState(err: unknown): string | undefined {
+  const code = (err as { code?: unknown })?.code;
+  return typeof code === "string" ? code : undefined;
+}

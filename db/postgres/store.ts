@@ -1,0 +1,266 @@
+/**
+ * The PostgreSQL store (SERVICE_DATABASE_URL=postgres://…): a postgres.js pool, migrated at
+ * start, with one resource module per interface. Outages surface as DomainError("unavailable")
+ * (HTTP 503) and the pool reconnects by itself once the server is back.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import postgres from "postgres";
+import { DomainError } from "../../protocol/errors.ts";
+import type { Resources, Store, Transaction } from "../store.ts";
+import { pgChallenges } from "./challenges.ts";
+import { pgInvites } from "./invites.ts";
+import { migrate } from "./migrate.ts";
+import { pgAttestations } from "./registry_attestations.ts";
+import { pgBots } from "./registry_bots.ts";
+import { pgLog } from "./registry_log.ts";
+import { pgNonces } from "./registry_nonces.ts";
+import { pgRepos } from "./repos.ts";
+import { isConnectionError, mapError, type Sql, sqlState, UNAVAILABLE } from "./sql.ts";
+import { pgTokens } from "./tokens.ts";
+import { pgUsers } from "./users.ts";
+
+/** Options of `openPostgresStore`. */
+export interface PostgresStoreOptions {
+  /** How long connecting may take at start-up before failing; default 10 s. */
+  connectTimeoutMs?: number;
+  /** Connections in the pool; default 10. */
+  poolSize?: number;
+  /**
+   * The longest a call may take before it fails as "unavailable" (also the server-side
+   * statement_timeout); default 30 s.
+   */
+  queryTimeoutMs?: number;
+  /** Receives server notices (default: dropped). */
+  onNotice?: (message: string) => void;
+}
+
+/** The resources running their SQL over `sql`. */
+export function resourcesOver(sql: Sql): Resources {
+  return {
+    users: pgUsers(sql),
+    invites: pgInvites(sql),
+    challenges: pgChallenges(sql),
+    tokens: pgTokens(sql),
+    repos: pgRepos(sql),
+    bots: pgBots(sql),
+    log: pgLog(sql),
+    nonces: pgNonces(sql),
+    attestations: pgAttestations(sql),
+  };
+}
+
+/** int8 (ids, counts, *_ms) as JS numbers, as the SQLite store returns them. */
+const INT8_AS_NUMBER = {
+  to: 20,
+  from: [20],
+  serialize: (x: number | bigint) => String(x),
+  parse: (x: string) => Number(x),
+};
+
+/**
+ * Connects to `url`, migrates the database and returns the store. Fails within
+ * `connectTimeoutMs` with an Error naming host, port, database and the likely cause, never the
+ * password.
+ */
+export async function openPostgresStore(
+  url: string,
+  opts: PostgresStoreOptions = {},
+): Promise<Store> {
+  const target = describe(url);
+  const connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
+  const queryTimeoutMs = opts.queryTimeoutMs ?? 30_000;
+  const sql = postgres(url, {
+    max: opts.poolSize ?? 10,
+    connect_timeout: Math.max(1, Math.ceil(connectTimeoutMs / 1000)),
+    idle_timeout: 60,
+    max_lifetime: 30 * 60,
+    prepare: true,
+    fetch_types: false,
+    onnotice: (n) => opts.onNotice?.(String(n.message)),
+    types: { int8: INT8_AS_NUMBER },
+    connection: {
+      application_name: "signet",
+      statement_timeout: queryTimeoutMs,
+      idle_in_transaction_session_timeout: queryTimeoutMs,
+    },
+  }) as unknown as postgres.Sql<Record<string, never>>;
+  try {
+    await withTimeout(
+      sql.unsafe("SELECT 1"),
+      connectTimeoutMs,
+      () => new Error(`timed out after ${Math.round(connectTimeoutMs / 1000)} s`),
+    );
+    // Migrating may take long (or wait for another instance's): no deadline but the server's.
+    await migrate(sql);
+  } catch (err) {
+    await sql.end({ timeout: 0 }).catch(() => {});
+    throw new Error(startError(err, target, connectTimeoutMs), { cause: scrub(err, target) });
+  }
+  return new PostgresStore(sql, queryTimeoutMs);
+}
+
+// The transaction (and its resources) the current async call chain runs in, if any.
+const current = new AsyncLocalStorage<{ sql: Sql; resources: Resources }>();
+
+class PostgresStore implements Store {
+  readonly engine = "postgres" as const;
+  readonly users;
+  readonly invites;
+  readonly challenges;
+  readonly tokens;
+  readonly repos;
+  readonly bots;
+  readonly log;
+  readonly nonces;
+  readonly attestations;
+  #closed = false;
+  readonly #pool: Resources;
+
+  constructor(
+    private readonly sql: postgres.Sql<Record<string, never>>,
+    private readonly queryTimeoutMs: number,
+  ) {
+    this.#pool = resourcesOver(sql);
+    // A call on the store made inside `transaction`'s function runs in that transaction.
+    const route = <K extends keyof Resources>(name: K): Resources[K] => {
+      const out: Record<string, unknown> = {};
+      for (const method of Object.keys(this.#pool[name])) {
+        out[method] = (...args: unknown[]) => {
+          const tx = current.getStore();
+          const target = (tx ? tx.resources : this.#pool)[name] as unknown as Record<
+            string,
+            (...a: unknown[]) => Promise<unknown>
+          >;
+          return tx ? target[method](...args) : this.#guard(() => target[method](...args));
+        };
+      }
+      return out as unknown as Resources[K];
+    };
+    this.users = route("users");
+    this.invites = route("invites");
+    this.challenges = route("challenges");
+    this.tokens = route("tokens");
+    this.repos = route("repos");
+    this.bots = route("bots");
+    this.log = route("log");
+    this.nonces = route("nonces");
+    this.attestations = route("attestations");
+  }
+
+  transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
+    const outer = current.getStore();
+    if (outer) return fn(outer.resources);
+    let abandoned = false;
+    return this.#guard(
+      () =>
+        this.sql.begin(async (tx) => {
+          const resources = resourcesOver(tx);
+          const result = await current.run({ sql: tx, resources }, () => fn(resources));
+          // The caller was already told "unavailable": roll back rather than commit behind it.
+          if (abandoned) throw new DomainError("unavailable", UNAVAILABLE);
+          return result;
+        }) as Promise<T>,
+      () => abandoned = true,
+    );
+  }
+
+  expectTransaction(): () => void {
+    return () => {};
+  }
+
+  async ping(): Promise<void> {
+    await this.#guard(() => this.sql.unsafe("SELECT 1"));
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.sql.end({ timeout: 5 });
+  }
+
+  // Maps outages to DomainError("unavailable") and gives up on a call that takes too long.
+  async #guard<T>(call: () => Promise<T>, onTimeout?: () => void): Promise<T> {
+    if (this.#closed) throw new DomainError("unavailable", UNAVAILABLE);
+    try {
+      return await withTimeout(call(), this.queryTimeoutMs + 5_000, () => {
+        onTimeout?.();
+        return new DomainError("unavailable", UNAVAILABLE);
+      });
+    } catch (err) {
+      throw mapError(err);
+    }
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(error()), ms);
+  });
+  p.catch(() => {}); // a late failure after the timeout is not unhandled
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+interface Target {
+  host: string;
+  port: string;
+  database: string;
+  user: string;
+  password: string;
+}
+
+function describe(url: string): Target {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new Error("SERVICE_DATABASE_URL is not a valid postgres:// URL");
+  }
+  const user = decodeURIComponent(u.username) || Deno.env.get("PGUSER") || "postgres";
+  return {
+    host: u.hostname || "localhost",
+    port: u.port || "5432",
+    database: decodeURIComponent(u.pathname.replace(/^\//, "")) || user,
+    user,
+    password: decodeURIComponent(u.password),
+  };
+}
+
+// The start-up failure as one line: where, and the likely cause.
+function startError(err: unknown, t: Target, timeoutMs: number): string {
+  const where =
+    `cannot open PostgreSQL database "${t.database}" at ${t.host}:${t.port} as user "${t.user}"`;
+  const code = sqlState(err);
+  let cause: string;
+  if (err instanceof Error && /^(timed out|database schema version)/.test(err.message)) {
+    cause = err.message;
+  } else if (code === "ECONNREFUSED" || err instanceof Deno.errors.ConnectionRefused) {
+    cause = `connection refused: is PostgreSQL running and listening on ${t.host}:${t.port}?`;
+  } else if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
+    cause = `host ${t.host} not found: check the host name in SERVICE_DATABASE_URL`;
+  } else if (code === "CONNECT_TIMEOUT" || code === "ETIMEDOUT") {
+    cause = `timed out after ${Math.round(timeoutMs / 1000)} s: is ${t.host}:${t.port} reachable?`;
+  } else if (code === "28P01") {
+    cause = `password authentication failed for user "${t.user}"`;
+  } else if (code === "3D000") {
+    cause = `database "${t.database}" does not exist (create it, owned by "${t.user}")`;
+  } else if (code === "28000") {
+    cause = `the server refused user "${t.user}": ${scrub(err, t).message}`;
+  } else if (code === "42501") {
+    cause = `user "${t.user}" lacks a privilege the schema needs: ${scrub(err, t).message}`;
+  } else if (code === "0A000" || code === "58P01") {
+    cause = `the server cannot provide what the schema needs: ${scrub(err, t).message}`;
+  } else if (isConnectionError(err)) {
+    cause = `the connection failed (${code ?? "network error"})`;
+  } else {
+    cause = scrub(err, t).message;
+  }
+  return `${where}: ${cause}`;
+}
+
+// The error with the password removed from its message (drivers may echo connection strings).
+function scrub(err: unknown, t: Target): Error {
+  const message = err instanceof Error ? err.message : String(err);
+  if (!t.password) return new Error(message);
+  return new Error(message.split(t.password).join("***"));
+}

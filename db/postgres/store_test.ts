@@ -1,0 +1,269 @@
+/**
+ * PostgreSQL-only behaviour of the store: migrations (once under a race, refusing a newer
+ * database), start-up failures that say what is wrong, outages as DomainError("unavailable") and
+ * recovery, nested transactions, and the search index being used at 100,000 bots.
+ */
+import postgres from "postgres";
+import { assert, assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
+import { DomainError } from "../../protocol/errors.ts";
+import { PASSWORD_ROLE, startPostgres, type TestPostgres } from "../../testing/postgres.ts";
+import { MIGRATIONS } from "./migrations/index.ts";
+import { openPostgresStore } from "./store.ts";
+
+// A shared cluster (SERVICE_TEST_POSTGRES_URL) cannot be stopped, frozen or given a password role.
+const shared = Deno.env.get("SERVICE_TEST_POSTGRES_URL") !== undefined;
+
+async function withCluster(fn: (pg: TestPostgres) => Promise<void>): Promise<void> {
+  const pg = await startPostgres();
+  try {
+    await fn(pg);
+  } finally {
+    await pg.destroy();
+  }
+}
+
+async function query<T>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    return Array.from(await sql.unsafe(text, params as never[])) as T[];
+  } finally {
+    await sql.end();
+  }
+}
+
+Deno.test("postgres: migrations run once when instances start at once; a newer database is refused", async () => {
+  await withCluster(async (pg) => {
+    const url = await pg.createDatabase();
+    const stores = await Promise.all(Array.from({ length: 4 }, () => openPostgresStore(url)));
+    const keys = await Promise.all(stores.map((s) => s.nonces.keyHex()));
+    assertEquals(new Set(keys).size, 1);
+    for (const s of stores) await s.close();
+    const [v] = await query<{ version: number }>(url, "SELECT version FROM schema_version");
+    assertEquals(v.version, MIGRATIONS.length);
+    const meta = await query(url, "SELECT * FROM registry_meta");
+    assertEquals(meta.length, 1);
+    // Opening again changes nothing.
+    const again = await openPostgresStore(url);
+    assertEquals(await again.nonces.keyHex(), keys[0]);
+    await again.close();
+
+    await query(url, "UPDATE schema_version SET version = 99");
+    const err = await assertRejects(() => openPostgresStore(url));
+    assert(
+      err.message.includes(
+        `database schema version 99 is newer than this build knows (${MIGRATIONS.length}); upgrade signet`,
+      ),
+      err.message,
+    );
+  });
+});
+
+Deno.test({
+  name: "postgres: start-up failures name host, port, database and cause, never the password",
+  ignore: shared,
+}, async () => {
+  await withCluster(async (pg) => {
+    const base = new URL(pg.url());
+    const hostPort = `127.0.0.1:${base.port}`;
+    const secret = "s3cret-Pa55";
+    const fails = async (url: string, expected: string[], opts = {}) => {
+      const started = Date.now();
+      const err = await assertRejects(() => openPostgresStore(url, opts));
+      const ms = Date.now() - started;
+      assert(ms < 10_000, `took ${ms} ms`);
+      for (const e of expected) assert(err.message.includes(e), `${err.message} lacks ${e}`);
+      assert(!err.message.includes(secret), err.message);
+      assert(!String((err as { cause?: Error }).cause?.message).includes(secret));
+      return err.message;
+    };
+    // A free port nothing listens on.
+    const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const deadPort = (closed.addr as Deno.NetAddr).port;
+    closed.close();
+    await fails(`postgres://signet:${secret}@127.0.0.1:${deadPort}/db1`, [
+      `127.0.0.1:${deadPort}`,
+      '"db1"',
+      "connection refused: is PostgreSQL running and listening on",
+    ]);
+    await fails(`postgres://signet:${secret}@${hostPort}/nosuchdb`, [
+      hostPort,
+      'database "nosuchdb" does not exist',
+    ]);
+    await fails(`postgres://nobody:${secret}@${hostPort}/postgres`, [
+      hostPort,
+      'role "nobody" does not exist',
+    ]);
+    await query(pg.url(), `CREATE ROLE ${PASSWORD_ROLE} LOGIN PASSWORD 'right-one'`);
+    await fails(`postgres://${PASSWORD_ROLE}:${secret}@${hostPort}/postgres`, [
+      hostPort,
+      `password authentication failed for user "${PASSWORD_ROLE}"`,
+    ]);
+    // A listener that accepts and never answers: the connect timeout.
+    const silent = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const held: Deno.Conn[] = [];
+    (async () => {
+      for await (const c of silent) held.push(c);
+    })().catch(() => {});
+    const port = (silent.addr as Deno.NetAddr).port;
+    await fails(`postgres://signet:${secret}@127.0.0.1:${port}/db`, ["timed out after 2 s"], {
+      connectTimeoutMs: 2000,
+    });
+    silent.close();
+    for (const c of held) c.close();
+  });
+});
+
+Deno.test({
+  name: "postgres: an outage fails calls as unavailable, quickly; the store recovers",
+  ignore: shared,
+}, async () => {
+  await withCluster(async (pg) => {
+    const store = await openPostgresStore(await pg.createDatabase());
+    try {
+      await store.users.insert("alice", "k1");
+      await store.ping();
+      await pg.stop();
+      const checks: [string, () => Promise<unknown>][] = [
+        ["read", () => store.users.findByName("alice")],
+        ["ping", () => store.ping()],
+        ["transaction", () => store.transaction((tx) => tx.nonces.markUsed("n", 1))],
+      ];
+      for (const [name, call] of checks) {
+        const started = Date.now();
+        const err = await assertRejects(call, DomainError);
+        assertEquals((err as DomainError).kind, "unavailable", `${name}: ${err.message}`);
+        assertEquals(err.message, "the database is unavailable; try again shortly");
+        assert(Date.now() - started < 15_000, `${name} took ${Date.now() - started} ms`);
+      }
+      await pg.start();
+      let user;
+      for (let i = 0; i < 50 && !user; i++) {
+        user = await store.users.findByName("alice").catch(() => undefined);
+        if (!user) await new Promise((r) => setTimeout(r, 200));
+      }
+      assertEquals(user?.username, "alice");
+      await store.ping();
+      assertEquals(await store.transaction((tx) => tx.nonces.markUsed("n", 1)), true);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+Deno.test({
+  name: "postgres: a server that stops answering fails calls as unavailable, not a hang",
+  ignore: shared,
+}, async () => {
+  await withCluster(async (pg) => {
+    const store = await openPostgresStore(await pg.createDatabase(), { queryTimeoutMs: 2000 });
+    try {
+      await store.users.insert("alice", "k1");
+      await pg.freeze();
+      const checks: [string, () => Promise<unknown>][] = [
+        ["read", () => store.users.findByName("alice")],
+        ["transaction", () => store.transaction((tx) => tx.users.insert("bob", "k2"))],
+      ];
+      for (const [name, call] of checks) {
+        const started = Date.now();
+        const err = await assertRejects(call, DomainError);
+        assertEquals((err as DomainError).kind, "unavailable", `${name}: ${err.message}`);
+        assert(Date.now() - started < 20_000, `${name} took ${Date.now() - started} ms`);
+      }
+      await pg.thaw();
+      let user;
+      for (let i = 0; i < 50 && !user; i++) {
+        user = await store.users.findByName("alice").catch(() => undefined);
+        if (!user) await new Promise((r) => setTimeout(r, 200));
+      }
+      assertEquals(user?.username, "alice");
+      // The transaction given up on was rolled back, not committed behind the caller's back.
+      await new Promise((r) => setTimeout(r, 1000));
+      assertEquals(await store.users.findByName("bob"), undefined);
+    } finally {
+      await pg.thaw();
+      await store.close();
+    }
+  });
+});
+
+Deno.test("postgres: a transaction that outlives the deadline is rolled back and unavailable", async () => {
+  await withCluster(async (pg) => {
+    const store = await openPostgresStore(await pg.createDatabase(), { queryTimeoutMs: 1000 });
+    try {
+      const err = await assertRejects(
+        () =>
+          store.transaction(async (tx) => {
+            await tx.users.insert("slow", "k-slow");
+            await new Promise((r) => setTimeout(r, 7000));
+            await tx.users.insert("slow2", "k-slow2");
+          }),
+        DomainError,
+      );
+      assertEquals((err as DomainError).kind, "unavailable", err.message);
+      assertEquals(await store.users.findByName("slow"), undefined);
+      assertEquals((await store.users.insert("fast", "k-fast")).username, "fast");
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+Deno.test("postgres: a transaction inside a transaction, and store calls inside one, use it", async () => {
+  await withCluster(async (pg) => {
+    const store = await openPostgresStore(await pg.createDatabase(), { poolSize: 2 });
+    try {
+      await assertRejects(() =>
+        store.transaction(async (tx) => {
+          await tx.log.lock();
+          await tx.users.insert("a", "ka");
+          // Would deadlock on the log lock (and the pool) if it took another connection.
+          await store.transaction(async (inner) => {
+            await inner.log.lock();
+            await inner.users.insert("b", "kb");
+          });
+          assertEquals((await store.users.findByName("b"))?.username, "b");
+          throw new Error("undo");
+        })
+      );
+      assertEquals(await store.users.findByName("a"), undefined);
+      assertEquals(await store.users.findByName("b"), undefined);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+Deno.test("postgres: search at 100,000 bots uses the trigram index for a selective term", async () => {
+  await withCluster(async (pg) => {
+    const url = await pg.createDatabase();
+    const store = await openPostgresStore(url);
+    try {
+      await query(
+        url,
+        `INSERT INTO registry_bots (bot_id, status, search_text, record, version, created_at, updated_at)
+         SELECT 'bot-' || lpad(i::text, 6, '0'), 'active',
+           'bot-' || lpad(i::text, 6, '0') || E'\\nseed bot ' || i || E'\\nhelps with task ' || (i % 97),
+           '{}', 1, 'x', 'x'
+         FROM generate_series(1, 100000) AS i`,
+      );
+      await query(url, "ANALYZE registry_bots");
+      const plan = (await query<{ "QUERY PLAN": string }>(
+        url,
+        `EXPLAIN SELECT b.bot_id, b.record FROM registry_bots b
+         WHERE b.search_text LIKE $1 ESCAPE '\\' ORDER BY b.bot_id LIMIT 50`,
+        ["%bot-012345%"],
+      )).map((r) => r["QUERY PLAN"]).join("\n");
+      assert(plan.includes("registry_bots_search"), plan);
+      assert(!plan.includes("Seq Scan"), plan);
+      const q = { status: null, capability: null, after: null, limit: 50 };
+      assertEquals((await store.bots.search({ ...q, q: "BOT-012345" })).map((h) => h.botId), [
+        "bot-012345",
+      ]);
+      const broad = await store.bots.search({ ...q, q: "seed" });
+      assertEquals(broad.length, 50);
+      assertEquals(broad[0].botId, "bot-000001");
+    } finally {
+      await store.close();
+    }
+  });
+});
