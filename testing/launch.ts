@@ -4,6 +4,7 @@
  */
 
 import { freePort } from "./ports.ts";
+import { testDatabaseFor } from "./postgres.ts";
 
 /** A running server. */
 export interface LaunchedServer {
@@ -73,6 +74,11 @@ async function launchOnce(opts: LaunchOptions): Promise<LaunchedServer> {
     SERVICE_RATE_LIMITS: "off",
     ...opts.env,
   };
+  // The suite's PostgreSQL run (SERVICE_TEST_POSTGRES_URL): one database per data dir.
+  if (env.SERVICE_DATABASE_URL === undefined) {
+    const url = await testDatabaseFor(dataDir);
+    if (url !== undefined) env.SERVICE_DATABASE_URL = url;
+  }
   const logFile = opts.logFile?.(ports);
   // With a log file the output goes there directly (`exec`: the child's pid is the server's), as
   // to a log file in production: read through a pipe, the bench's own process spent CPU on it.

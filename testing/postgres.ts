@@ -122,6 +122,32 @@ function attach(sharedUrl: string): TestPostgres {
   };
 }
 
+/**
+ * The database the suite's PostgreSQL run gives a server launched on `dataDir` (the same one again
+ * when that data dir is launched again, as a restart is), created when new; undefined when the
+ * suite runs on SQLite (SERVICE_TEST_POSTGRES_URL unset).
+ */
+export async function testDatabaseFor(dataDir: string): Promise<string | undefined> {
+  const shared = Deno.env.get("SERVICE_TEST_POSTGRES_URL");
+  if (!shared) return undefined;
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(dataDir)),
+  );
+  const name = `signet_dir_${
+    [...digest.slice(0, 12)].map((b) => b.toString(16).padStart(2, "0")).join("")
+  }`;
+  const sql = postgres(shared, { max: 1, onnotice: () => {}, connect_timeout: 10 });
+  try {
+    const found = await sql.unsafe("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+    if (found.length === 0) await sql.unsafe(`CREATE DATABASE ${name}`);
+  } finally {
+    await sql.end();
+  }
+  const url = new URL(shared);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 async function createDatabase(adminUrl: string, base: string): Promise<string> {
   const name = `signet_test_${Date.now().toString(36)}_${Deno.pid}_${++counter}`;
   const sql = postgres(adminUrl, { max: 1, onnotice: () => {}, connect_timeout: 10 });
@@ -208,3 +234,10 @@ async function signalAll(dir: string, signal: Deno.Signal): Promise<void> {
     } catch { /* gone */ }
   }
 }
+
+/**
+ * Whether this test run is the suite's PostgreSQL run (scripts/test.ts). The few steps that read or
+ * plant rows in the embedded database file directly are SQLite's alone; the store contract suite
+ * (db/store_contract_test.ts) proves the same rules on both engines.
+ */
+export const ON_POSTGRES = Boolean(Deno.env.get("SERVICE_TEST_POSTGRES_URL"));

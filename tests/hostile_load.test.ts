@@ -9,6 +9,7 @@
  * settled anonymous RSS does not grow by more than MEMORY_GROWTH of the post-warm-up baseline in
  * both rounds.
  */
+import { ON_POSTGRES } from "../testing/postgres.ts";
 import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "./helpers/assert.ts";
 import { createRepo, createUser, login, type TestUser } from "./helpers/accounts.ts";
@@ -76,6 +77,8 @@ class Tally {
 
 Deno.test({
   name: `load: ${SECONDS} s of mixed traffic in ${ROUNDS} rounds, memory does not grow with it`,
+  // Reads the embedded database file to check; SQLite's run only (see testing/postgres.ts).
+  ignore: ON_POSTGRES,
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {

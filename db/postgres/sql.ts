@@ -64,6 +64,11 @@ export function isConnectionError(err: unknown): boolean {
 export function mapError(err: unknown): unknown {
   if (err instanceof DomainError) return err;
   if (isConnectionError(err)) return new DomainError("unavailable", UNAVAILABLE);
+  // Text PostgreSQL cannot hold (U+0000): the client's input, never a server fault.
+  const code = sqlState(err);
+  if (code === "22021" || code === "22P05") {
+    return new DomainError("invalid", "text must not contain U+0000 (NUL)");
+  }
   return err;
 }
 

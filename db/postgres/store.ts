@@ -216,7 +216,7 @@ function describe(url: string): Target {
   } catch {
     throw new Error("SERVICE_DATABASE_URL is not a valid postgres:// URL");
   }
-  const user = decodeURIComponent(u.username) || Deno.env.get("PGUSER") || "postgres";
+  const user = decodeURIComponent(u.username) || "postgres";
   return {
     host: u.hostname || "localhost",
     port: u.port || "5432",

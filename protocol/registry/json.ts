@@ -1,7 +1,8 @@
 /**
  * Strict JSON reading for signed bodies. `JSON.parse` silently keeps the last of duplicate keys
  * and accepts lone UTF-16 surrogates, so two parties could read different payloads from the same
- * bytes, and JCS (RFC 8785, which requires I-JSON) is undefined for them: both are rejected.
+ * bytes, and JCS (RFC 8785, which requires I-JSON) is undefined for them: both are rejected. So
+ * is U+0000 in a string, which PostgreSQL cannot store as text (the same answer on both engines).
  */
 
 /** Parses `text` as strict JSON: its value, or why it is not acceptable. */
@@ -53,6 +54,10 @@ function scan(text: string, maxDepth: number): string | null {
       const value = escaped ? JSON.parse(text.slice(i, end)) as string : text.slice(i + 1, end - 1);
       if (escaped && !value.isWellFormed()) {
         return "request body contains a lone UTF-16 surrogate";
+      }
+      // No engine stores it alike (PostgreSQL's text refuses it): refused on both.
+      if (escaped && value.includes("\u0000")) {
+        return "request body contains U+0000 (NUL) in a string";
       }
       const top = stack[stack.length - 1];
       if (top?.keys && top.expectKey) {

@@ -42,5 +42,9 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new DomainError("invalid", "request body must be a JSON object");
   }
+  // No engine stores it alike (PostgreSQL's text refuses it): refused on both.
+  if (text.includes("\\u0000")) {
+    throw new DomainError("invalid", "request body contains U+0000 (NUL) in a string");
+  }
   return value as Record<string, unknown>;
 }

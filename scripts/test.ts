@@ -1,0 +1,71 @@
+/**
+ * `deno task test`: the suite on both storage engines at once. The SQLite run is every test; the
+ * PostgreSQL run is the same end-to-end suite with each server launched on a fresh database of a
+ * throwaway cluster (testing/postgres.ts; SERVICE_TEST_POSTGRES_URL tells testing/launch.ts).
+ * SERVICE_TEST_ENGINES=sqlite (or postgres) runs one. Arguments replace the default test paths.
+ */
+import { startPostgres } from "../testing/postgres.ts";
+
+const SQLITE_PATHS = ["tests/", "db/"];
+const POSTGRES_PATHS = ["tests/"];
+
+const engines = (Deno.env.get("SERVICE_TEST_ENGINES") ?? "sqlite,postgres").split(",")
+  .map((e) => e.trim()).filter(Boolean);
+for (const e of engines) {
+  if (e !== "sqlite" && e !== "postgres") {
+    console.error(`SERVICE_TEST_ENGINES: unknown engine "${e}" (sqlite, postgres)`);
+    Deno.exit(2);
+  }
+}
+
+/** Runs `deno test` on `paths` with `env`, each output line prefixed with `[name]`. */
+async function suite(name: string, paths: string[], env: Record<string, string>): Promise<number> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["test", "-A", "--parallel", ...paths],
+    env,
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const prefix = async (stream: ReadableStream<Uint8Array>, out: (s: string) => void) => {
+    let rest = "";
+    const decoder = new TextDecoder();
+    for await (const bytes of stream) {
+      const lines = (rest + decoder.decode(bytes, { stream: true })).split("\n");
+      rest = lines.pop()!;
+      for (const line of lines) out(`[${name}] ${line}\n`);
+    }
+    if (rest) out(`[${name}] ${rest}\n`);
+  };
+  const encoder = new TextEncoder();
+  const write = (s: string) => Deno.stdout.writeSync(encoder.encode(s));
+  await Promise.all([prefix(child.stdout, write), prefix(child.stderr, write)]);
+  return (await child.status).code;
+}
+
+const runs: Promise<[string, number]>[] = [];
+if (engines.includes("sqlite")) {
+  const paths = Deno.args.length ? Deno.args : SQLITE_PATHS;
+  runs.push(suite("sqlite", paths, {}).then((code) => ["sqlite", code]));
+}
+if (engines.includes("postgres")) {
+  let cluster;
+  try {
+    cluster = await startPostgres();
+  } catch (err) {
+    console.error(
+      `cannot start a throwaway PostgreSQL for the PostgreSQL run: ${(err as Error).message}\n` +
+        "install it (apt-get install -y postgresql), or run only SQLite: " +
+        "SERVICE_TEST_ENGINES=sqlite deno task test",
+    );
+    Deno.exit(1);
+  }
+  const paths = Deno.args.length ? Deno.args : POSTGRES_PATHS;
+  runs.push(
+    suite("postgres", paths, { SERVICE_TEST_POSTGRES_URL: cluster.url("postgres") })
+      .finally(() => cluster.destroy())
+      .then((code) => ["postgres", code]),
+  );
+}
+const results = await Promise.all(runs);
+for (const [name, code] of results) console.log(`${name}: ${code === 0 ? "passed" : "FAILED"}`);
+Deno.exit(results.every(([, code]) => code === 0) ? 0 : 1);
