@@ -55,36 +55,33 @@ interface Mode {
 const MB = 1024 * 1024;
 /** Transports whose parallel clones a goal judges; they run every round. */
 const PARALLEL_GOAL_TRANSPORTS = new Set(["file", "signet-ssh", "signet-http"]);
-const FULL: Mode = {
-  sizes: { files: 2000, commits: 200, blobBytes: 50 * MB },
-  bigPushBytes: 50 * MB,
-  runs: 5,
-  warmup: 1,
-  parallel: 50,
-  parallelRounds: 3,
-  apiSeconds: 3,
-  apiConnections: 16,
-  bots: 100_000,
-  rounds: 4,
-  mutations: 10_000,
-  breakdownCreates: 1_000,
-  cliRounds: 21,
-};
-const QUICK: Mode = {
-  sizes: { files: 200, commits: 20, blobBytes: 2 * MB },
-  bigPushBytes: 2 * MB,
-  runs: 2,
-  warmup: 1,
-  parallel: 10,
-  parallelRounds: 1,
-  apiSeconds: 1,
-  apiConnections: 8,
-  bots: 2_000,
-  rounds: 1,
-  mutations: 1_000,
-  breakdownCreates: 200,
-  cliRounds: 5,
-};
+/** Each setting side by side: [the full run, the --quick run]; `files`, `commits` and `blobBytes` are the repository sizes. */
+const SETTINGS = {
+  files: [2000, 200],
+  commits: [200, 20],
+  blobBytes: [50 * MB, 2 * MB],
+  bigPushBytes: [50 * MB, 2 * MB],
+  runs: [5, 2],
+  warmup: [1, 1],
+  parallel: [50, 10],
+  parallelRounds: [3, 1],
+  apiSeconds: [3, 1],
+  apiConnections: [16, 8],
+  bots: [100_000, 2_000],
+  rounds: [4, 1],
+  mutations: [10_000, 1_000],
+  breakdownCreates: [1_000, 200],
+  cliRounds: [21, 5],
+} satisfies Record<keyof RepoSizes | Exclude<keyof Mode, "sizes">, [number, number]>;
+
+/** The settings of the full run (`quick` false) or of `--quick`. */
+function modeSettings(quick: boolean): Mode {
+  const pick = Object.fromEntries(
+    Object.entries(SETTINGS).map(([name, values]) => [name, values[quick ? 1 : 0]]),
+  ) as Record<keyof typeof SETTINGS, number>;
+  const { files, commits, blobBytes, ...rest } = pick;
+  return { sizes: { files, commits, blobBytes }, ...rest };
+}
 
 /** The 1-minute load average. */
 async function loadAverage(): Promise<string> {
@@ -134,7 +131,7 @@ async function main(): Promise<number> {
       note: { type: "string", multiple: true },
     },
   });
-  const mode = { ...(values.quick ? QUICK : FULL) };
+  const mode = modeSettings(Boolean(values.quick));
   if (values.runs) mode.runs = Number(values.runs);
   const started = new Date();
   if (Deno.uid() !== 0) {

@@ -21,7 +21,7 @@
  * upload-pack request) into memory, inflating gzip within bounds.
  */
 
-import { concat } from "./streams.ts";
+import { concatBytes } from "../../protocol/bytes.ts";
 
 /** The most bytes one write to git or to the spill file joins, and one spill read takes. */
 const WRITE_BYTES = 1024 * 1024;
@@ -315,7 +315,7 @@ export async function readWholeBody(
       if (size > limits.maxBytes) throw tooLarge();
       chunks.push(chunk);
     }
-    return concat(chunks, size);
+    return concatBytes(chunks, size);
   }
   const inflate = new DecompressionStream("gzip") as unknown as TransformStream<
     Uint8Array,
@@ -364,7 +364,7 @@ export async function readWholeBody(
     }
     await feeding;
     if (fedError) throw fedError;
-    return concat(chunks, size);
+    return concatBytes(chunks, size);
   } catch (err) {
     abort.abort();
     await reader.cancel().catch(() => {});
@@ -382,7 +382,7 @@ function takeJoined(queue: Uint8Array[]): Uint8Array | undefined {
   while (count < queue.length && size + queue[count].length <= WRITE_BYTES) {
     size += queue[count++].length;
   }
-  return concat(queue.splice(0, count), size);
+  return concatBytes(queue.splice(0, count), size);
 }
 
 /**
