@@ -27,7 +27,8 @@ import {
 } from "./git_workloads.ts";
 import { type ApiResults, registryUp, runApiWorkloads } from "./api_workloads.ts";
 import { runRegistryWorkloads } from "./registry_workloads.ts";
-import { type BenchReport, checkGoals, renderReport } from "./results.ts";
+import { type BenchReport, checkGoals } from "./results.ts";
+import { renderReport } from "./report.ts";
 import { type CliStartup, measureCliStartup } from "./cli_startup.ts";
 import { makeKey } from "../testing/accounts.ts";
 
@@ -204,30 +205,29 @@ async function main(): Promise<number> {
     // A baseline that cannot start (e.g. an existing `git` account with another shell) is left
     // out with a note and counts as a failure; the other transports are still measured.
     await phase("OpenSSH and nginx baselines", async () => {
-      progress("starting OpenSSH baseline");
       const account = await ensureGitAccount();
-      const sshdDir = `${work}/sshd`;
-      await Deno.mkdir(sshdDir, { mode: 0o755 });
-      const sshd = await startSshd({
-        dir: sshdDir,
-        reposDir: await serve("openssh"),
-        account,
-        clientKey: key,
-      });
-      stops.push(() => sshd.server!.stop());
-      transports.push(sshd);
-
-      progress("starting nginx baseline");
-      const nginxDir = `${work}/nginx`;
-      await Deno.mkdir(nginxDir, { mode: 0o755 });
-      const nginx = await startNginx({
-        dir: nginxDir,
-        reposDir: await serve("nginx"),
-        account,
-        fcgiChildren: 16,
-      });
-      stops.push(() => nginx.server!.stop());
-      transports.push(nginx);
+      /** Starts baseline `id` in `<work>/<id>` over its own copy of the repositories. */
+      const baseline = async (
+        label: string,
+        id: string,
+        start: (dir: string, reposDir: string) => Promise<Transport>,
+      ) => {
+        progress(`starting ${label} baseline`);
+        await Deno.mkdir(`${work}/${id}`, { mode: 0o755 });
+        const transport = await start(`${work}/${id}`, await serve(id));
+        stops.push(() => transport.server!.stop());
+        transports.push(transport);
+      };
+      await baseline(
+        "OpenSSH",
+        "openssh",
+        (dir, reposDir) => startSshd({ dir, reposDir, account, clientKey: key }),
+      );
+      await baseline(
+        "nginx",
+        "nginx",
+        (dir, reposDir) => startNginx({ dir, reposDir, account, fcgiChildren: 16 }),
+      );
     });
 
     progress("starting Signet");
