@@ -4,7 +4,12 @@
  * the registry's zod schemas, load when their command runs, so the git credential helper (run by
  * every `git push`) loads none of them (bench/cli_startup.ts measures its start-up).
  */
-import { clientCommandSummaries, findClientCommand, runClientCommand } from "./client/cli/index.ts";
+import {
+  clientCommandSummaries,
+  clientEnvironmentSummaries,
+  findClientCommand,
+  runClientCommand,
+} from "./client/cli/index.ts";
 
 /** Version of this build. */
 export const VERSION = "0.1.0";
@@ -42,9 +47,7 @@ Client:
 ${clientCommandSummaries()}
 
 Client environment:
-  SERVICE_HOST     host URL (overrides the stored one)
-  SERVICE_SSH_KEY  private key (default ~/.ssh/id_ed25519)
-  SERVICE_USER     user the credential helper logs in as (default: the repository owner)
+${clientEnvironmentSummaries()}
 
 Other:
   version          print the version
@@ -138,6 +141,7 @@ async function help(topic: string | undefined): Promise<number> {
   if (topic === undefined) console.log(USAGE);
   else if (topic === "serve") console.log((await import("./server/config.ts")).serveHelp());
   else if (["version", "help", "backup", "restore"].includes(topic)) console.log(USAGE);
+  else if (topic === "bot") console.log((await import("./client/bot_cli.ts")).BOT_USAGE);
   else {
     const client = findClientCommand(topic);
     if (!client) {

@@ -1,4 +1,5 @@
 /** Generates the bench repositories locally with `git fast-import` (never downloaded). */
+import { concatBytes } from "../protocol/bytes.ts";
 import { cmdOk, gitClientEnv, randomBytes } from "./util.ts";
 
 /** Sizes of the generated repositories. */
@@ -97,20 +98,10 @@ function bigStream(sizes: RepoSizes): Uint8Array[] {
   ];
 }
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
-}
-
 async function importRepo(path: string, stream: Uint8Array[], home: string): Promise<void> {
   const env = gitClientEnv(home);
   await cmdOk("git", ["init", "-q", "--bare", "--initial-branch=main", path], { env });
-  await cmdOk("git", ["-C", path, "fast-import", "--quiet"], { env, stdin: concat(stream) });
+  await cmdOk("git", ["-C", path, "fast-import", "--quiet"], { env, stdin: concatBytes(stream) });
   await cmdOk("git", ["-C", path, "repack", "-adq"], { env });
 }
 

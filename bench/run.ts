@@ -27,7 +27,8 @@ import {
 } from "./git_workloads.ts";
 import { type ApiResults, registryUp, runApiWorkloads } from "./api_workloads.ts";
 import { runRegistryWorkloads } from "./registry_workloads.ts";
-import { type BenchReport, checkGoals, renderReport } from "./results.ts";
+import { type BenchReport, checkGoals } from "./results.ts";
+import { renderReport } from "./report.ts";
 import { type CliStartup, measureCliStartup } from "./cli_startup.ts";
 import { makeKey } from "../testing/accounts.ts";
 
@@ -55,36 +56,33 @@ interface Mode {
 const MB = 1024 * 1024;
 /** Transports whose parallel clones a goal judges; they run every round. */
 const PARALLEL_GOAL_TRANSPORTS = new Set(["file", "signet-ssh", "signet-http"]);
-const FULL: Mode = {
-  sizes: { files: 2000, commits: 200, blobBytes: 50 * MB },
-  bigPushBytes: 50 * MB,
-  runs: 5,
-  warmup: 1,
-  parallel: 50,
-  parallelRounds: 3,
-  apiSeconds: 3,
-  apiConnections: 16,
-  bots: 100_000,
-  rounds: 4,
-  mutations: 10_000,
-  breakdownCreates: 1_000,
-  cliRounds: 21,
-};
-const QUICK: Mode = {
-  sizes: { files: 200, commits: 20, blobBytes: 2 * MB },
-  bigPushBytes: 2 * MB,
-  runs: 2,
-  warmup: 1,
-  parallel: 10,
-  parallelRounds: 1,
-  apiSeconds: 1,
-  apiConnections: 8,
-  bots: 2_000,
-  rounds: 1,
-  mutations: 1_000,
-  breakdownCreates: 200,
-  cliRounds: 5,
-};
+/** Each setting side by side: [the full run, the --quick run]; `files`, `commits` and `blobBytes` are the repository sizes. */
+const SETTINGS = {
+  files: [2000, 200],
+  commits: [200, 20],
+  blobBytes: [50 * MB, 2 * MB],
+  bigPushBytes: [50 * MB, 2 * MB],
+  runs: [5, 2],
+  warmup: [1, 1],
+  parallel: [50, 10],
+  parallelRounds: [3, 1],
+  apiSeconds: [3, 1],
+  apiConnections: [16, 8],
+  bots: [100_000, 2_000],
+  rounds: [4, 1],
+  mutations: [10_000, 1_000],
+  breakdownCreates: [1_000, 200],
+  cliRounds: [21, 5],
+} satisfies Record<keyof RepoSizes | Exclude<keyof Mode, "sizes">, [number, number]>;
+
+/** The settings of the full run (`quick` false) or of `--quick`. */
+function modeSettings(quick: boolean): Mode {
+  const pick = Object.fromEntries(
+    Object.entries(SETTINGS).map(([name, values]) => [name, values[quick ? 1 : 0]]),
+  ) as Record<keyof typeof SETTINGS, number>;
+  const { files, commits, blobBytes, ...rest } = pick;
+  return { sizes: { files, commits, blobBytes }, ...rest };
+}
 
 /** The 1-minute load average. */
 async function loadAverage(): Promise<string> {
@@ -134,7 +132,7 @@ async function main(): Promise<number> {
       note: { type: "string", multiple: true },
     },
   });
-  const mode = { ...(values.quick ? QUICK : FULL) };
+  const mode = modeSettings(Boolean(values.quick));
   if (values.runs) mode.runs = Number(values.runs);
   const started = new Date();
   if (Deno.uid() !== 0) {
@@ -207,30 +205,29 @@ async function main(): Promise<number> {
     // A baseline that cannot start (e.g. an existing `git` account with another shell) is left
     // out with a note and counts as a failure; the other transports are still measured.
     await phase("OpenSSH and nginx baselines", async () => {
-      progress("starting OpenSSH baseline");
       const account = await ensureGitAccount();
-      const sshdDir = `${work}/sshd`;
-      await Deno.mkdir(sshdDir, { mode: 0o755 });
-      const sshd = await startSshd({
-        dir: sshdDir,
-        reposDir: await serve("openssh"),
-        account,
-        clientKey: key,
-      });
-      stops.push(() => sshd.server!.stop());
-      transports.push(sshd);
-
-      progress("starting nginx baseline");
-      const nginxDir = `${work}/nginx`;
-      await Deno.mkdir(nginxDir, { mode: 0o755 });
-      const nginx = await startNginx({
-        dir: nginxDir,
-        reposDir: await serve("nginx"),
-        account,
-        fcgiChildren: 16,
-      });
-      stops.push(() => nginx.server!.stop());
-      transports.push(nginx);
+      /** Starts baseline `id` in `<work>/<id>` over its own copy of the repositories. */
+      const baseline = async (
+        label: string,
+        id: string,
+        start: (dir: string, reposDir: string) => Promise<Transport>,
+      ) => {
+        progress(`starting ${label} baseline`);
+        await Deno.mkdir(`${work}/${id}`, { mode: 0o755 });
+        const transport = await start(`${work}/${id}`, await serve(id));
+        stops.push(() => transport.server!.stop());
+        transports.push(transport);
+      };
+      await baseline(
+        "OpenSSH",
+        "openssh",
+        (dir, reposDir) => startSshd({ dir, reposDir, account, clientKey: key }),
+      );
+      await baseline(
+        "nginx",
+        "nginx",
+        (dir, reposDir) => startNginx({ dir, reposDir, account, fcgiChildren: 16 }),
+      );
     });
 
     progress("starting Signet");

@@ -3,6 +3,7 @@ import { type FlagSpec, parseArgs, type ParsedArgs, usageFailure } from "./args.
 import { clientEnv } from "./env.ts";
 import { environment, helpText } from "./cli/help.ts";
 import { UsageError } from "./errors.ts";
+import type { Bot } from "../protocol/registry/bot.ts";
 import {
   generateKeyFile,
   type KeyFile,
@@ -81,6 +82,9 @@ const FLAGS: FlagSpec = Object.fromEntries(
 );
 
 type Parsed = ParsedArgs;
+
+/** The values `search --status` accepts (every status a record can have). */
+const STATUSES = ["active", "revoked"] as const satisfies readonly Bot["status"][];
 
 const parse = (args: string[]): Parsed => parseArgs(args, FLAGS, Infinity);
 
@@ -250,9 +254,16 @@ async function dispatch(command: string, p: Parsed, c: RegistryClient): Promise<
     case "search": {
       if (p.positionals.length > 1) throw new UsageError("expected at most one query");
       const limit = one(p, "limit");
+      const status = one(p, "status");
+      if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) {
+        throw new UsageError(`--status must be ${STATUSES.join(" or ")}, got ${status}`);
+      }
+      if (limit !== undefined && !/^[1-9][0-9]*$/.test(limit)) {
+        throw new UsageError(`--limit must be a positive integer, got ${limit}`);
+      }
       return c.search({
         q: p.positionals[0],
-        status: one(p, "status"),
+        status,
         capability: one(p, "capability"),
         limit: limit === undefined ? undefined : Number(limit),
         cursor: one(p, "cursor"),

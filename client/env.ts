@@ -3,6 +3,7 @@
  * git credential helper and `signet bot` take their settings from here (tests/env_reads.test.ts
  * keeps other client modules from reading Deno.env).
  */
+import type { ClientServiceVariable } from "../protocol/client_env.ts";
 
 /** The environment variables the client uses, undefined when unset (callers keep their own fallbacks). */
 export interface ClientEnv {
@@ -40,10 +41,13 @@ export function clientEnv(): ClientEnv {
   return cached;
 }
 
-/** What each client variable does, for the help texts (client/cli/help.ts). */
+/**
+ * What each client SERVICE_ variable does, for the help texts (client/cli/help.ts): one entry for
+ * each name in protocol/client_env.ts, which the server also reads so as not to warn about them.
+ */
 export const CLIENT_ENV_DOCS = {
   SERVICE_HOST: "host URL (overrides the stored one)",
   SERVICE_SSH_KEY: "private key path (default ~/.ssh/id_ed25519)",
   SERVICE_USER: "user to log in as (default: the stored one; for git, the repository owner)",
   SERVICE_REGISTRY_URL: "bot registry URL (default http://127.0.0.1:8081)",
-} as const;
+} as const satisfies Record<ClientServiceVariable, string>;

@@ -3,11 +3,11 @@
  * ssh-ed25519 key. Format: https://github.com/openssh/openssh-portable/blob/master/PROTOCOL.key
  */
 import { decodeBase64 } from "../protocol/secrets.ts";
+import { dearmor } from "../protocol/ssh/armor.ts";
 import { type Ed25519PublicKey, parseEd25519Blob } from "../protocol/ssh/sshkey.ts";
 import { bytesEqual, WireReader } from "../protocol/ssh/sshwire.ts";
 
-const BEGIN = "-----BEGIN OPENSSH PRIVATE KEY-----";
-const END = "-----END OPENSSH PRIVATE KEY-----";
+const LABEL = "OPENSSH PRIVATE KEY";
 const MAGIC = "openssh-key-v1\0";
 
 /** A parsed private key file. `seed` is present only when the file is not passphrase-protected. */
@@ -27,21 +27,16 @@ export class KeyFileError extends Error {}
 
 /** Parses the text of an OpenSSH private key file; throws KeyFileError when it is unusable. */
 export function parseOpenSshPrivateKey(text: string): OpenSshPrivateKey {
-  const lines = text.replace(/\r\n/g, "\n").trim().split("\n").map((l) => l.trim());
-  if (lines[0] !== BEGIN || lines[lines.length - 1] !== END) {
-    const kind = /^-----BEGIN (.+)-----$/.exec(lines[0] ?? "")?.[1];
+  const armor = dearmor(text, LABEL);
+  if (!armor.ok && armor.problem === "armor") {
     throw new KeyFileError(
-      kind
-        ? `the key is in "${kind}" format; signet needs an ssh-ed25519 key in OpenSSH format (ssh-keygen -t ed25519)`
-        : "the file is not an OpenSSH private key (it must begin with " + BEGIN + ")",
+      armor.found && armor.found !== LABEL
+        ? `the key is in "${armor.found}" format; signet needs an ssh-ed25519 key in OpenSSH format (ssh-keygen -t ed25519)`
+        : `the file is not an OpenSSH private key (it must begin with -----BEGIN ${LABEL}-----)`,
     );
   }
-  let bytes: Uint8Array;
-  try {
-    bytes = decodeBase64(lines.slice(1, -1).join(""));
-  } catch {
-    throw new KeyFileError("the private key's base64 body is corrupt");
-  }
+  if (!armor.ok) throw new KeyFileError("the private key's base64 body is corrupt");
+  const bytes = armor.bytes;
   try {
     return parseKeyBytes(bytes);
   } catch (err) {

@@ -8,6 +8,11 @@ export interface Command {
   summary: string;
   /** The full text of `signet help <name>`. */
   help: string;
+  /**
+   * True when the first argument names a subcommand (`signet token list`): then `help` there
+   * prints this help, as `--help` does.
+   */
+  group?: boolean;
   /** Runs the command with the arguments after its name; returns the exit code. */
   run(args: string[]): Promise<number>;
 }

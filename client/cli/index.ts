@@ -2,6 +2,7 @@
 import { ApiError } from "../api.ts";
 import { usageFailure } from "../args.ts";
 import { CliError, UsageError } from "../errors.ts";
+import { CLIENT_ENV_DOCS } from "../env.ts";
 import { KeyFileError } from "../openssh_key.ts";
 import { SignerError } from "../signer.ts";
 import { cloneCommand } from "./clone.ts";
@@ -36,12 +37,21 @@ export function clientCommandSummaries(): string {
   return CLIENT_COMMANDS.map((c) => `  ${c.name.padEnd(16)} ${c.summary}`).join("\n");
 }
 
+/** The `Client environment:` lines of `signet help`, from the client's one env table. */
+export function clientEnvironmentSummaries(): string {
+  const width = Math.max(...Object.keys(CLIENT_ENV_DOCS).map((name) => name.length));
+  return Object.entries(CLIENT_ENV_DOCS).map(([name, about]) => `  ${name.padEnd(width)}  ${about}`)
+    .join("\n");
+}
+
 /**
  * Runs `command` with `args`: `--help`/`-h` prints its help; returns 0 on success, 1 when the
  * command failed, 2 for a usage error. Failure messages go to stderr.
  */
 export async function runClientCommand(command: Command, args: string[]): Promise<number> {
-  if (command.name !== "credential" && (args.includes("--help") || args.includes("-h"))) {
+  const helpAsked = args.includes("--help") || args.includes("-h") ||
+    (command.group === true && args[0] === "help");
+  if (command.name !== "credential" && helpAsked) {
     console.log(command.help);
     return 0;
   }

@@ -13,6 +13,7 @@ import { type Command, printJson } from "./command.ts";
 export const repoCommand: Command = {
   name: "repo",
   summary: "create, list and delete repositories",
+  group: true,
   help: helpText({
     program: "signet repo",
     usage: [

@@ -18,6 +18,7 @@ interface ApiToken {
 export const tokenCommand: Command = {
   name: "token",
   summary: "list and revoke your API tokens",
+  group: true,
   help: helpText({
     program: "signet token",
     usage: [

@@ -2,13 +2,11 @@
  * SSHSIG (OpenSSH `ssh-keygen -Y sign`) envelopes: strict parsing and Ed25519 verification.
  * Format: https://github.com/openssh/openssh-portable/blob/master/PROTOCOL.sshsig
  */
-import { decodeBase64 } from "../secrets.ts";
+import { dearmor } from "./armor.ts";
 import { parseEd25519Blob } from "./sshkey.ts";
 import { bytesEqual, wire, WireReader } from "./sshwire.ts";
 
 const MAGIC = "SSHSIG";
-const BEGIN = "-----BEGIN SSH SIGNATURE-----";
-const END = "-----END SSH SIGNATURE-----";
 
 /** The fields of a parsed SSHSIG envelope. */
 export interface SshSig {
@@ -23,16 +21,12 @@ export class SshSigError extends Error {}
 
 /** Parses a PEM-armored SSHSIG; throws SshSigError unless it is a well-formed ed25519 SSHSIG v1. */
 export function parseSshSig(armored: string): SshSig {
-  const lines = armored.replace(/\r\n/g, "\n").trim().split("\n");
-  if (lines[0] !== BEGIN || lines[lines.length - 1] !== END || lines.length < 3) {
+  const armor = dearmor(armored, "SSH SIGNATURE");
+  if (!armor.ok && armor.problem === "armor") {
     throw new SshSigError("signature must be a PEM-armored SSH signature (ssh-keygen -Y sign)");
   }
-  let bytes: Uint8Array;
-  try {
-    bytes = decodeBase64(lines.slice(1, -1).join(""));
-  } catch {
-    throw new SshSigError("signature armor is not valid base64");
-  }
+  if (!armor.ok) throw new SshSigError("signature armor is not valid base64");
+  const bytes = armor.bytes;
   try {
     const r = new WireReader(bytes);
     if (new TextDecoder().decode(r.raw(6)) !== MAGIC) throw new SshSigError("bad SSHSIG magic");

@@ -1,4 +1,5 @@
 /** Reading and writing the SSH wire encoding (RFC 4251 uint32 and length-prefixed strings). */
+import { concatBytes } from "../bytes.ts";
 
 /** Sequential reader over SSH wire bytes; every read throws on truncation. */
 export class WireReader {
@@ -54,13 +55,7 @@ export function wire(...parts: (number | string | Uint8Array | { raw: Uint8Array
       chunks.push(p.raw);
     }
   }
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let off = 0;
-  for (const c of chunks) {
-    out.set(c, off);
-    off += c.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 /** Byte-wise equality. */

@@ -17,27 +17,16 @@
  *
  * Reading starts before git does (`BodyPump`), so a request takes a git slot only once its body
  * began to arrive; a body that brings too few bytes per span of time (`BodyRate`) or too many in
- * all fails with a `BodyError` naming the HTTP status. `readWholeBody` reads a small body (an
- * upload-pack request) into memory, inflating gzip within bounds.
+ * all fails with a `BodyError` naming the HTTP status (body_read.ts reads the chunks and enforces
+ * the rate). `readWholeBody` (whole_body.ts) reads a small body into memory instead.
  */
 
-import { concat } from "./streams.ts";
+import { concatBytes } from "../../protocol/bytes.ts";
+import { BodyError, type BodyRate, chunksOf, WRITE_BYTES } from "./body_read.ts";
 
-/** The most bytes one write to git or to the spill file joins, and one spill read takes. */
-const WRITE_BYTES = 1024 * 1024;
-
-/** A request body that cannot be used, with the HTTP status that says why. */
-export class BodyError extends Error {
-  constructor(readonly status: 400 | 408 | 413, message: string) {
-    super(message);
-  }
-}
-
-/** The least a body must bring: `bytesPerSecond` × `windowMs` in every span of `windowMs`. */
-export interface BodyRate {
-  bytesPerSecond: number;
-  windowMs: number;
-}
+export { BodyError, type BodyRate } from "./body_read.ts";
+// readWholeBody moved to whole_body.ts; re-exported for the callers that import it from here.
+export { readWholeBody } from "./whole_body.ts";
 
 /** Options for `BodyPump` and `pumpBody`. */
 export interface PumpOptions {
@@ -263,117 +252,6 @@ export function pumpBody(
   return new BodyPump(body, opts).drain(stdin);
 }
 
-/** Limits of `readWholeBody`. */
-export interface WholeBodyLimits {
-  /** Most bytes the body may have, as sent and (gzip) inflated. */
-  maxBytes: number;
-  /** The body is gzip: inflate it. */
-  gzip: boolean;
-  rate?: BodyRate | null;
-}
-
-/** Inflated bytes allowed whatever the ratio (a small request compresses little anyway). */
-export const INFLATE_FREE_BYTES = 1024 * 1024;
-/**
- * Past INFLATE_FREE_BYTES, the most inflated bytes per byte sent. git's gzip of want and have
- * lines inflates ~2x; 20,000 similar `want-ref` lines ~24x; a bomb of repeated lines ~340x.
- */
-export const MAX_INFLATE_RATIO = 32;
-
-/** Bytes of gzip given to the inflater at a time. */
-const INFLATE_PIECE = 2048;
-
-/**
- * `body` inflated from gzip. The inflater inflates all of what it is given at once, so it is given
- * small pieces: one chunk of a bomb would otherwise become up to ~1,000 times its size in memory.
- */
-export function gunzip(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
-  const pieces = new TransformStream<Uint8Array, Uint8Array>({
-    transform(chunk, controller) {
-      for (let off = 0; off < chunk.length; off += INFLATE_PIECE) {
-        controller.enqueue(chunk.subarray(off, off + INFLATE_PIECE));
-      }
-    },
-  });
-  return body.pipeThrough(pieces).pipeThrough(
-    new DecompressionStream("gzip") as unknown as TransformStream<Uint8Array, Uint8Array>,
-  );
-}
-
-/** Reads a whole (small) request body into memory, inflating gzip, within `limits`. */
-export async function readWholeBody(
-  body: ReadableStream<Uint8Array>,
-  limits: WholeBodyLimits,
-): Promise<Uint8Array> {
-  const tooLarge = () =>
-    new BodyError(413, `request body over the limit of ${limits.maxBytes} bytes`);
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (!limits.gzip) {
-    for await (const chunk of chunksOf(body, limits.rate)) {
-      size += chunk.length;
-      if (size > limits.maxBytes) throw tooLarge();
-      chunks.push(chunk);
-    }
-    return concat(chunks, size);
-  }
-  const inflate = new DecompressionStream("gzip") as unknown as TransformStream<
-    Uint8Array,
-    Uint8Array
-  >;
-  const writer = inflate.writable.getWriter();
-  const abort = new AbortController();
-  let sent = 0;
-  /** Why feeding the inflater failed: the body could not be read or was too large. */
-  let fedError: BodyError | null = null;
-  const feeding = (async () => {
-    try {
-      for await (const chunk of chunksOf(body, limits.rate, abort.signal)) {
-        if (sent + chunk.length > limits.maxBytes) throw tooLarge();
-        // In small pieces: the inflater inflates all of a piece at once (at most ~1,000 times
-        // its size), so the bounds below are checked before much more than a piece's worth.
-        for (let off = 0; off < chunk.length && !abort.signal.aborted; off += INFLATE_PIECE) {
-          const piece = chunk.subarray(off, off + INFLATE_PIECE);
-          sent += piece.length;
-          // A failed write means the inflater failed: the reading side below says why.
-          await writer.write(piece).catch(() => abort.abort());
-        }
-      }
-      if (!abort.signal.aborted) await writer.close().catch(() => {});
-    } catch (err) {
-      fedError = err instanceof BodyError
-        ? err
-        : new BodyError(400, "request body could not be read");
-      await writer.abort(fedError).catch(() => {});
-    }
-  })();
-  const reader = inflate.readable.getReader();
-  try {
-    while (true) {
-      const step = await reader.read();
-      if (step.done) break;
-      size += step.value.length;
-      if (size > limits.maxBytes) throw tooLarge();
-      if (size > INFLATE_FREE_BYTES && size > MAX_INFLATE_RATIO * sent) {
-        throw new BodyError(
-          413,
-          `request body inflates more than ${MAX_INFLATE_RATIO} times its gzip size`,
-        );
-      }
-      chunks.push(step.value);
-    }
-    await feeding;
-    if (fedError) throw fedError;
-    return concat(chunks, size);
-  } catch (err) {
-    abort.abort();
-    await reader.cancel().catch(() => {});
-    await feeding;
-    throw fedError ??
-      (err instanceof BodyError ? err : new BodyError(400, "request body is not valid gzip"));
-  }
-}
-
 /** Removes the first chunks of `queue`, up to WRITE_BYTES (at least one), joined into one. */
 function takeJoined(queue: Uint8Array[]): Uint8Array | undefined {
   if (queue.length <= 1 || queue[0].length + queue[1].length > WRITE_BYTES) return queue.shift();
@@ -382,66 +260,5 @@ function takeJoined(queue: Uint8Array[]): Uint8Array | undefined {
   while (count < queue.length && size + queue[count].length <= WRITE_BYTES) {
     size += queue[count++].length;
   }
-  return concat(queue.splice(0, count), size);
-}
-
-/**
- * The chunks of `body`. A byte stream (a request body straight from Deno.serve) is read through a
- * BYOB reader into one reused buffer, each chunk copied out at its own size; any other stream
- * chunk by chunk as it comes. Below `rate` the body is cancelled and this throws a 408 BodyError;
- * `abort` cancels it and ends the chunks.
- */
-async function* chunksOf(
-  body: ReadableStream<Uint8Array>,
-  rate?: BodyRate | null,
-  abort?: AbortSignal,
-): AsyncGenerator<Uint8Array> {
-  let reader: ReadableStreamBYOBReader | ReadableStreamDefaultReader<Uint8Array>;
-  let buffer: Uint8Array | null = new Uint8Array(WRITE_BYTES);
-  try {
-    reader = body.getReader({ mode: "byob" });
-  } catch {
-    reader = body.getReader();
-    buffer = null;
-  }
-  let received = 0;
-  let slow: BodyError | null = null;
-  let timer: ReturnType<typeof setInterval> | undefined;
-  if (rate && rate.bytesPerSecond > 0 && rate.windowMs > 0) {
-    const need = Math.ceil(rate.bytesPerSecond * rate.windowMs / 1000);
-    let mark = 0;
-    timer = setInterval(() => {
-      if (received - mark < need) {
-        slow = new BodyError(
-          408,
-          `request body too slow: fewer than ${need} bytes in ${rate.windowMs / 1000} s`,
-        );
-        reader.cancel(slow).catch(() => {});
-      }
-      mark = received;
-    }, rate.windowMs);
-  }
-  const onAbort = () => reader.cancel().catch(() => {});
-  abort?.addEventListener("abort", onAbort);
-  let ended = false;
-  try {
-    while (!abort?.aborted) {
-      const { value, done } = buffer
-        ? await (reader as ReadableStreamBYOBReader).read(buffer)
-        : await (reader as ReadableStreamDefaultReader<Uint8Array>).read();
-      if (slow) throw slow;
-      if (done || abort?.aborted) return void (ended = done);
-      received += value.length;
-      if (buffer) {
-        yield value.slice();
-        buffer = new Uint8Array(value.buffer);
-      } else yield value;
-    }
-  } finally {
-    clearInterval(timer);
-    abort?.removeEventListener("abort", onAbort);
-    // Left early (git failed, too slow, too large): cancel the body, as leaving a for-await does.
-    if (!ended) await reader.cancel().catch(() => {});
-    reader.releaseLock();
-  }
+  return concatBytes(queue.splice(0, count), size);
 }

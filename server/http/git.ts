@@ -19,7 +19,9 @@ import { trackTransfer } from "../transfers.ts";
 import { uploadPackV2Advertisement } from "./advertisement.ts";
 import { type CloneSource, isCloneRequest } from "../domain/clone_cache.ts";
 import { answerClone } from "../domain/clones.ts";
-import { BodyError, BodyPump, type BodyRate, gunzip, readWholeBody } from "./body_pump.ts";
+import { BodyPump } from "./body_pump.ts";
+import { BodyError, type BodyRate } from "./body_read.ts";
+import { gunzip, readWholeBody } from "./whole_body.ts";
 import { collectText, minimumReadRate, prepend } from "./streams.ts";
 
 /** Request body bytes held in memory while git catches up; the rest waits in a temp file. */

@@ -26,18 +26,6 @@ function replay(
   });
 }
 
-/** `chunks` (`size` bytes in all) as one array; a single chunk is returned as it is. */
-export function concat(chunks: Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0];
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.length;
-  }
-  return out;
-}
-
 /** Reads a stream to its end, keeping at most `limit` bytes of it as text. */
 export async function collectText(
   stream: ReadableStream<Uint8Array>,

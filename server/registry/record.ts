@@ -162,43 +162,48 @@ function revokeKey(bot: Bot, keyId: string, reason: string | undefined, now: str
   if (reason) key.revocation_reason = reason;
 }
 
-/** Puts a record's fields in the documented order and drops absent optional ones. */
-export function shape(b: Bot): Bot {
-  const out: Record<string, unknown> = {
-    bot_id: b.bot_id,
-    name: b.name,
-    description: b.description,
-    status: b.status,
-    owner: b.owner,
-    keys: b.keys.map(shapeKey),
-    controllers: b.controllers,
-    policy: b.policy,
-    endpoints: b.endpoints,
-    capabilities: b.capabilities,
-    delegation: b.delegation,
-    created_at: b.created_at,
-    updated_at: b.updated_at,
-    revoked_at: b.revoked_at,
-    revocation_reason: b.revocation_reason,
-    version: b.version,
-  };
-  for (const k of Object.keys(out)) if (out[k] === undefined) delete out[k];
-  return out as unknown as Bot;
+/** A bot record's fields in the documented order. */
+const BOT_FIELDS = [
+  "bot_id",
+  "name",
+  "description",
+  "status",
+  "owner",
+  "keys",
+  "controllers",
+  "policy",
+  "endpoints",
+  "capabilities",
+  "delegation",
+  "created_at",
+  "updated_at",
+  "revoked_at",
+  "revocation_reason",
+  "version",
+] as const satisfies readonly (keyof Bot)[];
+
+/** A key's fields in the documented order. */
+const KEY_FIELDS = [
+  "key_id",
+  "algorithm",
+  "public_key",
+  "label",
+  "status",
+  "created_at",
+  "revoked_at",
+  "revocation_reason",
+  "replaced_by",
+  "origin",
+] as const satisfies readonly (keyof Key)[];
+
+/** The `fields` of `from` that are present, in that order. */
+function ordered<T extends object>(from: T, fields: readonly (keyof T)[]): T {
+  const out: Partial<T> = {};
+  for (const f of fields) if (from[f] !== undefined) out[f] = from[f];
+  return out as T;
 }
 
-function shapeKey(k: Key): Key {
-  const out: Record<string, unknown> = {
-    key_id: k.key_id,
-    algorithm: k.algorithm,
-    public_key: k.public_key,
-    label: k.label,
-    status: k.status,
-    created_at: k.created_at,
-    revoked_at: k.revoked_at,
-    revocation_reason: k.revocation_reason,
-    replaced_by: k.replaced_by,
-    origin: k.origin,
-  };
-  for (const key of Object.keys(out)) if (out[key] === undefined) delete out[key];
-  return out as unknown as Key;
+/** Puts a record's fields (and its keys') in the documented order and drops absent optional ones. */
+export function shape(b: Bot): Bot {
+  return { ...ordered(b, BOT_FIELDS), keys: b.keys.map((k) => ordered(k, KEY_FIELDS)) };
 }

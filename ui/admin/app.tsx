@@ -2,8 +2,9 @@
 import type { JSX } from "preact";
 import { useEffect } from "preact/hooks";
 import { errorMessage, ErrorNotice, Link } from "../common/components.tsx";
-import { Icon, type IconName, Logo } from "../common/icons.tsx";
+import { Icon, type IconName } from "../common/icons.tsx";
 import { location, navigate } from "../common/router.ts";
+import { NotFound, Shell } from "../common/shell.tsx";
 import { InvitesPage } from "./invites.tsx";
 import { ReposPage } from "./repos.tsx";
 import { adminKey, loadServiceInfo, serviceInfo, signOut } from "./session.ts";
@@ -17,55 +18,30 @@ const SECTIONS: { path: string; label: string; icon: IconName; page: () => JSX.E
   { path: "/admin/repos", label: "Repositories", icon: "repo", page: ReposPage },
 ];
 
-function TopBar({ current }: { current: string }) {
+/** The section tabs, and a link to the registry when the server has one. */
+function Tabs({ current }: { current: string }) {
   const registry = serviceInfo.value?.registry_url;
   return (
-    <header class="topbar">
-      <div class="topbar-inner container">
-        <Link href="/admin/invites" class="brand">
-          <Logo />
-          <span class="brand-name">Signet</span>
-          <span class="brand-tag">Admin</span>
+    <>
+      {SECTIONS.map((s) => (
+        <Link
+          key={s.path}
+          href={s.path}
+          class="tab"
+          aria-current={current === s.path ? "page" : undefined}
+        >
+          <Icon name={s.icon} />
+          {s.label}
         </Link>
-        <nav class="tabs" aria-label="Sections">
-          {SECTIONS.map((s) => (
-            <Link
-              key={s.path}
-              href={s.path}
-              class="tab"
-              aria-current={current === s.path ? "page" : undefined}
-            >
-              <Icon name={s.icon} />
-              {s.label}
-            </Link>
-          ))}
-          {registry && (
-            <a href={`${registry}/`} class="tab" rel="noopener">
-              <Icon name="bot" />
-              Registry
-              <Icon name="external" class="icon-xs" />
-            </a>
-          )}
-        </nav>
-        <button type="button" class="btn btn-ghost btn-sm signout" onClick={() => signOut()}>
-          <Icon name="logout" />
-          Sign out
-        </button>
-      </div>
-    </header>
-  );
-}
-
-function NotFound({ path }: { path: string }) {
-  return (
-    <div class="page-header">
-      <div>
-        <h1>Page not found</h1>
-        <p class="page-description">
-          There is nothing at <code>{path}</code>. <Link href="/admin/invites">Go to invites</Link>.
-        </p>
-      </div>
-    </div>
+      ))}
+      {registry && (
+        <a href={`${registry}/`} class="tab" rel="noopener">
+          <Icon name="bot" />
+          Registry
+          <Icon name="external" class="icon-xs" />
+        </a>
+      )}
+    </>
   );
 }
 
@@ -96,15 +72,25 @@ export function App() {
   const section = SECTIONS.find((s) => s.path === path);
   const Page = section?.page;
   return (
-    <>
-      <a href="#main" class="skip-link">Skip to content</a>
-      <TopBar current={path} />
-      <main id="main" class="container main" tabIndex={-1}>
-        {infoError.value && (
-          <ErrorNotice title="Could not load server details" message={infoError.value} />
-        )}
-        {Page ? <Page key={path} /> : path === "/admin" ? null : <NotFound path={path} />}
-      </main>
-    </>
+    <Shell
+      home="/admin/invites"
+      tag="Admin"
+      tabs={<Tabs current={path} />}
+      end={
+        <button type="button" class="btn btn-ghost btn-sm signout" onClick={() => signOut()}>
+          <Icon name="logout" />
+          Sign out
+        </button>
+      }
+    >
+      {infoError.value && (
+        <ErrorNotice title="Could not load server details" message={infoError.value} />
+      )}
+      {Page ? <Page key={path} /> : path === "/admin" ? null : (
+        <NotFound path={path}>
+          <Link href="/admin/invites">Go to invites</Link>
+        </NotFound>
+      )}
+    </Shell>
   );
 }

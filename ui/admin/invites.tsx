@@ -9,12 +9,12 @@ import {
   errorMessage,
   ErrorNotice,
   PageHeader,
-  ResourceStatus,
   Time,
   useResource,
 } from "../common/components.tsx";
 import { plural } from "../common/format.ts";
 import { Icon } from "../common/icons.tsx";
+import { type Column, ListCard } from "../common/table.tsx";
 import { adminApi, serviceInfo } from "./session.ts";
 import type { Invite, ServiceInfo } from "./types.ts";
 
@@ -59,6 +59,37 @@ function SignupSteps({ code }: { code: string }) {
     </div>
   );
 }
+
+const COLUMNS: Column<Invite>[] = [
+  {
+    label: "Code",
+    cellClass: "cell-main",
+    cell: (i) => (
+      <span class="code-with-copy">
+        <code class="mono">{i.code}</code>
+        {i.state === "unused" && <CopyButton text={i.code} what={`invite ${i.code}`} />}
+      </span>
+    ),
+  },
+  {
+    label: "State",
+    cell: (i) =>
+      i.state === "unused"
+        ? <Badge tone="success">unused</Badge>
+        : <Badge tone="neutral">used</Badge>,
+  },
+  {
+    label: "Used by",
+    cellClass: (i) => i.used_at ? undefined : "cell-empty",
+    cell: (i) => i.used_by ? <strong>{i.used_by.username}</strong> : <span class="muted">—</span>,
+  },
+  { label: "Created", cell: (i) => <Time iso={i.created_at} /> },
+  {
+    label: "Used",
+    cellClass: (i) => i.used_at ? undefined : "cell-empty",
+    cell: (i) => <Time iso={i.used_at} />,
+  },
+];
 
 /** The Invites page. */
 export function InvitesPage() {
@@ -137,71 +168,29 @@ export function InvitesPage() {
           <SignupSteps code={minted.value} />
         </section>
       )}
-      <section class="card card-flush" aria-labelledby="invites-title">
-        <div class="card-head card-head-padded">
-          <h2 id="invites-title">All invites</h2>
-          {invites.data && invites.data.length > 0 && (
-            <span class="muted">
-              {plural(invites.data.length, "invite")} · {unused} unused
-            </span>
-          )}
-        </div>
-        <ResourceStatus
-          resource={invites}
-          loading="Loading invites…"
-          failed="Could not load invites"
-          onRetry={reload}
-          padded
-        />
-        {invites.data?.length === 0 && (
+      <ListCard
+        id="invites"
+        title="All invites"
+        noun="invites"
+        resource={invites}
+        reload={reload}
+        head={invites.data && invites.data.length > 0 && (
+          <span class="muted">
+            {plural(invites.data.length, "invite")} · {unused} unused
+          </span>
+        )}
+        empty={
           <Empty icon="ticket" title="No invites yet">
             Create one to let the first user sign up.
           </Empty>
-        )}
-        {invites.data && invites.data.length > 0 && (
-          <table class="table" id="invites-table">
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col">State</th>
-                <th scope="col">Used by</th>
-                <th scope="col">Created</th>
-                <th scope="col">Used</th>
-              </tr>
-            </thead>
-            <tbody>
-              {invites.data.map((i) => (
-                <tr key={i.code} data-code={i.code}>
-                  <td data-label="Code" class="cell-main">
-                    <span class="code-with-copy">
-                      <code class="mono">{i.code}</code>
-                      {i.state === "unused" && (
-                        <CopyButton text={i.code} what={`invite ${i.code}`} />
-                      )}
-                    </span>
-                  </td>
-                  <td data-label="State">
-                    {i.state === "unused"
-                      ? <Badge tone="success">unused</Badge>
-                      : <Badge tone="neutral">used</Badge>}
-                  </td>
-                  <td data-label="Used by" class={i.used_at ? undefined : "cell-empty"}>
-                    {i.used_by
-                      ? <strong>{i.used_by.username}</strong>
-                      : <span class="muted">—</span>}
-                  </td>
-                  <td data-label="Created">
-                    <Time iso={i.created_at} />
-                  </td>
-                  <td data-label="Used" class={i.used_at ? undefined : "cell-empty"}>
-                    <Time iso={i.used_at} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+        }
+        table={{
+          id: "invites-table",
+          columns: COLUMNS,
+          rowKey: (i) => i.code,
+          rowData: (i) => ({ "data-code": i.code }),
+        }}
+      />
     </>
   );
 }

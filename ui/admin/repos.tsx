@@ -7,12 +7,13 @@ import {
   errorMessage,
   ErrorNotice,
   PageHeader,
-  ResourceStatus,
+  SearchInput,
   Time,
   useResource,
 } from "../common/components.tsx";
 import { formatBytes, plural } from "../common/format.ts";
 import { Icon } from "../common/icons.tsx";
+import { type Column, ListCard } from "../common/table.tsx";
 import { location, navigate } from "../common/router.ts";
 import { adminApi } from "./session.ts";
 import type { Repo } from "./types.ts";
@@ -128,6 +129,62 @@ function DeleteDialog(
   );
 }
 
+/** The table's columns; `onDelete` opens the delete dialog for a row. */
+function columns(onDelete: (repo: Repo) => void): Column<Repo>[] {
+  return [
+    {
+      label: "Repository",
+      cellClass: "cell-main",
+      cell: (r) => (
+        <span class="repo-name">
+          <Icon name="repo" class="muted" />
+          <span>
+            <span class="muted">{r.owner}/</span>
+            <strong>{r.name}</strong>
+          </span>
+        </span>
+      ),
+    },
+    {
+      label: "Clone",
+      cellClass: "cell-clone cell-block",
+      cell: (r) => (
+        <>
+          <CloneUrl label="HTTP" url={r.clone_urls.http} />
+          {r.clone_urls.ssh && <CloneUrl label="SSH" url={r.clone_urls.ssh} />}
+        </>
+      ),
+    },
+    {
+      label: "Size",
+      headClass: "col-num",
+      cellClass: "col-num nowrap",
+      cell: (r) => formatBytes(r.size_bytes),
+    },
+    {
+      label: "Last push",
+      cellClass: "nowrap",
+      cell: (r) => <Time iso={r.pushed_at} empty="never" />,
+    },
+    {
+      label: "Actions",
+      labelHidden: true,
+      cellClass: "cell-actions",
+      cell: (r) => (
+        <button
+          type="button"
+          class="btn btn-ghost btn-sm btn-danger-ghost"
+          onClick={() => onDelete(r)}
+          aria-label={`Delete ${fullName(r)}`}
+        >
+          <Icon name="trash" />
+          Delete
+        </button>
+      ),
+    },
+  ];
+}
+
 /** The Repositories page. */
 export function ReposPage() {
   const [repos, reload] = useResource(
@@ -163,43 +220,47 @@ export function ReposPage() {
           </button>
         </div>
       )}
-      <section class="card card-flush" aria-labelledby="repos-title">
-        <div class="card-head card-head-padded toolbar">
-          <h2 id="repos-title" class="visually-hidden">All repositories</h2>
-          <div class="search-input">
-            <Icon name="search" />
-            <input
-              type="search"
-              class="input"
+      <ListCard
+        id="repos"
+        title="All repositories"
+        titleHidden
+        toolbar
+        noun="repositories"
+        resource={repos}
+        reload={reload}
+        head={
+          <>
+            <SearchInput
               placeholder="Filter by owner or name"
-              aria-label="Filter repositories by owner or name"
+              label="Filter repositories by owner or name"
               value={query}
-              onInput={(e) => setQuery((e.currentTarget as HTMLInputElement).value)}
+              onInput={setQuery}
             />
-          </div>
-          {repos.data && (
-            <span class="muted">
-              {query
-                ? `${shown.length} of ${plural(repos.data.length, "repository", "repositories")}`
-                : `${plural(repos.data.length, "repository", "repositories")} · ${
-                  formatBytes(totalSize)
-                }`}
-            </span>
-          )}
-        </div>
-        <ResourceStatus
-          resource={repos}
-          loading="Loading repositories…"
-          failed="Could not load repositories"
-          onRetry={reload}
-          padded
-        />
-        {repos.data?.length === 0 && (
+            {repos.data && (
+              <span class="muted">
+                {query
+                  ? `${shown.length} of ${plural(repos.data.length, "repository", "repositories")}`
+                  : `${plural(repos.data.length, "repository", "repositories")} · ${
+                    formatBytes(totalSize)
+                  }`}
+              </span>
+            )}
+          </>
+        }
+        rows={shown}
+        table={{
+          id: "repos-table",
+          columns: columns((r) => (deleting.value = r)),
+          rowKey: fullName,
+          rowData: (r) => ({ "data-repo": fullName(r) }),
+        }}
+        empty={
           <Empty icon="repo" title="No repositories yet">
             Users create them with <code>signet repo new &lt;name&gt;</code> or{" "}
             <code>ssh git@host repo new &lt;name&gt;</code>.
           </Empty>
-        )}
+        }
+      >
         {repos.data && repos.data.length > 0 && shown.length === 0 && (
           <Empty title={`No repositories match “${query}”`}>
             <button
@@ -212,56 +273,7 @@ export function ReposPage() {
             </button>
           </Empty>
         )}
-        {shown.length > 0 && (
-          <table class="table" id="repos-table">
-            <thead>
-              <tr>
-                <th scope="col">Repository</th>
-                <th scope="col">Clone</th>
-                <th scope="col" class="col-num">Size</th>
-                <th scope="col">Last push</th>
-                <th scope="col">
-                  <span class="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {shown.map((r) => (
-                <tr key={fullName(r)} data-repo={fullName(r)}>
-                  <td data-label="Repository" class="cell-main">
-                    <span class="repo-name">
-                      <Icon name="repo" class="muted" />
-                      <span>
-                        <span class="muted">{r.owner}/</span>
-                        <strong>{r.name}</strong>
-                      </span>
-                    </span>
-                  </td>
-                  <td data-label="Clone" class="cell-clone cell-block">
-                    <CloneUrl label="HTTP" url={r.clone_urls.http} />
-                    {r.clone_urls.ssh && <CloneUrl label="SSH" url={r.clone_urls.ssh} />}
-                  </td>
-                  <td data-label="Size" class="col-num nowrap">{formatBytes(r.size_bytes)}</td>
-                  <td data-label="Last push" class="nowrap">
-                    <Time iso={r.pushed_at} empty="never" />
-                  </td>
-                  <td class="cell-actions">
-                    <button
-                      type="button"
-                      class="btn btn-ghost btn-sm btn-danger-ghost"
-                      onClick={() => (deleting.value = r)}
-                      aria-label={`Delete ${fullName(r)}`}
-                    >
-                      <Icon name="trash" />
-                      Delete
-                    </button>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      </ListCard>
       {deleting.value && (
         <DeleteDialog
           repo={deleting.value}

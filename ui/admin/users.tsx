@@ -1,15 +1,32 @@
 /** Users: every account with its key fingerprint and how many repositories it owns. */
-import {
-  Empty,
-  Link,
-  PageHeader,
-  ResourceStatus,
-  Time,
-  useResource,
-} from "../common/components.tsx";
+import { Empty, Link, PageHeader, Time, useResource } from "../common/components.tsx";
 import { plural } from "../common/format.ts";
+import { type Column, ListCard } from "../common/table.tsx";
 import { adminApi } from "./session.ts";
 import type { User } from "./types.ts";
+
+const COLUMNS: Column<User>[] = [
+  { label: "ID", headClass: "col-num", cellClass: "col-num muted", cell: (u) => u.id },
+  { label: "Username", cellClass: "cell-main", cell: (u) => <strong>{u.username}</strong> },
+  {
+    label: "Key fingerprint",
+    cell: (u) => <code class="mono fingerprint" title={u.public_key}>{u.fingerprint}</code>,
+  },
+  { label: "Created", cell: (u) => <Time iso={u.created_at} /> },
+  {
+    label: "Repositories",
+    headClass: "col-num",
+    cellClass: "col-num",
+    cell: (u) =>
+      u.repo_count > 0
+        ? (
+          <Link href={`/admin/repos?q=${encodeURIComponent(u.username)}`}>
+            {u.repo_count}
+          </Link>
+        )
+        : <span class="muted">0</span>,
+  },
+];
 
 /** The Users page. */
 export function UsersPage() {
@@ -23,65 +40,26 @@ export function UsersPage() {
         title="Users"
         description="Everyone who signed up with an invite. Keys are shown as ssh-keygen -lf prints them."
       />
-      <section class="card card-flush" aria-labelledby="users-title">
-        <div class="card-head card-head-padded">
-          <h2 id="users-title">All users</h2>
-          {users.data && <span class="muted">{plural(users.data.length, "user")}</span>}
-        </div>
-        <ResourceStatus
-          resource={users}
-          loading="Loading users…"
-          failed="Could not load users"
-          onRetry={reload}
-          padded
-        />
-        {users.data?.length === 0 && (
+      <ListCard
+        id="users"
+        title="All users"
+        noun="users"
+        resource={users}
+        reload={reload}
+        head={users.data && <span class="muted">{plural(users.data.length, "user")}</span>}
+        empty={
           <Empty icon="users" title="No users yet">
             Users appear here once someone signs up with an{" "}
             <Link href="/admin/invites">invite</Link>.
           </Empty>
-        )}
-        {users.data && users.data.length > 0 && (
-          <table class="table" id="users-table">
-            <thead>
-              <tr>
-                <th scope="col" class="col-num">ID</th>
-                <th scope="col">Username</th>
-                <th scope="col">Key fingerprint</th>
-                <th scope="col">Created</th>
-                <th scope="col" class="col-num">Repositories</th>
-              </tr>
-            </thead>
-            <tbody>
-              {users.data.map((u) => (
-                <tr key={u.id} data-username={u.username}>
-                  <td data-label="ID" class="col-num muted">{u.id}</td>
-                  <td data-label="Username" class="cell-main">
-                    <strong>{u.username}</strong>
-                  </td>
-                  <td data-label="Key fingerprint">
-                    <code class="mono fingerprint" title={u.public_key}>
-                      {u.fingerprint}
-                    </code>
-                  </td>
-                  <td data-label="Created">
-                    <Time iso={u.created_at} />
-                  </td>
-                  <td data-label="Repositories" class="col-num">
-                    {u.repo_count > 0
-                      ? (
-                        <Link href={`/admin/repos?q=${encodeURIComponent(u.username)}`}>
-                          {u.repo_count}
-                        </Link>
-                      )
-                      : <span class="muted">0</span>}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+        }
+        table={{
+          id: "users-table",
+          columns: COLUMNS,
+          rowKey: (u) => u.id,
+          rowData: (u) => ({ "data-username": u.username }),
+        }}
+      />
     </>
   );
 }

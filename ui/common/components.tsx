@@ -225,3 +225,31 @@ export function useResource<T>(
 export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
+
+/** A search field with its magnifier icon; `onInput` gets the typed text. */
+export function SearchInput(
+  { value, placeholder, label, onInput, name, class: extra }: {
+    value: string;
+    placeholder: string;
+    /** The field's accessible name. */
+    label: string;
+    onInput: (value: string) => void;
+    name?: string;
+    class?: string;
+  },
+) {
+  return (
+    <div class={extra ? `search-input ${extra}` : "search-input"}>
+      <Icon name="search" />
+      <input
+        type="search"
+        class="input"
+        name={name}
+        placeholder={placeholder}
+        aria-label={label}
+        value={value}
+        onInput={(e) => onInput((e.currentTarget as HTMLInputElement).value)}
+      />
+    </div>
+  );
+}

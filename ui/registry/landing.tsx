@@ -7,6 +7,7 @@ import {
   ErrorNotice,
   Link,
   ResourceStatus,
+  SearchInput,
   Time,
   useResource,
 } from "../common/components.tsx";
@@ -104,18 +105,14 @@ function SearchForm({ query }: { query: SearchQuery }) {
 
   return (
     <form class="search-form card" role="search" onSubmit={submit}>
-      <div class="search-input search-main">
-        <Icon name="search" />
-        <input
-          type="search"
-          class="input"
-          name="q"
-          placeholder="Search bots by name or id"
-          aria-label="Search bots"
-          value={q.value}
-          onInput={(e) => (q.value = (e.currentTarget as HTMLInputElement).value)}
-        />
-      </div>
+      <SearchInput
+        class="search-main"
+        name="q"
+        placeholder="Search bots by name or id"
+        label="Search bots"
+        value={q.value}
+        onInput={(value) => (q.value = value)}
+      />
       <div class="search-filters">
         <label class="filter">
           <span>Status</span>

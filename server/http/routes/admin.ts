@@ -20,22 +20,24 @@ export function adminRoutes(ctx: Signet): Hono {
 
   app.get("/invites", async (c) =>
     c.json({
-      invites: (await ctx.store.invites.list()).map((i) => ({
-        code: i.code,
-        created_at: i.created_at,
-        used_at: i.used_at,
-        used_by: i.used_by === null ? null : { id: i.used_by, username: i.used_by_username },
-        state: i.used_at === null ? "unused" : "used",
+      invites: (await ctx.store.invites.list()).map((
+        { code, created_at, used_at, used_by, used_by_username },
+      ) => ({
+        code,
+        created_at,
+        used_at,
+        used_by: used_by === null ? null : { id: used_by, username: used_by_username },
+        state: used_at === null ? "unused" : "used",
       })),
     }));
 
   app.get("/users", async (c) =>
     c.json({
-      users: (await ctx.store.users.list()).map((u) => ({
+      users: (await ctx.store.users.list()).map(({ public_key, ...u }) => ({
         id: u.id,
         username: u.username,
-        public_key: u.public_key,
-        fingerprint: fingerprint(parsePublicKeyLine(u.public_key).blob),
+        public_key,
+        fingerprint: fingerprint(parsePublicKeyLine(public_key).blob),
         created_at: u.created_at,
         repo_count: u.repo_count,
       })),

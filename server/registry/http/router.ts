@@ -1,11 +1,11 @@
 /** Shared pieces of the registry's HTTP routers: the router factory, validation errors, and the body readers. */
-import { OpenAPIHono, z } from "@hono/zod-openapi";
+import { createRoute, OpenAPIHono, z } from "@hono/zod-openapi";
 import type { Context, MiddlewareHandler } from "hono";
 import { DomainError } from "../../../protocol/errors.ts";
 import { mutateBot, type MutationRequest } from "../bots.ts";
 import type { RegistryContext } from "../context.ts";
 import { readStrictJson } from "../../../protocol/registry/json.ts";
-import { ErrorResponse } from "../../../protocol/registry/schemas.ts";
+import { BotRecord, ErrorResponse } from "../../../protocol/registry/schemas.ts";
 
 /** Per-request variables: the body as received (parsed strictly). */
 export type RegistryEnv = { Variables: { body: Record<string, unknown> } };
@@ -132,8 +132,11 @@ export function requestPath(c: Context): string {
   return new URL(c.req.url).pathname;
 }
 
+/** The error statuses a registry route may document. */
+export type ErrorCode = 400 | 404 | 409 | 412 | 413 | 500;
+
 /** Standard error responses for the OpenAPI document. */
-export function errors(...codes: (400 | 404 | 409 | 412 | 413 | 500)[]) {
+export function errors(...codes: ErrorCode[]) {
   const text: Record<number, string> = {
     400: "invalid payload, signature, request or policy inputs; policy threshold not met",
     404: "not found",
@@ -173,3 +176,60 @@ export const BotKeyParams = BotIdParam.extend({
 /** Description appended to every mutation route. */
 export const MUTATION_AUTH =
   "Requires exactly one of `proof` or `proof_set` in the body: Ed25519 detached JWS over the JCS of the body minus the proofs, bound to method, path and a nonce from GET /v1/nonce (see docs/registry-protocol.md).";
+
+/** One bot mutation route: what differs between them; `mountMutation` adds what they share. */
+export interface MutationSpec {
+  method: "post" | "patch" | "delete";
+  /** Its path parameters (`{bot_id}`, `{key_id}`) are read from it. */
+  path: string;
+  operationId: MutationRequest["operation"];
+  summary: string;
+  /** What the description says after the proof rules (MUTATION_AUTH). */
+  rule: string;
+  /** The request body's schema and description. */
+  body: readonly [z.ZodType, string];
+  /** The success status (201 answers a Location too) and its description. */
+  ok: readonly [200 | 201, string];
+  errors: ErrorCode[];
+}
+
+/**
+ * Mounts a bot mutation on `app`: its OpenAPI route (proof rules in the description, path
+ * parameters from the path, the stored record as the answer) and the handler that runs it through
+ * `mutationResponse` for the bot in the path, or in the body when creating.
+ */
+export function mountMutation(
+  app: OpenAPIHono<RegistryEnv>,
+  rc: RegistryContext,
+  spec: MutationSpec,
+): void {
+  const [status, okText] = spec.ok;
+  const params = spec.path.includes("{key_id}")
+    ? BotKeyParams
+    : spec.path.includes("{bot_id}")
+    ? BotIdParam
+    : undefined;
+  const route = createRoute({
+    method: spec.method,
+    path: spec.path,
+    operationId: spec.operationId,
+    summary: spec.summary,
+    description: `${MUTATION_AUTH} ${spec.rule}`,
+    request: { ...(params ? { params } : {}), body: jsonBody(spec.body[0], spec.body[1]) },
+    responses: { [status]: jsonResponse(BotRecord, okText), ...errors(...spec.errors) },
+  });
+  app.openapi(route, async (c) => {
+    const botId = c.req.param("bot_id") ?? String(c.get("body").bot_id);
+    const keyId = c.req.param("key_id");
+    const location: Record<string, string> = status === 201
+      ? { Location: `/v1/bots/${botId}` }
+      : {};
+    return await mutationResponse(
+      c,
+      rc,
+      { operation: spec.operationId, botId, ...(keyId ? { keyId } : {}) },
+      status,
+      location,
+    ) as never;
+  });
+}

@@ -1,5 +1,6 @@
 /** What every SSH command receives and how it reports a wrong invocation. */
 import type { UserRow } from "../../../db/users.ts";
+import { parseRepoPath } from "../../../protocol/names.ts";
 import type { Signet } from "../../context.ts";
 import type { ChannelIO } from "../io.ts";
 
@@ -33,4 +34,15 @@ export class UsageError extends Error {}
 /** Throws UsageError(`usage`) unless there are between `min` and `max` arguments. */
 export function expectArgs(inv: Invocation, cmd: SshCommand, min: number, max: number): void {
   if (inv.args.length < min || inv.args.length > max) throw new UsageError(cmd.usage);
+}
+
+/**
+ * The one argument of a `repo <sub> <name>` command as owner and name: `<name>` is the caller's
+ * own repository, `<owner>/<name>` names its owner (whether the caller may act on it is the
+ * domain's rule). Throws UsageError(`usage`) unless there is exactly one argument.
+ */
+export function repoArgument(inv: Invocation, cmd: SshCommand): { owner: string; name: string } {
+  expectArgs(inv, cmd, 1, 1);
+  const arg = inv.args[0];
+  return arg.includes("/") ? parseRepoPath(arg) : { owner: inv.user.username, name: arg };
 }

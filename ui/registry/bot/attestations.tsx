@@ -1,9 +1,9 @@
 /** The bot page's attestations: those it issued and those it received. */
 import { useSignal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
-import { errorMessage, ErrorNotice, Link, Loading, Time } from "../../common/components.tsx";
+import { Link, Time } from "../../common/components.tsx";
 import { type AttestationRole, getAttestations } from "../api.ts";
 import type { Attestation } from "../types.ts";
+import { PagedList, usePaged } from "./paged.tsx";
 import { botHref, Section } from "./section.tsx";
 
 function AttestationItem({ a, received }: { a: Attestation; received: boolean }) {
@@ -50,62 +50,37 @@ function AttestationItem({ a, received }: { a: Attestation; received: boolean })
 function AttestationList(
   { id, role, onCount }: { id: string; role: AttestationRole; onCount: (n: number) => void },
 ) {
-  const items = useSignal<Attestation[]>([]);
-  const next = useSignal<string | null>(null);
-  const state = useSignal<string>("loading");
-  const load = async (cursor?: string) => {
-    state.value = cursor ? "more" : "loading";
-    try {
+  const paged = usePaged(
+    async (cursor: string | undefined) => {
       const page = await getAttestations(id, role, cursor);
-      items.value = cursor ? [...items.value, ...page.attestations] : page.attestations;
-      next.value = page.next_cursor ?? null;
-      state.value = "ready";
-      onCount(items.value.length);
-    } catch (err) {
-      state.value = errorMessage(err);
-    }
-  };
-  useEffect(() => {
-    load();
-  }, [id, role]);
-  const failed = !["loading", "ready", "more"].includes(state.value);
-  const listId = role === "subject" ? "attestations-received" : "attestations-issued";
-
+      return { items: page.attestations, next: page.next_cursor || null };
+    },
+    [id, role],
+    (items) => onCount(items.length),
+  );
   return (
     <div>
       <h3>{role === "subject" ? "Received" : "Issued"}</h3>
-      {state.value === "loading" && <Loading label="Loading attestations…" />}
-      {failed && (
-        <ErrorNotice
-          title="Could not load attestations"
-          message={state.value}
-          onRetry={() => load()}
-        />
-      )}
-      {!failed && state.value !== "loading" && items.value.length === 0 && (
-        <p class="muted small">
-          {role === "subject"
-            ? "No other bot has attested to this one."
-            : "This bot has not attested to any other."}
-        </p>
-      )}
-      {items.value.length > 0 && (
-        <ul class="attestations" id={listId}>
-          {items.value.map((a, i) => (
+      <PagedList
+        paged={paged}
+        what="attestations"
+        empty={
+          <p class="muted small">
+            {role === "subject"
+              ? "No other bot has attested to this one."
+              : "This bot has not attested to any other."}
+          </p>
+        }
+      >
+        <ul
+          class="attestations"
+          id={role === "subject" ? "attestations-received" : "attestations-issued"}
+        >
+          {paged.items.map((a, i) => (
             <AttestationItem key={a.attestation_id ?? i} a={a} received={role === "subject"} />
           ))}
         </ul>
-      )}
-      {next.value && (
-        <button
-          type="button"
-          class="btn btn-secondary btn-sm load-more"
-          disabled={state.value === "more"}
-          onClick={() => load(next.value!)}
-        >
-          Load more
-        </button>
-      )}
+      </PagedList>
     </div>
   );
 }

@@ -1,11 +1,10 @@
 /** The bot page's audit log section. */
-import { useSignal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
-import { Empty, errorMessage, ErrorNotice, Loading } from "../../common/components.tsx";
+import { Empty } from "../../common/components.tsx";
 import { formatDateTime } from "../../common/format.ts";
 import { getLog } from "../api.ts";
 import type { LogEntry } from "../types.ts";
 import { operationLabel, operationTone } from "../words.ts";
+import { PagedList, usePaged } from "./paged.tsx";
 import { Section } from "./section.tsx";
 
 function LogItem({ e }: { e: LogEntry }) {
@@ -41,57 +40,29 @@ function LogItem({ e }: { e: LogEntry }) {
 
 /** The bot's audit log entries, loaded on their own. */
 export function LogSection({ id }: { id: string }) {
-  const entries = useSignal<LogEntry[]>([]);
-  const next = useSignal<number | null>(null);
-  const state = useSignal<string>("loading");
-  const load = async (after?: number) => {
-    state.value = after === undefined ? "loading" : "more";
-    try {
+  const paged = usePaged(
+    async (after: number | undefined) => {
       const page = await getLog(id, after);
-      entries.value = after === undefined ? page.entries : [...entries.value, ...page.entries];
-      next.value = page.next_after;
-      state.value = "ready";
-    } catch (err) {
-      state.value = errorMessage(err);
-    }
-  };
-  useEffect(() => {
-    load();
-  }, [id]);
-  const failed = !["loading", "ready", "more"].includes(state.value);
-
+      return { items: page.entries, next: page.next_after };
+    },
+    [id],
+  );
   return (
-    <Section id="log" title="Audit log" icon="clock" count={entries.value.length || undefined}>
+    <Section id="log" title="Audit log" icon="clock" count={paged.items.length || undefined}>
       <p class="muted small">
         Every accepted change to this bot, oldest first. Each entry's hash covers the one before it,
         so history cannot be rewritten unnoticed.
       </p>
-      {state.value === "loading" && <Loading label="Loading the log…" />}
-      {failed && (
-        <ErrorNotice
-          title="Could not load the log"
-          message={state.value}
-          onRetry={() => load()}
-        />
-      )}
-      {state.value !== "loading" && !failed && entries.value.length === 0 && (
-        <Empty icon="clock" title="No log entries" />
-      )}
-      {entries.value.length > 0 && (
+      <PagedList
+        paged={paged}
+        what="the log"
+        more="Load more entries"
+        empty={<Empty icon="clock" title="No log entries" />}
+      >
         <ol class="timeline" id="log-timeline">
-          {entries.value.map((e) => <LogItem key={e.seq} e={e} />)}
+          {paged.items.map((e) => <LogItem key={e.seq} e={e} />)}
         </ol>
-      )}
-      {next.value !== null && (
-        <button
-          type="button"
-          class="btn btn-secondary btn-sm load-more"
-          disabled={state.value === "more"}
-          onClick={() => load(next.value!)}
-        >
-          Load more entries
-        </button>
-      )}
+      </PagedList>
     </Section>
   );
 }

@@ -6,26 +6,42 @@ import { BotRecord, RevokeBotRequest } from "../../../../protocol/registry/schem
 import {
   BotIdParam,
   errors,
-  jsonBody,
   jsonResponse,
-  MUTATION_AUTH,
-  mutationResponse,
+  mountMutation,
+  type MutationSpec,
   type RegistryEnv,
   router,
 } from "../router.ts";
 
-const create = createRoute({
+const MUTATIONS: MutationSpec[] = [{
   method: "post",
   path: "/v1/bots",
   operationId: "create_bot",
   summary: "Create a bot record",
-  description: `${MUTATION_AUTH} The proof must be made by a key listed in the record itself.`,
-  request: { body: jsonBody(BotRecord, "the new record (server-managed fields are ignored)") },
-  responses: {
-    201: jsonResponse(BotRecord, "created"),
-    ...errors(400, 409, 413, 500),
-  },
-});
+  rule: "The proof must be made by a key listed in the record itself.",
+  body: [BotRecord, "the new record (server-managed fields are ignored)"],
+  ok: [201, "created"],
+  errors: [400, 409, 413, 500],
+}, {
+  method: "patch",
+  path: "/v1/bots/{bot_id}",
+  operationId: "update_bot",
+  summary: "Update the mutable fields of a bot record",
+  rule:
+    'Fields present replace the stored ones (null clears owner or delegation); absent fields are kept. `keys` must list every current key, revoked ones included, in any order, with key_id, public_key and label unchanged (server-managed members are ignored). Changing `policy` or `controllers` must also satisfy every existing rule. Optional If-Match: "<version>".',
+  body: [BotRecord, "fields to change"],
+  ok: [200, "updated record"],
+  errors: [400, 404, 412, 413, 500],
+}, {
+  method: "post",
+  path: "/v1/bots/{bot_id}/revoke",
+  operationId: "revoke_bot",
+  summary: "Revoke the whole bot identity (final)",
+  rule: "Governed by the `revoke_bot` rule. Every key is revoked too.",
+  body: [RevokeBotRequest, "reason and proof"],
+  ok: [200, "revoked record"],
+  errors: [400, 404, 412, 413, 500],
+}];
 
 const get = createRoute({
   method: "get",
@@ -39,54 +55,13 @@ const get = createRoute({
   },
 });
 
-const update = createRoute({
-  method: "patch",
-  path: "/v1/bots/{bot_id}",
-  operationId: "update_bot",
-  summary: "Update the mutable fields of a bot record",
-  description:
-    `${MUTATION_AUTH} Fields present replace the stored ones (null clears owner or delegation); absent fields are kept. \`keys\` must list every current key, revoked ones included, in any order, with key_id, public_key and label unchanged (server-managed members are ignored). Changing \`policy\` or \`controllers\` must also satisfy every existing rule. Optional If-Match: "<version>".`,
-  request: { params: BotIdParam, body: jsonBody(BotRecord, "fields to change") },
-  responses: {
-    200: jsonResponse(BotRecord, "updated record"),
-    ...errors(400, 404, 412, 413, 500),
-  },
-});
-
-const revoke = createRoute({
-  method: "post",
-  path: "/v1/bots/{bot_id}/revoke",
-  operationId: "revoke_bot",
-  summary: "Revoke the whole bot identity (final)",
-  description: `${MUTATION_AUTH} Governed by the \`revoke_bot\` rule. Every key is revoked too.`,
-  request: { params: BotIdParam, body: jsonBody(RevokeBotRequest, "reason and proof") },
-  responses: { 200: jsonResponse(BotRecord, "revoked record"), ...errors(400, 404, 412, 413, 500) },
-});
-
 /** Routes for bot records. */
 export function botRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv> {
   const app = router();
-
-  app.openapi(create, async (c) => {
-    const botId = c.req.valid("json").bot_id;
-    return await mutationResponse(c, rc, { operation: "create_bot", botId }, 201, {
-      Location: `/v1/bots/${botId}`,
-    }) as never;
-  });
-
   app.openapi(get, async (c) => {
     const bot = await getBot(rc.store, c.req.valid("param").bot_id);
     return c.json(bot as never, 200, { ETag: `"${bot.version}"` });
   });
-
-  app.openapi(update, async (c) => {
-    const botId = c.req.valid("param").bot_id;
-    return await mutationResponse(c, rc, { operation: "update_bot", botId }) as never;
-  });
-
-  app.openapi(revoke, async (c) => {
-    const botId = c.req.valid("param").bot_id;
-    return await mutationResponse(c, rc, { operation: "revoke_bot", botId }) as never;
-  });
+  for (const spec of MUTATIONS) mountMutation(app, rc, spec);
   return app;
 }
