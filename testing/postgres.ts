@@ -33,10 +33,13 @@ const USER = "pgtest";
 export const PASSWORD_ROLE = "signet_pw";
 let counter = 0;
 
-/** Starts a cluster (or attaches to SERVICE_TEST_POSTGRES_URL's). */
-export async function startPostgres(): Promise<TestPostgres> {
+/**
+ * Starts a cluster (or attaches to SERVICE_TEST_POSTGRES_URL's; `own` always starts one, for tests
+ * that stop or freeze it).
+ */
+export async function startPostgres(opts: { own?: boolean } = {}): Promise<TestPostgres> {
   const shared = Deno.env.get("SERVICE_TEST_POSTGRES_URL");
-  if (shared) return attach(shared);
+  if (shared && !opts.own) return attach(shared);
   const bin = await findBin();
   const owner = Deno.uid() === 0 ? await ensureUser() : undefined;
   const root = await Deno.makeTempDir({ prefix: "signet-pg-" });

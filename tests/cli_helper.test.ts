@@ -2,9 +2,8 @@
  * `signet credential` as git runs it: by-hand setup, pushes refused for other users'
  * repositories, protocol-only stdout, erase, and tokens replaced by logging in again.
  */
-import { ON_POSTGRES } from "../testing/postgres.ts";
+import { serverSql } from "../testing/database.ts";
 import assert from "node:assert/strict";
-import { DatabaseSync } from "node:sqlite";
 import { makeKey, mintInvite } from "./helpers/accounts.ts";
 import { type CliUser, cliUser, git, readConfig, signet, signetOk } from "./helpers/cli.ts";
 import { runOk } from "./helpers/run.ts";
@@ -144,15 +143,14 @@ Deno.test("signet credential helper", async (t) => {
 
     await t.step({
       name: "tokens revoked on the server are replaced during git push",
-      ignore: ON_POSTGRES, // deletes rows from the embedded database file
       fn: async () => {
         await signetOk(alice, ["whoami"]);
         const stale = (await readConfig(alice)).token!;
-        const db = new DatabaseSync(`${server.dataDir}/signet.db`);
+        const db = await serverSql(server.dataDir);
         try {
-          db.exec("DELETE FROM tokens");
+          await db.query("DELETE FROM tokens");
         } finally {
-          db.close();
+          await db.close();
         }
         const push = await commitAndPush(alice, `${alice.home}/hand`, "after-revoke.txt");
         assert.equal(push.code, 0, push.stderr);

@@ -1,5 +1,6 @@
 /** End-to-end tests of the hosting API against the real server. */
 import { ON_POSTGRES } from "../testing/postgres.ts";
+import { serverSql } from "../testing/database.ts";
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import {
   createRepo,
@@ -193,14 +194,12 @@ Deno.test({
 
     await t.step({
       name: "expired challenge is refused and cleaned up on the next challenge",
-      ignore: ON_POSTGRES, // ages the challenge in the embedded database file
       fn: async () => {
         const nonce = (await postJson(api("/login/challenge"), { username: "alice" })).body
           .nonce as string;
-        const { DatabaseSync } = await import("node:sqlite");
-        const db = new DatabaseSync(`${server.dataDir}/signet.db`);
-        db.exec("PRAGMA busy_timeout = 5000");
-        db.prepare("UPDATE challenges SET created_ms = created_ms - 301000 WHERE nonce = ?").run(
+        const db = await serverSql(server.dataDir);
+        await db.query(
+          "UPDATE challenges SET created_ms = created_ms - 301000 WHERE nonce = ?",
           nonce,
         );
         const r = await postJson(api("/login/verify"), {
@@ -211,11 +210,12 @@ Deno.test({
         assertEquals(r.status, 401);
         assertStringIncludes(r.body.error as string, "expired");
         await postJson(api("/login/challenge"), { username: "alice" });
-        const left = db.prepare("SELECT COUNT(*) AS n FROM challenges WHERE nonce = ?").get(
+        const left = await db.query<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM challenges WHERE nonce = ?",
           nonce,
-        ) as { n: number };
-        assertEquals(left.n, 0);
-        db.close();
+        );
+        assertEquals(Number(left[0].n), 0);
+        await db.close();
       },
     });
 

@@ -2,7 +2,7 @@
  * API tokens expire and can be listed and revoked (by their owner or the admin); a revoked or
  * expired token is a 401 on the API and on smart HTTP push. Secrets are never listed or stored.
  */
-import { ON_POSTGRES } from "../testing/postgres.ts";
+import { serverSql } from "../testing/database.ts";
 import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
 import {
@@ -112,14 +112,14 @@ Deno.test({
 
       await t.step({
         name: "the database holds only hashes",
-        ignore: ON_POSTGRES, // reads the embedded database file
-        fn: () => {
-          const db = new DatabaseSync(`${server.dataDir}/signet.db`, { readOnly: true });
+        fn: async () => {
+          const db = await serverSql(server.dataDir);
           try {
-            const dump = JSON.stringify(db.prepare("SELECT * FROM tokens").all());
+            const dump = JSON.stringify(await db.query("SELECT * FROM tokens"));
+            assert(dump.includes(await sha256Hex(aliceToken)), "the token's hash is stored");
             assert(!dump.includes(aliceToken.slice(8)), "a raw token is stored");
           } finally {
-            db.close();
+            await db.close();
           }
         },
       });
@@ -180,16 +180,18 @@ Deno.test({
 
       await t.step({
         name: "an expired token is a 401 on the API and on git push",
-        ignore: ON_POSTGRES, // ages the token in the embedded database file
         fn: async () => {
           const soon = (await loginWith(alice, { expires_in_days: 1 })).body.token as string;
           assertEquals((await gitPush(soon)).code, 0);
-          const db = new DatabaseSync(`${server.dataDir}/signet.db`);
+          const db = await serverSql(server.dataDir);
           try {
-            db.prepare("UPDATE tokens SET expires_at = ? WHERE token_hash = ?")
-              .run(new Date(Date.now() - 1000).toISOString(), await sha256Hex(soon));
+            await db.query(
+              "UPDATE tokens SET expires_at = ? WHERE token_hash = ?",
+              new Date(Date.now() - 1000).toISOString(),
+              await sha256Hex(soon),
+            );
           } finally {
-            db.close();
+            await db.close();
           }
           const me = await api("GET", "/api/user", bearer(soon));
           assertEquals(me.status, 401);
