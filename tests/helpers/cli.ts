@@ -1,5 +1,5 @@
 /** Driving the `signet` client as a subprocess with its own temporary HOME. */
-import { run, type RunResult } from "./run.ts";
+import { run, type RunResult } from "../../testing/run.ts";
 import type { TestServer } from "./server.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;

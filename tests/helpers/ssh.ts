@@ -1,6 +1,6 @@
 /** Talking to the test server with the real OpenSSH client (and git over it). */
-import type { TestKey } from "./accounts.ts";
-import { gitEnv, run, type RunResult } from "./run.ts";
+import type { TestKey } from "../../testing/accounts.ts";
+import { gitEnv, run, type RunResult } from "../../testing/run.ts";
 
 /** OpenSSH options for a throwaway test connection with exactly one key. */
 export function sshOptions(port: number, key: TestKey): string[] {
