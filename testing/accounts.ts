@@ -102,3 +102,15 @@ export async function createRepo(server: TestServer, token: string, name: string
     throw new Error(`repo create failed: ${r.status} ${JSON.stringify(r.body)}`);
   }
 }
+
+/** Creates the account `username`, logs it in and creates its repository `repo`. */
+export async function userWithRepo(
+  server: TestServer,
+  username: string,
+  repo: string,
+): Promise<{ user: TestUser; token: string }> {
+  const user = await createUser(server, username);
+  const token = await login(server, user);
+  await createRepo(server, token, repo);
+  return { user, token };
+}

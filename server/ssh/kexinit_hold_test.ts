@@ -7,6 +7,7 @@
 import { createServer, type Socket } from "node:net";
 import { holdKexInitUntilPeerSpeaks } from "./kexinit_hold.ts";
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import { SERVER_TEST } from "../../tests/helpers/server.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const enc = new TextEncoder();
@@ -62,8 +63,7 @@ function collect(conn: Deno.TcpConn): { text(): string; done: Promise<void> } {
 
 Deno.test({
   name: "KEXINIT waits for the client's first packet, or for the fallback timer",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await speakingServer();
     try {

@@ -13,6 +13,7 @@ import { setQuiet } from "../log.ts";
 import { DEFAULT_SSH_LIMITS, startSshServer } from "./server.ts";
 import { assert } from "../../tests/helpers/assert.ts";
 import { inProcessContext } from "../../tests/helpers/in_process.ts";
+import { SERVER_TEST } from "../../tests/helpers/server.ts";
 
 setQuiet(true);
 const { ctx, config } = await inProcessContext("signet-ssh-kexinit-");
@@ -53,8 +54,7 @@ async function until(done: () => boolean): Promise<void> {
 
 Deno.test({
   name: "SSH KEXINIT waits for the client's, and is sent anyway after a short wait",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startSshServer(ctx, config.sshBind!, DEFAULT_SSH_LIMITS);
     try {

@@ -13,6 +13,7 @@ import { makeKey } from "../../testing/accounts.ts";
 import { inProcessContext } from "../../tests/helpers/in_process.ts";
 import { rawSshFrom } from "../../tests/helpers/ssh_raw.ts";
 import { sshOptions } from "../../tests/helpers/ssh.ts";
+import { SERVER_TEST } from "../../tests/helpers/server.ts";
 
 const OPENSSH: MaxStartups = { start: 10, rate: 30, full: 100 };
 
@@ -149,8 +150,7 @@ const IDENT = "SSH-2.0-OpenSSH_9.6\r\n";
 
 Deno.test({
   name: "startups: the SSH server",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     await t.step("silence, or half an identification line, is cut at the deadline", async () => {
       await withServer({ identTimeoutMs: 1000, handshakeTimeoutMs: 60_000 }, async (port) => {

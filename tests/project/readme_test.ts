@@ -8,6 +8,7 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { freePort } from "../../testing/ports.ts";
 import { run, runOk } from "../../testing/run.ts";
+import { SERVER_TEST } from "../../tests/helpers/server.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 /** Terminal colour codes (deno colours its own messages). */
@@ -46,8 +47,7 @@ async function denoDir(): Promise<string> {
 
 Deno.test({
   name: "README: every marked block runs in order and succeeds against deno task start",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const work = await Deno.makeTempDir({ prefix: "signet-readme-" });
     const checkout = `${work}/signet`;

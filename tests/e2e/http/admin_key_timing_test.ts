@@ -8,6 +8,7 @@ import { assert, assertEquals } from "../../helpers/assert.ts";
 import { constantTimeEqual } from "../../../protocol/secrets.ts";
 import { requireAdmin } from "../../../server/http/auth.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const LENGTH = 64 * 1024;
 
@@ -84,8 +85,7 @@ Deno.test("constantTimeEqual: time does not depend on where a guess differs (===
 
 Deno.test({
   name: "admin key over HTTP: exact key only; same-length near misses refused",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     // The middleware's comparison is constantTimeEqual (the test above covers that function).
     assert(

@@ -1,18 +1,17 @@
 /** The cached protocol v2 advertisement of smart HTTP follows git's configuration. */
 import { assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { createRepo, createUser, login } from "../../../testing/accounts.ts";
+import { userWithRepo } from "../../../testing/accounts.ts";
 import { gitEnv, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 Deno.test({
   name: "smart HTTP v2 advertisement: served from cache, refreshed when the repo config changes",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer();
     try {
-      const alice = await createUser(server, "alice");
-      await createRepo(server, await login(server, alice), "cfg");
+      await userWithRepo(server, "alice", "cfg");
       const url = `${server.httpUrl}/alice/cfg.git/info/refs?service=git-upload-pack`;
       const advert = async () => {
         const res = await fetch(url, { headers: { "Git-Protocol": "version=2" } });

@@ -7,12 +7,12 @@ import { assertEquals } from "../../helpers/assert.ts";
 import { createUser, login } from "../../../testing/accounts.ts";
 import { RawHttp } from "../../helpers/raw_http.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 for (const guard of [true, false]) {
   Deno.test({
     name: `hosting API: a body cut short is a 400, never a 5xx (guard ${guard ? "on" : "off"})`,
-    sanitizeOps: false,
-    sanitizeResources: false,
+    ...SERVER_TEST,
     async fn() {
       const server = await startTestServer({
         env: guard ? {} : { SERVICE_HTTP_HEADER_TIMEOUT: "0", SERVICE_HTTP_IDLE_TIMEOUT: "0" },

@@ -6,9 +6,10 @@
  */
 import net from "node:net";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { createRepo, createUser, login } from "../../../testing/accounts.ts";
+import { userWithRepo } from "../../../testing/accounts.ts";
 import { gitEnv, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const MB = 1024 * 1024;
 const enc = new TextEncoder();
@@ -135,15 +136,12 @@ function peakRss(pid: number): number {
 
 Deno.test({
   name: "upload-pack request bodies are bounded; refused bodies leave no file",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     const server = await startTestServer();
     const home = await Deno.makeTempDir({ prefix: "signet-bodies-" });
     try {
-      const alice = await createUser(server, "alice");
-      const token = await login(server, alice);
-      await createRepo(server, token, "repo");
+      const { token } = await userWithRepo(server, "alice", "repo");
       const env = gitEnv(home);
       const work = `${home}/work`;
       await runOk("git", ["init", "-q", "-b", "main", work], { env });

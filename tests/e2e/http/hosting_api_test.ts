@@ -10,6 +10,7 @@ import {
   sshSign,
 } from "../../../testing/accounts.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const server = await startTestServer();
 const api = (p: string) => `${server.httpUrl}/api${p}`;
@@ -17,8 +18,7 @@ const admin = { Authorization: `Bearer ${server.adminKey}` };
 
 Deno.test({
   name: "hosting API",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     await t.step("invites need the admin key", async () => {
       assertEquals((await postJson(api("/admin/invites"), "")).status, 401);

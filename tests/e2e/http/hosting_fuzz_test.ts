@@ -11,6 +11,7 @@ import { createRepo, createUser, login, mintInvite } from "../../../testing/acco
 import { prng } from "../../helpers/prng.ts";
 import { RawHttp } from "../../helpers/raw_http.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const TOTAL = 3000;
 const CONCURRENCY = 8;
@@ -110,8 +111,7 @@ interface Route {
 
 Deno.test({
   name: "hostile hosting fuzz: paths, queries and bodies of every hosting route, no 5xx",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer();
     const seed = Number(Deno.env.get("FUZZ_SEED") ?? Date.now() % 1_000_000);

@@ -7,11 +7,11 @@ import { assertEquals } from "../../helpers/assert.ts";
 import { createUser, postJson, sshSign } from "../../../testing/accounts.ts";
 import { requestFrom } from "../../helpers/raw_http.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 Deno.test({
   name: "login: challenges for bob from another address do not stop bob's login",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     const server = await startTestServer({ env: { SERVICE_RATE_LIMITS: "on" } });
     try {

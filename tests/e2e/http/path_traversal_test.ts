@@ -8,6 +8,7 @@ import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { ssh, sshCommand } from "../../helpers/ssh.ts";
 import { RawHttp } from "../../helpers/raw_http.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const server = await startTestServer();
 const home = await Deno.makeTempDir({ prefix: "signet-home-" });
@@ -104,8 +105,7 @@ async function rawStatus(method: string, target: string, headers = ""): Promise<
 
 Deno.test({
   name: "hostile paths",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     const alice = await createUser(server, "alice");
     await createUser(server, "bob");

@@ -2,13 +2,13 @@
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { RawHttp, statusFrom } from "../../helpers/raw_http.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const GET = "GET /api/health HTTP/1.1\r\nHost: test\r\n\r\n";
 
 Deno.test({
   name: "http: connections beyond the per-address cap get 429 and close; freed ones are reusable",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     const server = await startTestServer({ env: { SERVICE_HTTP_MAX_CONNECTIONS_PER_IP: "3" } });
     const port = server.httpPort;

@@ -5,22 +5,20 @@
  * (`transfer.fsckObjects`) still clones it. An ordinary submodule is accepted.
  */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { createRepo, createUser, login } from "../../../testing/accounts.ts";
+import { userWithRepo } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 Deno.test({
   name: "pushed objects are checked on both transports",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     const server = await startTestServer();
     const home = await Deno.makeTempDir({ prefix: "signet-fsck-" });
     try {
-      const alice = await createUser(server, "alice");
-      const token = await login(server, alice);
-      await createRepo(server, token, "repo");
+      const { user: alice, token } = await userWithRepo(server, "alice", "repo");
       const env = gitEnv(home);
       const bare = `${server.dataDir}/repos/alice/repo.git`;
       const remotes = {

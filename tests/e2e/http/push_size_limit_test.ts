@@ -1,18 +1,16 @@
 /** Size limits: oversized pushes are refused and leave the repository unchanged. */
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { createRepo, createUser, login } from "../../../testing/accounts.ts";
+import { userWithRepo } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 Deno.test({
   name: "a push over SERVICE_MAX_PUSH_BYTES is refused over HTTP",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer({ env: { SERVICE_MAX_PUSH_BYTES: "200k" } });
-    const alice = await createUser(server, "alice");
-    const token = await login(server, alice);
-    await createRepo(server, token, "big");
+    const { token } = await userWithRepo(server, "alice", "big");
     const home = await Deno.makeTempDir();
     const env = gitEnv(home);
     const url = `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/big.git`;

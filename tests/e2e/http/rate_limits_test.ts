@@ -3,6 +3,7 @@ import { assert, assertEquals, assertThrows } from "../../helpers/assert.ts";
 import { postJson } from "../../../testing/accounts.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { RateLimiter, RateLimitError } from "../../../server/ratelimit.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 Deno.test("token bucket: burst, refill, independent keys, off switch", () => {
   const rules = { login_ip: { burst: 2, perMinute: 60 } } as ConstructorParameters<
@@ -21,8 +22,7 @@ Deno.test("token bucket: burst, refill, independent keys, off switch", () => {
 
 Deno.test({
   name: "login challenges per user are limited with 429 and Retry-After",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer({
       env: { SERVICE_RATE_LIMITS: "on", SERVICE_RATE_LIMIT_LOGIN_USER: "3/1" },

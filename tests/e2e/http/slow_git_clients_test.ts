@@ -7,10 +7,17 @@
 import net from "node:net";
 import ssh2 from "ssh2";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { createRepo, createUser, login, type TestUser } from "../../../testing/accounts.ts";
+import {
+  createRepo,
+  createUser,
+  login,
+  type TestUser,
+  userWithRepo,
+} from "../../../testing/accounts.ts";
 import { gitEnv, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 /** How long a victim's git command may take (the attacks would hold it for 60 s and more). */
 const VICTIM_LIMIT_MS = 20_000;
@@ -157,8 +164,7 @@ async function victim(args: string[], env: Record<string, string>, cwd?: string)
 
 Deno.test({
   name: "slow clients cannot hold the git slots",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     const server = await startTestServer({
       env: {
@@ -286,8 +292,7 @@ Deno.test({
 
 Deno.test({
   name: "a client reading a git response slowly, or not at all, is cut off and holds no slot",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer({
       env: {
@@ -300,9 +305,7 @@ Deno.test({
     const home = await Deno.makeTempDir({ prefix: "signet-slots-" });
     const readers: Deno.TcpConn[] = [];
     try {
-      const alice = await createUser(server, "alice");
-      const token = await login(server, alice);
-      await createRepo(server, token, "big");
+      const { token } = await userWithRepo(server, "alice", "big");
       const env = gitEnv(home);
       const work = `${home}/work`;
       await runOk("git", ["init", "-q", "-b", "main", work], { env });

@@ -3,6 +3,7 @@ import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert
 import { createRepo, createUser, login } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const server = await startTestServer();
 const home = await Deno.makeTempDir({ prefix: "signet-home-" });
@@ -11,8 +12,7 @@ const git = (args: string[], cwd?: string) => run("git", args, { cwd, env });
 
 Deno.test({
   name: "smart HTTP",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     const alice = await createUser(server, "alice");
     const bob = await createUser(server, "bob");

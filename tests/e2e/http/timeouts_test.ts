@@ -10,10 +10,11 @@
  * so a busy machine that delays a timer or a packet by a second fails nothing.
  */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { createRepo, createUser, login } from "../../../testing/accounts.ts";
+import { createRepo, userWithRepo } from "../../../testing/accounts.ts";
 import { RawHttp, statusFrom } from "../../helpers/raw_http.ts";
 import { gitEnv, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const HEADER_S = 1;
 const IDLE_S = 5;
@@ -23,8 +24,7 @@ const GET = "GET /api/health HTTP/1.1\r\nHost: test\r\n\r\n";
 
 Deno.test({
   name: "HTTP header and idle timeouts",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     const server = await startTestServer({
       env: {
@@ -132,9 +132,7 @@ Deno.test({
 
     const home = await Deno.makeTempDir({ prefix: "signet-home-" });
     const env = gitEnv(home);
-    const alice = await createUser(server, "alice");
-    const token = await login(server, alice);
-    await createRepo(server, token, "slow");
+    const { token } = await userWithRepo(server, "alice", "slow");
 
     await t.step("git push and clone over HTTP work behind the guard", async () => {
       const url = `http://alice:${token}@127.0.0.1:${port}/alice/slow.git`;
@@ -265,8 +263,7 @@ Deno.test({
 
 Deno.test({
   name: "HTTP timeouts 0/0: served directly by Deno.serve, without the guard",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer({
       env: { SERVICE_HTTP_HEADER_TIMEOUT: "0", SERVICE_HTTP_IDLE_TIMEOUT: "0" },

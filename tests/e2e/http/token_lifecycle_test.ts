@@ -16,13 +16,13 @@ import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { migrate, openDatabase } from "../../../db/database.ts";
 import { sha256Hex } from "../../../protocol/secrets.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const DAY_MS = 86_400_000;
 
 Deno.test({
   name: "tokens: expiry, listing, revocation by owner and admin, 401 once revoked or expired",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     const server = await startTestServer();
     const H = server.httpUrl;

@@ -7,6 +7,7 @@ import { RawHttp, statusFrom } from "../../helpers/raw_http.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { forwardedClient } from "../../../server/http/client_address.ts";
 import { normalizeIp } from "../../../server/ip.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 Deno.test("forwardedClient: the rightmost untrusted hop, only from trusted peers", () => {
   const trusted = new Set(["127.0.0.1", "10.0.0.2"]);
@@ -31,8 +32,7 @@ Deno.test("forwardedClient: the rightmost untrusted hop, only from trusted peers
 
 Deno.test({
   name: "trusted proxies: limits key on the forwarded client; others' headers are ignored",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     const server = await startTestServer({
       env: {

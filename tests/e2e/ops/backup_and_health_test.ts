@@ -7,12 +7,14 @@ import {
   mintInvite,
   postJson,
   sshSign,
+  userWithRepo,
 } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { migrate, openDatabase } from "../../../db/database.ts";
 import { MIGRATIONS } from "../../../db/migrations/index.ts";
 import { DatabaseSync } from "node:sqlite";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 
@@ -22,15 +24,12 @@ async function signet(args: string[], env: Record<string, string>) {
 
 Deno.test({
   name: "backup while serving, push more, restore gives exactly the backed-up state",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer();
     const home = await Deno.makeTempDir();
     const env = gitEnv(home);
-    const alice = await createUser(server, "alice");
-    const token = await login(server, alice);
-    await createRepo(server, token, "data");
+    const { user: alice, token } = await userWithRepo(server, "alice", "data");
     const url = `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/data.git`;
     const work = `${home}/w`;
     await runOk("git", ["init", "-q", "-b", "main", work], { env });
@@ -82,8 +81,7 @@ Deno.test({
 
 Deno.test({
   name: "health, metrics, graceful shutdown, and no secrets in logs",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer();
     const health = await fetch(`${server.httpUrl}/api/health`);

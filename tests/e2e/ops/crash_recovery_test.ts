@@ -5,10 +5,11 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { createRepo, createUser, login } from "../../../testing/accounts.ts";
+import { userWithRepo } from "../../../testing/accounts.ts";
 import { client, newKey } from "../../helpers/registry.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const PUSHES = 10;
 const WRITES = 10;
@@ -17,15 +18,12 @@ const WRITE_GAP_MS = 5;
 
 Deno.test({
   name: "kill -9 with pushes and registry writes in flight loses nothing acknowledged",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer();
     const home = await Deno.makeTempDir({ prefix: "signet-home-" });
     const env = gitEnv(home);
-    const alice = await createUser(server, "alice");
-    const token = await login(server, alice);
-    await createRepo(server, token, "crash");
+    const { token } = await userWithRepo(server, "alice", "crash");
     const url = `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/crash.git`;
 
     // Each pusher has its own commit (with some bulk so the push takes a moment) on its own branch.

@@ -3,11 +3,12 @@
  * transports), never when a live git could hold them.
  */
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { createRepo, createUser, login } from "../../../testing/accounts.ts";
+import { userWithRepo } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { removeStaleGitFiles, staleCutoff } from "../../../server/domain/stale_locks.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const HOUR_AGO = () => new Date(Date.now() - 3_600_000);
 
@@ -76,15 +77,12 @@ Deno.test("removeStaleGitFiles removes only old lock and temporary files", async
 
 Deno.test({
   name: "a push succeeds over a stale ref lock and waits out a live one, on both transports",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer();
     const home = await Deno.makeTempDir({ prefix: "signet-home-" });
     try {
-      const alice = await createUser(server, "alice");
-      const token = await login(server, alice);
-      await createRepo(server, token, "locked");
+      const { user: alice, token } = await userWithRepo(server, "alice", "locked");
       const gitDir = `${server.dataDir}/repos/alice/locked.git`;
       const work = `${home}/work`;
       const env = gitEnv(home);
@@ -131,12 +129,10 @@ Deno.test({
 
 Deno.test({
   name: "start-up removes lock files left from before the start",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer();
-    const alice = await createUser(server, "alice");
-    await createRepo(server, await login(server, alice), "crashed");
+    await userWithRepo(server, "alice", "crashed");
     await server.kill();
     const gitDir = `${server.dataDir}/repos/alice/crashed.git`;
     // Seconds old, as after a crash and a quick restart.

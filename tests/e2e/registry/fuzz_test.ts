@@ -6,6 +6,7 @@ import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { createUser, login, mintInvite } from "../../../testing/accounts.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const TOTAL = 10_000;
 const CONCURRENCY = 16;
@@ -24,8 +25,7 @@ function prng(seed: number): () => number {
 
 Deno.test({
   name: "hostile fuzz: 10,000 bodies, no 5xx",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer();
     const seed = Number(Deno.env.get("FUZZ_SEED") ?? Date.now() % 1_000_000);

@@ -11,11 +11,12 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { createRepo, createUser, login, type TestUser } from "../../../testing/accounts.ts";
+import { login, type TestUser, userWithRepo } from "../../../testing/accounts.ts";
 import { client, newKey } from "../../helpers/registry.ts";
 import { RegistryError, type Signer } from "../../../client/registry.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const SECONDS = Number(Deno.env.get("HOSTILE_LOAD_SECONDS") ?? 120);
 const ROUNDS = 2;
@@ -76,8 +77,7 @@ class Tally {
 
 Deno.test({
   name: `load: ${SECONDS} s of mixed traffic in ${ROUNDS} rounds, memory does not grow with it`,
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer({
       env: {
@@ -94,9 +94,7 @@ Deno.test({
     });
     const home = await Deno.makeTempDir({ prefix: "signet-home-" });
     const env = gitEnv(home);
-    const alice = await createUser(server, "alice");
-    const token = await login(server, alice);
-    await createRepo(server, token, "load");
+    const { user: alice, token } = await userWithRepo(server, "alice", "load");
     const url = `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/load.git`;
     const gitDir = `${server.dataDir}/repos/alice/load.git`;
     const registry = client(server.registryUrl);

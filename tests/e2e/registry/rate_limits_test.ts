@@ -2,11 +2,11 @@
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { postJson } from "../../../testing/accounts.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 Deno.test({
   name: "registry: nonces per IP, writes per bot and per IP get 429 with Retry-After",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer({
       env: {

@@ -1,15 +1,15 @@
 /** SSH authentication: verified signatures only, user `git`, ed25519 keys, host key persistence. */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { createRepo, createUser, login, makeKey } from "../../../testing/accounts.ts";
+import { createRepo, createUser, login, makeKey, userWithRepo } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { scanHostKeyFingerprint, ssh, sshOptions } from "../../helpers/ssh.ts";
 import { connectWithPassword, connectWithSwappedSigner } from "../../helpers/ssh2_client.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 Deno.test({
   name: "SSH authentication and host key",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     let server = await startTestServer({ env: { SERVICE_RATE_LIMITS: "on" } });
     const port = server.sshPort;
@@ -163,13 +163,11 @@ async function waitForLog(server: { logs(): string }, text: string): Promise<voi
 
 Deno.test({
   name: "SERVICE_SSH_BIND=off: no SSH listener, no SSH clone URLs, no host key",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer({ env: { SERVICE_SSH_BIND: "off" } });
     try {
-      const alice = await createUser(server, "alice");
-      await createRepo(server, await login(server, alice), "x");
+      const { user: alice } = await userWithRepo(server, "alice", "x");
       const view = await (await fetch(`${server.httpUrl}/api/repos/alice/x`)).json();
       assertEquals(view.repo.clone_urls.ssh, null);
       const r = await ssh(server.sshPort, alice.key, "repo list");

@@ -1,9 +1,10 @@
 /** The clone cache end to end: real git over smart HTTP and OpenSSH against the real server. */
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { createRepo, createUser, login } from "../../../testing/accounts.ts";
+import { userWithRepo } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const server = await startTestServer();
 const home = await Deno.makeTempDir({ prefix: "signet-clone-cache-" });
@@ -25,12 +26,9 @@ async function waitForLogLines(count: number): Promise<string[][]> {
 
 Deno.test({
   name: "clones are answered from the clone cache until a push",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
-    const alice = await createUser(server, "alice");
-    const token = await login(server, alice);
-    await createRepo(server, token, "cached");
+    const { user: alice } = await userWithRepo(server, "alice", "cached");
     const env = gitSshEnv(server.sshPort, alice.key, home);
     const sshUrl = `ssh://git@127.0.0.1:${server.sshPort}/alice/cached.git`;
     const httpUrl = `${server.httpUrl}/alice/cached.git`;
@@ -104,14 +102,12 @@ Deno.test({
 
 Deno.test({
   name: "SSH clones that make the response run git in their own session's slot (no deadlock)",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     // One git slot: the session's upload-pack holds it while its clone request is answered.
     const single = await startTestServer({ env: { SERVICE_GIT_CONCURRENCY: "1" } });
     try {
-      const carol = await createUser(single, "carol");
-      await createRepo(single, await login(single, carol), "solo");
+      const { user: carol } = await userWithRepo(single, "carol", "solo");
       const env = gitSshEnv(single.sshPort, carol.key, home);
       const url = `ssh://git@127.0.0.1:${single.sshPort}/carol/solo.git`;
       const work = `${home}/solo`;
@@ -141,8 +137,7 @@ Deno.test({
 
 Deno.test({
   name: "clone cache: stop the server",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     await server.stop();
     await Deno.remove(home, { recursive: true });

@@ -4,13 +4,13 @@ import { createRepo, createUser, login, makeKey } from "../../../testing/account
 import { run } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { ssh } from "../../helpers/ssh.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const server = await startTestServer();
 
 Deno.test({
   name: "SSH repo commands",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     const alice = await createUser(server, "alice");
     const bob = await createUser(server, "bob");

@@ -4,14 +4,14 @@ import { createRepo, createUser, login, makeKey } from "../../../testing/account
 import { run, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { gitSshEnv, ssh } from "../../helpers/ssh.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const server = await startTestServer();
 const home = await Deno.makeTempDir({ prefix: "signet-ssh-git-" });
 
 Deno.test({
   name: "git over SSH",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     const alice = await createUser(server, "alice");
     const bob = await createUser(server, "bob");
@@ -179,8 +179,7 @@ Deno.test({
 
 Deno.test({
   name: "git over SSH: server stops",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     await server.stop();
   },

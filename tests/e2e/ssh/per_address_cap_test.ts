@@ -1,6 +1,7 @@
 /** SSH: one address may hold at most SERVICE_SSH_MAX_CONNECTIONS_PER_IP connections at once. */
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 /** Reads until the server's identification line, or null when the server hangs up first. */
 async function banner(conn: Deno.Conn): Promise<string | null> {
@@ -11,8 +12,7 @@ async function banner(conn: Deno.Conn): Promise<string | null> {
 
 Deno.test({
   name: "ssh: connections beyond the per-IP cap are dropped, and freed slots are reusable",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer({ env: { SERVICE_SSH_MAX_CONNECTIONS_PER_IP: "2" } });
     const open = () => Deno.connect({ hostname: "127.0.0.1", port: server.sshPort });

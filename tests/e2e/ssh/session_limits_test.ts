@@ -13,6 +13,7 @@ import { inProcessContext } from "../../helpers/in_process.ts";
 import { makeKey, type TestKey } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
 import { gitSshEnv, ssh, sshOptions } from "../../helpers/ssh.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 setQuiet(true);
 const { ctx, config } = await inProcessContext("signet-ssh-limits-");
@@ -102,8 +103,7 @@ function idleSignup(port: number, key: TestKey) {
 
 Deno.test({
   name: "SSH limits",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     await t.step("a connection that never authenticates is dropped at the deadline", async () => {
       await withServer({ handshakeTimeoutMs: 3000 }, async (port) => {

@@ -7,11 +7,11 @@ import { makeKey, mintInvite, type TestKey } from "../../../testing/accounts.ts"
 import { requestFrom } from "../../helpers/raw_http.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { ssh } from "../../helpers/ssh.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 Deno.test({
   name: "signup limit: SSH signup and HTTP signup share one bucket per address",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     // 3 at once, one more a minute: no refill within the test's few seconds.
     const server = await startTestServer({

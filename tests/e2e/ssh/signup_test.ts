@@ -11,14 +11,14 @@ import { run } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { gitSshEnv, ssh, sshCommand } from "../../helpers/ssh.ts";
 import { startPane } from "../../helpers/tmux.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const server = await startTestServer();
 const home = await Deno.makeTempDir({ prefix: "signet-ssh-signup-" });
 
 Deno.test({
   name: "SSH signup",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     const port = server.sshPort;
     const admin = await createUser(server, "taken");

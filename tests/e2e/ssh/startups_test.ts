@@ -4,18 +4,18 @@
  * Linux routes all of 127.0.0.0/8 to loopback, so 127.0.N.2 is a client in network 127.0.N.0/24.
  */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { createRepo, createUser, login, type TestUser } from "../../../testing/accounts.ts";
+import { type TestUser, userWithRepo } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { gitSshEnv, sshOptions } from "../../helpers/ssh.ts";
 import { PreAuthFlood, rawSshFrom } from "../../helpers/ssh_raw.ts";
+import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const IDENT = "SSH-2.0-OpenSSH_9.6\r\n";
 
 /** A user with a repository holding one commit, pushed over SSH before any flood. */
 async function seed(server: TestServer, home: string): Promise<{ user: TestUser; head: string }> {
-  const user = await createUser(server, "alice");
-  await createRepo(server, await login(server, user), "hello");
+  const { user: user } = await userWithRepo(server, "alice", "hello");
   const env = gitSshEnv(server.sshPort, user.key, home);
   const work = `${home}/work`;
   await runOk("git", ["init", "-q", "-b", "main", work], { env });
@@ -48,8 +48,7 @@ async function logged(server: TestServer, text: string): Promise<void> {
 
 Deno.test({
   name: "ssh flood: five networks × 16 silent connections, default limits; a clone gets through",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn() {
     const server = await startTestServer();
     const home = await Deno.makeTempDir({ prefix: "signet-ssh-flood-" });
@@ -86,8 +85,7 @@ Deno.test({
 
 Deno.test({
   name: "ssh flood: at full, a newcomer network takes a flooder's slot; idle timeout from env",
-  sanitizeOps: false,
-  sanitizeResources: false,
+  ...SERVER_TEST,
   async fn(t) {
     const server = await startTestServer({
       env: {
