@@ -101,10 +101,26 @@ const sourceOf = async (
   return source;
 };
 
-Deno.test("a clone response is made once and then served from the cache", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const cache = await CloneCache.create(dir, 1024 * 1024);
+/** A test of a cache of `budget` bytes in a fresh data dir `dir`, removed afterwards. */
+function cacheTest(
+  name: string,
+  budget: number,
+  fn: (cache: CloneCache, dir: string) => Promise<void>,
+) {
+  Deno.test(name, async () => {
+    const dir = await Deno.makeTempDir();
+    try {
+      await fn(await CloneCache.create(dir, budget), dir);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  });
+}
+
+cacheTest(
+  "a clone response is made once and then served from the cache",
+  1024 * 1024,
+  async (cache) => {
     const { counter, produce } = producer("PACK-one");
     const first = await cache.respond(1, REQUEST, produce);
     assertEquals([first.source, await text(first.stream)], ["made", "PACK-one"]);
@@ -119,15 +135,13 @@ Deno.test("a clone response is made once and then served from the cache", async 
     cache.refsChanged(1);
     const after = await cache.respond(1, REQUEST, producer("PACK-two").produce);
     assertEquals([after.source, await text(after.stream)], ["made", "PACK-two"]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  },
+);
 
-Deno.test("identical requests at once run git once; a failed run is not kept", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const cache = await CloneCache.create(dir, 1024 * 1024);
+cacheTest(
+  "identical requests at once run git once; a failed run is not kept",
+  1024 * 1024,
+  async (cache) => {
     const { counter, produce } = producer("PACK-shared");
     // Each client reads its answer as it comes (the first one's reading finishes the entry).
     const answers = await Promise.all(
@@ -156,34 +170,26 @@ Deno.test("identical requests at once run git once; a failed run is not kept", a
     await new Promise((resolve) => setTimeout(resolve, 50));
     const later = await cache.respond(9, REQUEST, producer("x").produce);
     assertEquals([later.source, await text(later.stream)], ["cache", "PACK-kept"]);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
+  },
+);
+
+cacheTest("the cache keeps to its budget and its maximum age", 20, async (cache, dir) => {
+  await text((await cache.respond(1, REQUEST, producer("A".repeat(12)).produce)).stream);
+  await text((await cache.respond(2, REQUEST, producer("B".repeat(12)).produce)).stream);
+  assertEquals(cache.size, 1, "two entries of 12 bytes do not fit in 20");
+  assertEquals(await sourceOf(cache.respond(2, REQUEST, producer("").produce)), "cache");
+  await text((await cache.respond(3, REQUEST, producer("C".repeat(30)).produce)).stream);
+  assertEquals(cache.size, 1, "a response larger than the budget is not kept");
+  assertEquals(await sourceOf(cache.respond(2, REQUEST, producer("").produce)), "cache");
+  assertEquals(cache.prune(Date.now() + CLONE_CACHE_MAX_AGE_MS + 1), 1);
+  assertEquals(cache.size, 0);
+  assertEquals(await filesLeft(`${dir}/cache/clones`), [], "no file is left behind");
 });
 
-Deno.test("the cache keeps to its budget and its maximum age", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const cache = await CloneCache.create(dir, 20);
-    await text((await cache.respond(1, REQUEST, producer("A".repeat(12)).produce)).stream);
-    await text((await cache.respond(2, REQUEST, producer("B".repeat(12)).produce)).stream);
-    assertEquals(cache.size, 1, "two entries of 12 bytes do not fit in 20");
-    assertEquals(await sourceOf(cache.respond(2, REQUEST, producer("").produce)), "cache");
-    await text((await cache.respond(3, REQUEST, producer("C".repeat(30)).produce)).stream);
-    assertEquals(cache.size, 1, "a response larger than the budget is not kept");
-    assertEquals(await sourceOf(cache.respond(2, REQUEST, producer("").produce)), "cache");
-    assertEquals(cache.prune(Date.now() + CLONE_CACHE_MAX_AGE_MS + 1), 1);
-    assertEquals(cache.size, 0);
-    assertEquals(await filesLeft(`${dir}/cache/clones`), [], "no file is left behind");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
-
-Deno.test("a push while git is starting does not break the clone that started it", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const cache = await CloneCache.create(dir, 1024 * 1024);
+cacheTest(
+  "a push while git is starting does not break the clone that started it",
+  1024 * 1024,
+  async (cache, dir) => {
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
     const { produce } = producer("PACK-late");
@@ -196,7 +202,5 @@ Deno.test("a push while git is starting does not break the clone that started it
     open();
     assertEquals(await text((await answer).stream), "PACK-late");
     assertEquals(await filesLeft(`${dir}/cache/clones`), [], "the retired file is gone");
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+  },
+);

@@ -5,6 +5,7 @@
  */
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { BodyError, BodyPump, pumpBody, readWholeBody } from "./body_pump.ts";
+import { concat } from "./streams.ts";
 
 /**
  * A body of `total` bytes in chunks of varying size: a default stream, or a byte stream (what
@@ -77,15 +78,7 @@ function slowSink(delayMs: number, failAfter = Infinity) {
       received += chunk.length;
     },
   });
-  const bytes = () => {
-    const out = new Uint8Array(received);
-    let off = 0;
-    for (const p of parts) {
-      out.set(p, off);
-      off += p.length;
-    }
-    return out;
-  };
+  const bytes = () => concat(parts, received);
   return { stream, bytes };
 }
 

@@ -3,17 +3,15 @@
  * per network prefix, a newcomer network's slot at `full`, and the deadline for the client's
  * identification line. The rules alone with an injected random source, then an in-process server.
  */
-import { mintInvite, signup } from "../domain/accounts.ts";
 import { addressPrefix } from "../ip.ts";
-import { setQuiet } from "../log.ts";
-import { DEFAULT_SSH_LIMITS, type SshLimits, startSshServer } from "./server.ts";
+import { DEFAULT_SSH_LIMITS, startSshServer } from "./server.ts";
 import { dropProbability, type MaxStartups, StartupSlots } from "./startups.ts";
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
-import { makeKey } from "../../testing/accounts.ts";
-import { inProcessContext } from "../../tests/helpers/in_process.ts";
+import { inProcessSsh } from "../../tests/helpers/in_process.ts";
 import { rawSshFrom } from "../../tests/helpers/ssh_raw.ts";
 import { sshOptions } from "../../tests/helpers/ssh.ts";
 import { SERVER_TEST } from "../../tests/helpers/server.ts";
+import { resolvesWithin } from "../../tests/helpers/wait.ts";
 
 const OPENSSH: MaxStartups = { start: 10, rate: 30, full: 100 };
 
@@ -114,36 +112,25 @@ Deno.test("startups: network prefixes", () => {
   assertEquals(addressPrefix("fe80:0:0:0::"), "fe80:0:0:0::/64");
 });
 
-setQuiet(true);
-const { ctx, config } = await inProcessContext("signet-ssh-startups-");
-const aliceKey = await makeKey("alice");
-signup(
-  ctx,
-  { username: "alice", public_key: aliceKey.publicLine, invite_code: mintInvite(ctx) },
-  "127.0.0.1",
-);
+const { ctx, aliceKey, withServer } = await inProcessSsh("signet-ssh-startups-");
 
-/** Runs `fn` against an SSH server started with `limits` over the defaults. */
-async function withServer(limits: Partial<SshLimits>, fn: (port: number) => Promise<void>) {
-  const server = await startSshServer(ctx, config.sshBind!, { ...DEFAULT_SSH_LIMITS, ...limits });
-  ctx.sshPort = server.port;
-  try {
-    await fn(server.port);
-  } finally {
-    await server.close();
-  }
+/** `ssh -N` as alice to `port` (a connection that authenticates, then only stays open). */
+function sshHeldOpen(port: number): { child: Deno.ChildProcess; exited: () => boolean } {
+  const child = new Deno.Command("ssh", {
+    args: [...sshOptions(port, aliceKey), "-N", "git@127.0.0.1"],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  let exited = false;
+  child.status.then(() => (exited = true));
+  return { child, exited: () => exited };
 }
 
 /** Milliseconds until `conn` closes, or null when it is still open after `waitMs`. */
 async function closesWithin(conn: { closed: Promise<void> }, waitMs: number) {
   const start = Date.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const done = await Promise.race([
-    conn.closed.then(() => true),
-    new Promise<false>((r) => (timer = setTimeout(() => r(false), waitMs))),
-  ]);
-  clearTimeout(timer);
-  return done ? Date.now() - start : null;
+  return await resolvesWithin(conn.closed, waitMs) ? Date.now() - start : null;
 }
 
 const IDENT = "SSH-2.0-OpenSSH_9.6\r\n";
@@ -252,17 +239,10 @@ Deno.test({
           ...DEFAULT_SSH_LIMITS,
           handshakeTimeoutMs: 1500,
         });
-        const child = new Deno.Command("ssh", {
-          args: [...sshOptions(server.port, aliceKey), "-N", "git@127.0.0.1"],
-          stdin: "null",
-          stdout: "null",
-          stderr: "null",
-        }).spawn();
-        let exited = false;
-        child.status.then(() => (exited = true));
+        const { child, exited } = sshHeldOpen(server.port);
         try {
           await new Promise((r) => setTimeout(r, 4000));
-          assert(!exited, "an authenticated connection was cut at the handshake deadline");
+          assert(!exited(), "an authenticated connection was cut at the handshake deadline");
         } finally {
           child.kill();
           await child.status;
@@ -273,16 +253,9 @@ Deno.test({
 
     await t.step("an idle timeout of 0 never closes an authenticated connection", async () => {
       await withServer({ idleTimeoutMs: 0 }, async (port) => {
-        const child = new Deno.Command("ssh", {
-          args: [...sshOptions(port, aliceKey), "-N", "git@127.0.0.1"],
-          stdin: "null",
-          stdout: "null",
-          stderr: "null",
-        }).spawn();
-        let exited = false;
-        child.status.then(() => (exited = true));
+        const { child, exited } = sshHeldOpen(port);
         await new Promise((r) => setTimeout(r, 3000));
-        assert(!exited, "ssh -N ended with the idle timeout off");
+        assert(!exited(), "ssh -N ended with the idle timeout off");
         child.kill();
         await child.status;
       });

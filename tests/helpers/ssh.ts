@@ -4,6 +4,11 @@ import { gitEnv, run, type RunResult } from "../../testing/run.ts";
 
 /** OpenSSH options for a throwaway test connection with exactly one key. */
 export function sshOptions(port: number, key: TestKey): string[] {
+  return [...sshClientOptions(key), "-p", String(port)];
+}
+
+/** The options of `sshOptions` but the port (whose flag differs: `ssh -p`, `sftp -P`). */
+export function sshClientOptions(key: TestKey): string[] {
   return [
     "-o",
     "StrictHostKeyChecking=no",
@@ -23,8 +28,6 @@ export function sshOptions(port: number, key: TestKey): string[] {
     "/dev/null",
     "-i",
     key.privatePath,
-    "-p",
-    String(port),
   ];
 }
 

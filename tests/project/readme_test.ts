@@ -8,7 +8,7 @@
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { freePort } from "../../testing/ports.ts";
 import { run, runOk } from "../../testing/run.ts";
-import { SERVER_TEST } from "../../tests/helpers/server.ts";
+import { SERVER_TEST } from "../helpers/server.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 /** Terminal colour codes (deno colours its own messages). */
@@ -194,13 +194,18 @@ Deno.test({
   },
 });
 
-const NGINX = ["/usr/sbin/nginx", "/usr/bin/nginx"].find((p) => {
-  try {
-    return Deno.statSync(p).isFile;
-  } catch {
-    return false;
-  }
-});
+/** The first of `paths` that is a file (an installed program), if any. */
+function installed(...paths: string[]): string | undefined {
+  return paths.find((p) => {
+    try {
+      return Deno.statSync(p).isFile;
+    } catch {
+      return false;
+    }
+  });
+}
+
+const NGINX = installed("/usr/sbin/nginx", "/usr/bin/nginx");
 
 Deno.test({
   name: "README: the nginx example passes nginx -t",
@@ -255,13 +260,7 @@ Deno.test({
   },
 });
 
-const SYSTEMD_ANALYZE = ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].find((p) => {
-  try {
-    return Deno.statSync(p).isFile;
-  } catch {
-    return false;
-  }
-});
+const SYSTEMD_ANALYZE = installed("/usr/bin/systemd-analyze", "/bin/systemd-analyze");
 
 Deno.test({
   name: "README: the systemd unit passes systemd-analyze verify without a warning",

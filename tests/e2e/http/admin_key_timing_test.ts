@@ -7,8 +7,7 @@
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { constantTimeEqual } from "../../../protocol/secrets.ts";
 import { requireAdmin } from "../../../server/http/auth.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 
 const LENGTH = 64 * 1024;
 

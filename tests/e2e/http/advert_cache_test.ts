@@ -2,8 +2,7 @@
 import { assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { userWithRepo } from "../../../testing/accounts.ts";
 import { gitEnv, runOk } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 
 Deno.test({
   name: "smart HTTP v2 advertisement: served from cache, refreshed when the repo config changes",

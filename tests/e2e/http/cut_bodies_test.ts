@@ -6,8 +6,7 @@
 import { assertEquals } from "../../helpers/assert.ts";
 import { createUser, login } from "../../../testing/accounts.ts";
 import { RawHttp } from "../../helpers/raw_http.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 
 for (const guard of [true, false]) {
   Deno.test({

@@ -8,8 +8,9 @@ import net from "node:net";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { userWithRepo } from "../../../testing/accounts.ts";
 import { gitEnv, runOk } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import { concat } from "../../../server/http/streams.ts";
+import { commitFile, packObjects, receivePackCommands } from "../../helpers/git.ts";
 
 const MB = 1024 * 1024;
 const enc = new TextEncoder();
@@ -119,13 +120,7 @@ function haves(count: number): Uint8Array {
 }
 
 function join(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
+  return concat(parts, parts.reduce((n, p) => n + p.length, 0));
 }
 
 /** Peak resident memory of process `pid`, bytes. */
@@ -145,10 +140,7 @@ Deno.test({
       const env = gitEnv(home);
       const work = `${home}/work`;
       await runOk("git", ["init", "-q", "-b", "main", work], { env });
-      await Deno.writeTextFile(`${work}/f`, "hello\n");
-      await runOk("git", ["add", "."], { cwd: work, env });
-      await runOk("git", ["commit", "-q", "-m", "one"], { cwd: work, env });
-      const head = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
+      const head = await commitFile(work, env, "f", "hello\n", "one");
       const pushUrl = `${server.httpUrl.replace("http://", `http://alice:${token}@`)}/alice/repo`;
       await runOk("git", ["push", "-q", pushUrl, "main"], { cwd: work, env });
 
@@ -249,21 +241,8 @@ Deno.test({
           await Deno.writeTextFile(`${work}/f`, "hello again\n");
           await runOk("git", ["commit", "-q", "-am", "two"], { cwd: work, env });
           const next = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
-          const packer = new Deno.Command("git", {
-            args: ["pack-objects", "--stdout", "--revs", "-q"],
-            cwd: work,
-            env,
-            stdin: "piped",
-            stdout: "piped",
-          }).spawn();
-          const w = packer.stdin.getWriter();
-          await w.write(enc.encode(`${next}\n^${head}\n`));
-          await w.close();
-          const pack = (await packer.output()).stdout;
-          const line = `${head} ${next} refs/heads/main\0report-status\n`;
-          const commands = enc.encode(
-            (line.length + 4).toString(16).padStart(4, "0") + line + "0000",
-          );
+          const pack = await packObjects(work, env, [next, `^${head}`]);
+          const commands = receivePackCommands(head, next, "refs/heads/main");
           const pushHeaders = {
             "Content-Type": "application/x-git-receive-pack-request",
             "Content-Encoding": "gzip",

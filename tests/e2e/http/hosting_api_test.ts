@@ -9,8 +9,7 @@ import {
   postJson,
   sshSign,
 } from "../../../testing/accounts.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 
 const server = await startTestServer();
 const api = (p: string) => `${server.httpUrl}/api${p}`;

@@ -10,8 +10,7 @@ import { assert, assertEquals } from "../../helpers/assert.ts";
 import { createRepo, createUser, login, mintInvite } from "../../../testing/accounts.ts";
 import { prng } from "../../helpers/prng.ts";
 import { RawHttp } from "../../helpers/raw_http.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 
 const TOTAL = 3000;
 const CONCURRENCY = 8;

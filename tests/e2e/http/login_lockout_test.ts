@@ -6,8 +6,7 @@
 import { assertEquals } from "../../helpers/assert.ts";
 import { createUser, postJson, sshSign } from "../../../testing/accounts.ts";
 import { requestFrom } from "../../helpers/raw_http.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 
 Deno.test({
   name: "login: challenges for bob from another address do not stop bob's login",

@@ -5,10 +5,9 @@
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { createRepo, createUser, login, postJson } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { ssh, sshCommand } from "../../helpers/ssh.ts";
 import { RawHttp } from "../../helpers/raw_http.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const server = await startTestServer();
 const home = await Deno.makeTempDir({ prefix: "signet-home-" });

@@ -1,8 +1,7 @@
 /** HTTP: one address may hold at most SERVICE_HTTP_MAX_CONNECTIONS_PER_IP connections per listener. */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { RawHttp, statusFrom } from "../../helpers/raw_http.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 
 const GET = "GET /api/health HTTP/1.1\r\nHost: test\r\n\r\n";
 

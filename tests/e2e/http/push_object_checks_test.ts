@@ -7,9 +7,8 @@
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { userWithRepo } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 Deno.test({
   name: "pushed objects are checked on both transports",

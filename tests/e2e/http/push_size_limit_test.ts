@@ -2,8 +2,7 @@
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { userWithRepo } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 
 Deno.test({
   name: "a push over SERVICE_MAX_PUSH_BYTES is refused over HTTP",

@@ -1,9 +1,8 @@
 /** Rate limits: token buckets, and 429 with Retry-After on the real server. */
 import { assert, assertEquals, assertThrows } from "../../helpers/assert.ts";
 import { postJson } from "../../../testing/accounts.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { RateLimiter, RateLimitError } from "../../../server/ratelimit.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 Deno.test("token bucket: burst, refill, independent keys, off switch", () => {
   const rules = { login_ip: { burst: 2, perMinute: 60 } } as ConstructorParameters<

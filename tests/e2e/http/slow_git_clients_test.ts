@@ -15,9 +15,10 @@ import {
   userWithRepo,
 } from "../../../testing/accounts.ts";
 import { gitEnv, runOk } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { resolvesWithin } from "../../helpers/wait.ts";
+import { commitFile, commitRandomFile, uploadPackWant } from "../../helpers/git.ts";
 
 /** How long a victim's git command may take (the attacks would hold it for 60 s and more). */
 const VICTIM_LIMIT_MS = 20_000;
@@ -62,13 +63,7 @@ class SlowLoris {
 
   /** Waits up to `ms` for the server's answer (or a close); true when one came. */
   async answeredWithin(ms: number): Promise<boolean> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const closed = await Promise.race([
-      this.#answered.then(() => true),
-      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms))),
-    ]);
-    clearTimeout(timer);
-    return closed;
+    return await resolvesWithin(this.#answered, ms);
   }
 
   close(): void {
@@ -187,9 +182,7 @@ Deno.test({
       await runOk("git", ["init", "-q", "-b", "main", work], { env });
       let n = 0;
       const commit = async () => {
-        await Deno.writeTextFile(`${work}/file.txt`, `change ${++n}\n`);
-        await runOk("git", ["add", "."], { cwd: work, env });
-        await runOk("git", ["commit", "-q", "-m", `change ${n}`], { cwd: work, env });
+        await commitFile(work, env, "file.txt", `change ${++n}\n`, `change ${n}`);
       };
       const httpUrl = `${server.httpUrl}/alice/target.git`;
       const pushUrl = httpUrl.replace("http://", `http://alice:${token}@`);
@@ -310,14 +303,7 @@ Deno.test({
       const work = `${home}/work`;
       await runOk("git", ["init", "-q", "-b", "main", work], { env });
       // 16 MB that does not compress: more than every buffer between git and the client holds.
-      const big = new Uint8Array(16 * 1024 * 1024);
-      for (let i = 0; i < big.length; i += 65536) {
-        crypto.getRandomValues(big.subarray(i, i + 65536));
-      }
-      await Deno.writeFile(`${work}/big.bin`, big);
-      await runOk("git", ["add", "."], { cwd: work, env });
-      await runOk("git", ["commit", "-q", "-m", "big"], { cwd: work, env });
-      const head = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
+      const head = await commitRandomFile(work, env, "big.bin", 16 * 1024 * 1024, "big");
       const url = `${server.httpUrl}/alice/big.git`;
       await runOk("git", ["push", "-q", url.replace("http://", `http://alice:${token}@`), "main"], {
         cwd: work,
@@ -325,8 +311,7 @@ Deno.test({
       });
 
       // Two protocol v0 fetches of everything (no clone cache), read 1 KiB every 2 s.
-      const want = `want ${head} side-band-64k\n`;
-      const body = (want.length + 4).toString(16).padStart(4, "0") + want + "00000009done\n";
+      const body = uploadPackWant(head, "side-band-64k");
       for (let i = 0; i < 2; i++) {
         const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.httpPort });
         readers.push(conn);

@@ -2,8 +2,8 @@
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, createUser, login } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import { commitFile } from "../../helpers/git.ts";
 
 const server = await startTestServer();
 const home = await Deno.makeTempDir({ prefix: "signet-home-" });
@@ -22,11 +22,11 @@ Deno.test({
     const url = `${server.httpUrl}/alice/hello.git`;
     const work = `${home}/work`;
     await runOk("git", ["init", "-q", "-b", "main", work], { env });
+    /** Pushes main to the repository with `token` in an Authorization: Bearer header. */
+    const pushWithBearer = (token: string) =>
+      git(["-c", `http.extraHeader=Authorization: Bearer ${token}`, "push", url, "main"], work);
     const commit = async (msg: string) => {
-      await Deno.writeTextFile(`${work}/file.txt`, msg);
-      await runOk("git", ["add", "."], { cwd: work, env });
-      await runOk("git", ["commit", "-q", "-m", msg], { cwd: work, env });
-      return (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
+      return await commitFile(work, env, "file.txt", msg, msg);
     };
     const remoteHead = async () =>
       (await runOk("git", [
@@ -66,13 +66,7 @@ Deno.test({
 
     await t.step("owner pushes with Bearer token", async () => {
       const head = await commit("bearer");
-      const r = await git([
-        "-c",
-        `http.extraHeader=Authorization: Bearer ${aliceToken}`,
-        "push",
-        url,
-        "main",
-      ], work);
+      const r = await pushWithBearer(aliceToken);
       assertEquals(r.code, 0, r.stderr);
       assertEquals(await remoteHead(), head);
     });
@@ -100,13 +94,7 @@ Deno.test({
         work,
       );
       assert(basic.code !== 0);
-      const bearer = await git([
-        "-c",
-        `http.extraHeader=Authorization: Bearer ${bobToken}`,
-        "push",
-        url,
-        "main",
-      ], work);
+      const bearer = await pushWithBearer(bobToken);
       assert(bearer.code !== 0);
       const res = await fetch(`${url}/info/refs?service=git-receive-pack`, {
         headers: { Authorization: `Bearer ${bobToken}` },

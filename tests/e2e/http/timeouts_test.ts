@@ -13,8 +13,14 @@ import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert
 import { createRepo, userWithRepo } from "../../../testing/accounts.ts";
 import { RawHttp, statusFrom } from "../../helpers/raw_http.ts";
 import { gitEnv, runOk } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import {
+  commitFile,
+  commitRandomFile,
+  packObjects,
+  receivePackCommands,
+  uploadPackWant,
+} from "../../helpers/git.ts";
 
 const HEADER_S = 1;
 const IDLE_S = 5;
@@ -138,9 +144,7 @@ Deno.test({
       const url = `http://alice:${token}@127.0.0.1:${port}/alice/slow.git`;
       const work = `${home}/work`;
       await runOk("git", ["init", "-q", "-b", "main", work], { env });
-      await Deno.writeTextFile(`${work}/a.txt`, "a\n".repeat(100_000));
-      await runOk("git", ["add", "-A"], { cwd: work, env });
-      await runOk("git", ["commit", "-q", "-m", "one"], { cwd: work, env });
+      await commitFile(work, env, "a.txt", "a\n".repeat(100_000), "one");
       await runOk("git", ["push", "-q", url, "main"], { cwd: work, env });
       await runOk("git", ["clone", "-q", url, `${home}/clone`], { env });
       assertEquals(
@@ -157,29 +161,9 @@ Deno.test({
         // an advertisement request meanwhile waits for the slot with no byte moving on its
         // connection, longer than the idle timeout.
         const work = `${home}/work`;
-        const big = new Uint8Array(1536 * 1024);
-        for (let i = 0; i < big.length; i += 65536) {
-          crypto.getRandomValues(big.subarray(i, i + 65536));
-        }
-        await Deno.writeFile(`${work}/held.bin`, big);
-        await runOk("git", ["add", "-A"], { cwd: work, env });
-        await runOk("git", ["commit", "-q", "-m", "held"], { cwd: work, env });
-        const head = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
-        const pack = await new Deno.Command("git", {
-          args: ["pack-objects", "--stdout", "--revs", "-q"],
-          cwd: work,
-          env,
-          stdin: "piped",
-          stdout: "piped",
-        }).spawn();
-        const packWriter = pack.stdin.getWriter();
-        await packWriter.write(new TextEncoder().encode(`${head}\n^${head}~1\n`));
-        await packWriter.close();
-        const packBytes = (await pack.output()).stdout;
-        const line = `${"0".repeat(40)} ${head} refs/heads/held\0report-status\n`;
-        const commands = new TextEncoder().encode(
-          (line.length + 4).toString(16).padStart(4, "0") + line + "0000",
-        );
+        const head = await commitRandomFile(work, env, "held.bin", 1536 * 1024, "held");
+        const packBytes = await packObjects(work, env, [head, `^${head}~1`]);
+        const commands = receivePackCommands("0".repeat(40), head, "refs/heads/held");
         const body = new Uint8Array(commands.length + packBytes.length);
         body.set(commands);
         body.set(packBytes, commands.length);
@@ -232,8 +216,7 @@ Deno.test({
       const url = `http://alice:${token}@127.0.0.1:${port}/alice/big.git`;
       await runOk("git", ["push", "-q", url, "main"], { cwd: work, env });
       const head = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
-      const want = `want ${head}\n`;
-      const body = `${(want.length + 4).toString(16).padStart(4, "0")}${want}00000009done\n`;
+      const body = uploadPackWant(head);
       const c = await RawHttp.open(port);
       await c.send(
         "POST /alice/big.git/git-upload-pack HTTP/1.1\r\nHost: test\r\n" +

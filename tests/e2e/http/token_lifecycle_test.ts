@@ -13,10 +13,10 @@ import {
   type TestUser,
 } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { migrate, openDatabase } from "../../../db/database.ts";
 import { sha256Hex } from "../../../protocol/secrets.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { commitFile } from "../../helpers/git.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -55,9 +55,7 @@ Deno.test({
     let commits = 0;
     /** Commits and pushes with `token` in the URL, as a git user would; the exit code. */
     const gitPush = async (token: string) => {
-      await Deno.writeTextFile(`${work}/f.txt`, `${++commits}`);
-      await runOk("git", ["add", "."], { cwd: work, env });
-      await runOk("git", ["commit", "-q", "-m", `c${commits}`], { cwd: work, env });
+      await commitFile(work, env, "f.txt", `${++commits}`, `c${commits}`);
       const url = `${H}/alice/proj.git`.replace("http://", `http://alice:${token}@`);
       return await run("git", ["push", url, "HEAD:main"], { cwd: work, env });
     };

@@ -4,10 +4,9 @@
  */
 import { assertEquals } from "../../helpers/assert.ts";
 import { RawHttp, statusFrom } from "../../helpers/raw_http.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { forwardedClient } from "../../../server/http/client_address.ts";
 import { normalizeIp } from "../../../server/ip.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 Deno.test("forwardedClient: the rightmost untrusted hop, only from trusted peers", () => {
   const trusted = new Set(["127.0.0.1", "10.0.0.2"]);

@@ -10,11 +10,11 @@ import {
   userWithRepo,
 } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { migrate, openDatabase } from "../../../db/database.ts";
 import { MIGRATIONS } from "../../../db/migrations/index.ts";
 import { DatabaseSync } from "node:sqlite";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { commitFile } from "../../helpers/git.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 
@@ -34,9 +34,7 @@ Deno.test({
     const work = `${home}/w`;
     await runOk("git", ["init", "-q", "-b", "main", work], { env });
     const commitPush = async (msg: string) => {
-      await Deno.writeTextFile(`${work}/f`, msg);
-      await runOk("git", ["add", "."], { cwd: work, env });
-      await runOk("git", ["commit", "-q", "-m", msg], { cwd: work, env });
+      await commitFile(work, env, "f", msg, msg);
       await runOk("git", ["push", "-q", url, "main"], { cwd: work, env });
       return (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
     };

@@ -8,8 +8,7 @@ import { assert, assertEquals } from "../../helpers/assert.ts";
 import { userWithRepo } from "../../../testing/accounts.ts";
 import { client, newKey } from "../../helpers/registry.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 
 const PUSHES = 10;
 const WRITES = 10;

@@ -6,9 +6,8 @@ import { assert, assertEquals } from "../../helpers/assert.ts";
 import { userWithRepo } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { removeStaleGitFiles, staleCutoff } from "../../../server/domain/stale_locks.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const HOUR_AGO = () => new Date(Date.now() - 3_600_000);
 

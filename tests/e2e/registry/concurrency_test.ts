@@ -18,19 +18,19 @@ Deno.test("concurrent updates to one bot are serialized without lost updates", a
     }));
     const path = "/v1/bots/busy";
     // Sign everything first, then fire all 20 requests at once.
-    const bodies = await Promise.all(
-      Array.from(
-        { length: 20 },
-        (_, i) =>
-          c.signed(
-            "PATCH",
-            path,
-            { bot_id: "busy", keys, capabilities: [`cap-${i}`], description: `writer ${i}` },
-            [k.signer],
-            "busy",
-          ),
-      ),
-    );
+    /** 20 updates of busy signed with k, the `i`th with `fields(i)`. */
+    const signedUpdates = (fields: (i: number) => Record<string, unknown>) =>
+      Promise.all(
+        Array.from(
+          { length: 20 },
+          (_, i) =>
+            c.signed("PATCH", path, { bot_id: "busy", keys, ...fields(i) }, [k.signer], "busy"),
+        ),
+      );
+    const bodies = await signedUpdates((i) => ({
+      capabilities: [`cap-${i}`],
+      description: `writer ${i}`,
+    }));
     const results = await Promise.all(
       bodies.map((b) => c.raw<{ version: number }>("PATCH", path, JSON.stringify(b))),
     );
@@ -53,19 +53,7 @@ Deno.test("concurrent updates to one bot are serialized without lost updates", a
     assertEquals(replay.bots.get("busy"), final);
 
     // With If-Match on the same version, exactly one of 20 wins; the others get 412.
-    const guarded = await Promise.all(
-      Array.from(
-        { length: 20 },
-        (_, i) =>
-          c.signed(
-            "PATCH",
-            path,
-            { bot_id: "busy", keys, description: `guarded ${i}` },
-            [k.signer],
-            "busy",
-          ),
-      ),
-    );
+    const guarded = await signedUpdates((i) => ({ description: `guarded ${i}` }));
     const outcomes = await Promise.all(
       guarded.map((b) => c.raw("PATCH", path, JSON.stringify(b), { "If-Match": '"21"' })),
     );

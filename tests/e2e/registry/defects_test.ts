@@ -643,20 +643,18 @@ Deno.test("migration 5: rules stored without a description get the one a replay 
     insert.run("legacy", record(legacy));
     insert.run("current", record([{ ...legacy[0], description: "" }]));
     insert.run("none", record([]));
-    const before = new Map(
-      (old.prepare("SELECT bot_id, record FROM registry_bots").all() as {
-        bot_id: string;
-        record: string;
-      }[]).map((r) => [r.bot_id, r.record]),
-    );
+    /** bot id → stored record. */
+    const records = (db: { prepare(sql: string): { all(): unknown[] } }) =>
+      new Map(
+        (db.prepare("SELECT bot_id, record FROM registry_bots").all() as {
+          bot_id: string;
+          record: string;
+        }[]).map((r) => [r.bot_id, r.record]),
+      );
+    const before = records(old);
     old.close();
     const db = openDatabase(path);
-    const after = new Map(
-      (db.prepare("SELECT bot_id, record FROM registry_bots").all() as {
-        bot_id: string;
-        record: string;
-      }[]).map((r) => [r.bot_id, r.record]),
-    );
+    const after = records(db);
     db.close();
     // Byte for byte what the server stores (JSON.stringify) for the record with descriptions.
     assertEquals(after.get("legacy"), record([{ ...legacy[0], description: "" }, legacy[1]]));

@@ -5,8 +5,7 @@
 import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { createUser, login, mintInvite } from "../../../testing/accounts.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 
 const TOTAL = 10_000;
 const CONCURRENCY = 16;

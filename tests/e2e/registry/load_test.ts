@@ -15,8 +15,8 @@ import { login, type TestUser, userWithRepo } from "../../../testing/accounts.ts
 import { client, newKey } from "../../helpers/registry.ts";
 import { RegistryError, type Signer } from "../../../client/registry.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer, type TestServer } from "../../helpers/server.ts";
+import { commitFile } from "../../helpers/git.ts";
 
 const SECONDS = Number(Deno.env.get("HOSTILE_LOAD_SECONDS") ?? 120);
 const ROUNDS = 2;
@@ -332,10 +332,7 @@ async function mixedTraffic(o: TrafficOptions): Promise<Tally> {
     const acked = o.lastAcked.get(`p${n}`);
     if (acked) await runOk("git", ["reset", "-q", "--hard", `origin/p${n}`], { cwd: work, env });
     for (let i = 0; Date.now() < end; i++) {
-      await Deno.writeTextFile(`${work}/f.txt`, `${o.phase}-${n}-${i}\n`);
-      await runOk("git", ["add", "-A"], { cwd: work, env });
-      await runOk("git", ["commit", "-q", "-m", `${n}-${i}`], { cwd: work, env });
-      const head = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
+      const head = await commitFile(work, env, "f.txt", `${o.phase}-${n}-${i}\n`, `${n}-${i}`);
       const r = await run("git", ["push", "-q", url, `p${n}`], { cwd: work, env });
       if (r.code === 0) {
         o.lastAcked.set(`p${n}`, head);

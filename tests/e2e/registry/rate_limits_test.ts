@@ -1,8 +1,7 @@
 /** Registry rate limits on the real server: nonce issuance per IP, writes per IP and per bot. */
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { postJson } from "../../../testing/accounts.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 
 Deno.test({
   name: "registry: nonces per IP, writes per bot and per IP get 429 with Retry-After",

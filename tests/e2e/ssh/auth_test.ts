@@ -2,10 +2,9 @@
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, createUser, login, makeKey, userWithRepo } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { scanHostKeyFingerprint, ssh, sshOptions } from "../../helpers/ssh.ts";
 import { connectWithPassword, connectWithSwappedSigner } from "../../helpers/ssh2_client.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 Deno.test({
   name: "SSH authentication and host key",
@@ -19,25 +18,19 @@ Deno.test({
     const alicePrivate = await Deno.readTextFile(alice.key.privatePath);
     const malloryPrivate = await Deno.readTextFile(mallory.key.privatePath);
 
+    /** Offers alice's public key on the SSH port but signs with `privateKey`, then runs `command`. */
+    const offeringAlices = (privateKey: string, command: string) =>
+      connectWithSwappedSigner(port, alice.key.publicLine, privateKey, command);
+
     await t.step("control: the ssh2 test client gets in when it signs honestly", async () => {
-      const r = await connectWithSwappedSigner(
-        port,
-        alice.key.publicLine,
-        alicePrivate,
-        "repo list",
-      );
+      const r = await offeringAlices(alicePrivate, "repo list");
       assertEquals(r.authenticated, true, r.error);
       assertEquals(r.stdout, "alice/secret\n");
       assertEquals(r.code, 0);
     });
 
     await t.step("offering alice's key but signing with mallory's is refused", async () => {
-      const r = await connectWithSwappedSigner(
-        port,
-        alice.key.publicLine,
-        malloryPrivate,
-        "repo delete secret",
-      );
+      const r = await offeringAlices(malloryPrivate, "repo delete secret");
       assertEquals(r.authenticated, false);
       assertStringIncludes(r.error ?? "", "All configured authentication methods failed");
       assertEquals((await ssh(port, alice.key, "repo list")).stdout, "alice/secret\n");
@@ -50,12 +43,7 @@ Deno.test({
 
     await t.step("an unregistered key signing for alice's key is refused too", async () => {
       const stranger = await makeKey("stranger");
-      const r = await connectWithSwappedSigner(
-        port,
-        alice.key.publicLine,
-        await Deno.readTextFile(stranger.privatePath),
-        "repo list",
-      );
+      const r = await offeringAlices(await Deno.readTextFile(stranger.privatePath), "repo list");
       assertEquals(r.authenticated, false);
     });
 
@@ -133,7 +121,7 @@ Deno.test({
       // ssh_auth_fail_ip allows a burst of 20 failures, then drops connections without a reply.
       let dropped = false;
       for (let i = 0; i < 30 && !dropped; i++) {
-        const r = await connectWithSwappedSigner(port, alice.key.publicLine, malloryPrivate, "x");
+        const r = await offeringAlices(malloryPrivate, "x");
         assertEquals(r.authenticated, false);
         dropped = !(r.error ?? "").includes("All configured authentication methods failed");
       }

@@ -2,9 +2,9 @@
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { userWithRepo } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { commitFile } from "../../helpers/git.ts";
 
 const server = await startTestServer();
 const home = await Deno.makeTempDir({ prefix: "signet-clone-cache-" });
@@ -35,9 +35,7 @@ Deno.test({
     const work = `${home}/work`;
     await runOk("git", ["init", "-q", "-b", "main", work], { env });
     const commitAndPush = async (msg: string) => {
-      await Deno.writeTextFile(`${work}/file.txt`, msg);
-      await runOk("git", ["add", "."], { cwd: work, env });
-      await runOk("git", ["commit", "-q", "-m", msg], { cwd: work, env });
+      await commitFile(work, env, "file.txt", msg, msg);
       await runOk("git", ["push", "-q", sshUrl, "main"], { cwd: work, env });
       return (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
     };

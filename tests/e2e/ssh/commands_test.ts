@@ -2,9 +2,8 @@
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, createUser, login, makeKey } from "../../../testing/accounts.ts";
 import { run } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { ssh } from "../../helpers/ssh.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import { ssh, sshClientOptions, sshOptions } from "../../helpers/ssh.ts";
 
 const server = await startTestServer();
 
@@ -193,22 +192,9 @@ Deno.test({
 
     await t.step("other SSH features are refused (port forwarding, sftp)", async () => {
       const fwd = await run("ssh", [
-        "-o",
-        "StrictHostKeyChecking=no",
-        "-o",
-        "UserKnownHostsFile=/dev/null",
-        "-o",
-        "IdentitiesOnly=yes",
-        "-o",
-        "BatchMode=yes",
+        ...sshOptions(port, alice.key),
         "-o",
         "ExitOnForwardFailure=yes",
-        "-F",
-        "/dev/null",
-        "-i",
-        alice.key.privatePath,
-        "-p",
-        String(port),
         "-N",
         "-R",
         "0:127.0.0.1:1",
@@ -216,16 +202,7 @@ Deno.test({
       ]);
       assert(fwd.code !== 0, "remote forwarding must be refused");
       const sftp = await run("sftp", [
-        "-o",
-        "StrictHostKeyChecking=no",
-        "-o",
-        "UserKnownHostsFile=/dev/null",
-        "-o",
-        "IdentitiesOnly=yes",
-        "-o",
-        "BatchMode=yes",
-        "-i",
-        alice.key.privatePath,
+        ...sshClientOptions(alice.key),
         "-P",
         String(port),
         "git@127.0.0.1",

@@ -2,9 +2,9 @@
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, createUser, login, makeKey } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { gitSshEnv, ssh } from "../../helpers/ssh.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { commitFile } from "../../helpers/git.ts";
 
 const server = await startTestServer();
 const home = await Deno.makeTempDir({ prefix: "signet-ssh-git-" });
@@ -25,10 +25,7 @@ Deno.test({
     const work = `${home}/work`;
     await runOk("git", ["init", "-q", "-b", "main", work], { env: aliceEnv });
     const commit = async (msg: string) => {
-      await Deno.writeTextFile(`${work}/file.txt`, msg);
-      await runOk("git", ["add", "."], { cwd: work, env: aliceEnv });
-      await runOk("git", ["commit", "-q", "-m", msg], { cwd: work, env: aliceEnv });
-      return (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env: aliceEnv })).trim();
+      return await commitFile(work, aliceEnv, "file.txt", msg, msg);
     };
     const serverHead = async () =>
       (await run("git", ["--git-dir", bareDir, "rev-parse", "main"])).stdout.trim();

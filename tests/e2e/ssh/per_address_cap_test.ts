@@ -1,7 +1,6 @@
 /** SSH: one address may hold at most SERVICE_SSH_MAX_CONNECTIONS_PER_IP connections at once. */
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { startTestServer } from "../../helpers/server.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 
 /** Reads until the server's identification line, or null when the server hangs up first. */
 async function banner(conn: Deno.Conn): Promise<string | null> {

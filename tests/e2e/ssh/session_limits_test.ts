@@ -4,25 +4,16 @@
  * still seconds, and every "not yet" is checked seconds before the limit, so that a busy machine
  * (a timer late by a second) fails nothing.
  */
-import { mintInvite, signup } from "../../../server/domain/accounts.ts";
 import { createRepo, repoDir } from "../../../server/domain/repos.ts";
-import { setQuiet } from "../../../server/log.ts";
-import { DEFAULT_SSH_LIMITS, type SshLimits, startSshServer } from "../../../server/ssh/server.ts";
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { inProcessContext } from "../../helpers/in_process.ts";
+import { inProcessSsh } from "../../helpers/in_process.ts";
 import { makeKey, type TestKey } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
 import { gitSshEnv, ssh, sshOptions } from "../../helpers/ssh.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { SERVER_TEST } from "../../helpers/server.ts";
+import { commitFile } from "../../helpers/git.ts";
 
-setQuiet(true);
-const { ctx, config } = await inProcessContext("signet-ssh-limits-");
-const aliceKey = await makeKey("alice");
-const alice = signup(ctx, {
-  username: "alice",
-  public_key: aliceKey.publicLine,
-  invite_code: mintInvite(ctx),
-}, "127.0.0.1");
+const { ctx, aliceKey, alice, withServer } = await inProcessSsh("signet-ssh-limits-");
 
 /** Runs `ssh repo list` until it succeeds (a closed connection is noticed asynchronously). */
 async function admittedWithin(port: number, key: TestKey, timeoutMs = 20_000): Promise<number> {
@@ -31,17 +22,6 @@ async function admittedWithin(port: number, key: TestKey, timeoutMs = 20_000): P
     const r = await ssh(port, key, "repo list");
     if (r.code === 0 || Date.now() > deadline) return r.code;
     await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
-/** Runs `fn` against an SSH server started with `limits` over the defaults. */
-async function withServer(limits: Partial<SshLimits>, fn: (port: number) => Promise<void>) {
-  const server = await startSshServer(ctx, config.sshBind!, { ...DEFAULT_SSH_LIMITS, ...limits });
-  ctx.sshPort = server.port;
-  try {
-    await fn(server.port);
-  } finally {
-    await server.close();
   }
 }
 
@@ -177,9 +157,7 @@ Deno.test({
         const env = gitSshEnv(port, aliceKey, home);
         const work = `${home}/w`;
         await runOk("git", ["init", "-q", "-b", "main", work], { env });
-        await Deno.writeTextFile(`${work}/f`, "x");
-        await runOk("git", ["add", "."], { cwd: work, env });
-        await runOk("git", ["commit", "-q", "-m", "x"], { cwd: work, env });
+        await commitFile(work, env, "f", "x", "x");
         const start = Date.now();
         const push = await run(
           "git",

@@ -5,9 +5,8 @@
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { makeKey, mintInvite, type TestKey } from "../../../testing/accounts.ts";
 import { requestFrom } from "../../helpers/raw_http.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { ssh } from "../../helpers/ssh.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 Deno.test({
   name: "signup limit: SSH signup and HTTP signup share one bucket per address",

@@ -8,10 +8,9 @@ import {
   type TestKey,
 } from "../../../testing/accounts.ts";
 import { run } from "../../../testing/run.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { gitSshEnv, ssh, sshCommand } from "../../helpers/ssh.ts";
 import { startPane } from "../../helpers/tmux.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
 
 const server = await startTestServer();
 const home = await Deno.makeTempDir({ prefix: "signet-ssh-signup-" });

@@ -6,10 +6,10 @@
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { type TestUser, userWithRepo } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, startTestServer, type TestServer } from "../../helpers/server.ts";
 import { gitSshEnv, sshOptions } from "../../helpers/ssh.ts";
 import { PreAuthFlood, rawSshFrom } from "../../helpers/ssh_raw.ts";
-import { SERVER_TEST } from "../../../tests/helpers/server.ts";
+import { commitFile } from "../../helpers/git.ts";
 
 const IDENT = "SSH-2.0-OpenSSH_9.6\r\n";
 
@@ -19,9 +19,7 @@ async function seed(server: TestServer, home: string): Promise<{ user: TestUser;
   const env = gitSshEnv(server.sshPort, user.key, home);
   const work = `${home}/work`;
   await runOk("git", ["init", "-q", "-b", "main", work], { env });
-  await Deno.writeTextFile(`${work}/f.txt`, "hello\n");
-  await runOk("git", ["add", "."], { cwd: work, env });
-  await runOk("git", ["commit", "-q", "-m", "one"], { cwd: work, env });
+  await commitFile(work, env, "f.txt", "hello\n", "one");
   const url = `ssh://git@127.0.0.1:${server.sshPort}/alice/hello.git`;
   await runOk("git", ["push", "-q", url, "main"], { cwd: work, env });
   const head = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();

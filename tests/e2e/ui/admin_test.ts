@@ -4,6 +4,7 @@ import { createRepo, login, makeKey, postJson } from "../../../testing/accounts.
 import { launchBrowser, openPage, screenshot, VIEWPORTS } from "../../helpers/browser.ts";
 import { gitEnv, runOk } from "../../../testing/run.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { commitFile } from "../../helpers/git.ts";
 
 Deno.test("admin dashboard: sign in, invites, users, repositories, delete", async (t) => {
   const server = await startTestServer();
@@ -94,9 +95,7 @@ Deno.test("admin dashboard: sign in, invites, users, repositories, delete", asyn
       const work = `${home}/website`;
       const env = gitEnv(home);
       await runOk("git", ["init", "-q", "-b", "main", work], { env });
-      await Deno.writeTextFile(`${work}/index.html`, "<h1>hello</h1>\n".repeat(200));
-      await runOk("git", ["add", "."], { cwd: work, env });
-      await runOk("git", ["commit", "-q", "-m", "first"], { cwd: work, env });
+      await commitFile(work, env, "index.html", "<h1>hello</h1>\n".repeat(200), "first");
       const remote = `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/website.git`;
       await runOk("git", ["push", "-q", remote, "main"], { cwd: work, env });
 
