@@ -120,23 +120,6 @@ Deno.test("settings: defaults, accepted values and refused ones", async (t) => {
     ];
     for (const [env, name] of cases) assertStringIncludes(refusal(env), name);
   });
-
-  await t.step("signet serve exits with the message and starts nothing", async () => {
-    const dataDir = await Deno.makeTempDir({ prefix: "signet-config-" });
-    try {
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "serve"],
-        env: { SERVICE_DATA_DIR: dataDir, SERVICE_SHUTDOWN_TIMEOUT: "soon" },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      assertEquals(out.code === 0, false);
-      assertStringIncludes(new TextDecoder().decode(out.stderr), "SERVICE_SHUTDOWN_TIMEOUT");
-      assertEquals([...Deno.readDirSync(dataDir)], []);
-    } finally {
-      await Deno.remove(dataDir, { recursive: true });
-    }
-  });
 });
 
 Deno.test("every setting in the table refuses a bad value, naming it and its form", () => {

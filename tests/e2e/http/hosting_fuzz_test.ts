@@ -8,7 +8,7 @@
  */
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { createRepo, createUser, login, mintInvite } from "../../../testing/accounts.ts";
-import { prng } from "../../helpers/prng.ts";
+import { fuzzRequests, fuzzSeed } from "../../helpers/prng.ts";
 import { RawHttp } from "../../helpers/raw_http.ts";
 import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 
@@ -113,8 +113,7 @@ Deno.test({
   ...SERVER_TEST,
   async fn() {
     const server = await startTestServer();
-    const seed = Number(Deno.env.get("FUZZ_SEED") ?? Date.now() % 1_000_000);
-    const { next: rand, int, pick } = prng(seed);
+    const { seed, next: rand, int, pick } = fuzzSeed();
 
     const alice = await createUser(server, "alice");
     const token = await login(server, alice);
@@ -290,45 +289,39 @@ Deno.test({
     const contentTypes = ["application/json", "application/json; charset=utf-8", "text/plain", ""];
     const methods = ["GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "HEAD"];
 
-    const statuses = new Map<number, number>();
     const failures: string[] = [];
-    let sent = 0;
-    const worker = async () => {
-      while (sent < TOTAL) {
-        sent++;
-        const route = pick(routes);
-        const method = rand() < 0.05 ? pick(methods) : route.method;
-        const target = path(route.segments) + query();
-        const headers: Record<string, string> = {};
-        const authorization = auth(route.auth);
-        if (authorization) headers.Authorization = authorization;
-        const ct = pick(contentTypes);
-        if (ct) headers["Content-Type"] = ct;
-        const payload = route.seeds && method !== "GET" && method !== "HEAD"
-          ? body(route.seeds) as Uint8Array<ArrayBuffer>
-          : undefined;
-        const res = await fetch(`${H}${target}`, { method, headers, body: payload });
-        const text = await res.text();
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        const where = `${method} ${target.slice(0, 200)} -> ${res.status} ${text.slice(0, 200)}`;
-        if (res.status >= 500) {
-          failures.push(`${where} body=${json(new TextDecoder().decode(payload).slice(0, 200))}`);
-        } else if (res.status >= 400 && method !== "HEAD" && target.startsWith("/api/")) {
-          let error: unknown;
-          try {
-            error = JSON.parse(text).error;
-          } catch { /* checked below */ }
-          if (typeof error !== "string") failures.push(`not a JSON error: ${where}`);
-        }
+    const sendOne = async () => {
+      const route = pick(routes);
+      const method = rand() < 0.05 ? pick(methods) : route.method;
+      const target = path(route.segments) + query();
+      const headers: Record<string, string> = {};
+      const authorization = auth(route.auth);
+      if (authorization) headers.Authorization = authorization;
+      const ct = pick(contentTypes);
+      if (ct) headers["Content-Type"] = ct;
+      const payload = route.seeds && method !== "GET" && method !== "HEAD"
+        ? body(route.seeds) as Uint8Array<ArrayBuffer>
+        : undefined;
+      const res = await fetch(`${H}${target}`, { method, headers, body: payload });
+      const text = await res.text();
+      const where = `${method} ${target.slice(0, 200)} -> ${res.status} ${text.slice(0, 200)}`;
+      if (res.status >= 500) {
+        failures.push(`${where} body=${json(new TextDecoder().decode(payload).slice(0, 200))}`);
+      } else if (res.status >= 400 && method !== "HEAD" && target.startsWith("/api/")) {
+        let error: unknown;
+        try {
+          error = JSON.parse(text).error;
+        } catch { /* checked below */ }
+        if (typeof error !== "string") failures.push(`not a JSON error: ${where}`);
       }
+      return res.status;
     };
     try {
-      const started = performance.now();
-      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      const { statuses, seconds } = await fuzzRequests(TOTAL, CONCURRENCY, sendOne);
       console.log(
-        `hosting fuzz seed=${seed} requests=${TOTAL} in ${
-          ((performance.now() - started) / 1000).toFixed(1)
-        } s; statuses ${json([...statuses].sort((a, b) => a[0] - b[0]))}`,
+        `hosting fuzz seed=${seed} requests=${TOTAL} in ${seconds.toFixed(1)} s; statuses ${
+          json([...statuses].sort((a, b) => a[0] - b[0]))
+        }`,
       );
       assertEquals(failures.slice(0, 10), [], `${failures.length} failures (seed ${seed})`);
 

@@ -14,9 +14,10 @@ import {
 } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
-import { migrate, openDatabase } from "../../../db/database.ts";
+import { openDatabase } from "../../../db/database.ts";
 import { sha256Hex } from "../../../protocol/secrets.ts";
 import { commitFile } from "../../helpers/git.ts";
+import { databaseAt } from "../../helpers/old_database.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -199,10 +200,7 @@ Deno.test({
 });
 
 Deno.test("migration 4 keeps existing tokens, with an id and 90 days from the upgrade", async () => {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/old.db`;
-  const old = new DatabaseSync(path);
-  migrate(old, 3);
+  const { path, old } = await databaseAt(3);
   old.exec(
     "INSERT INTO users (username, public_key, created_at) VALUES ('old', 'ssh-ed25519 AAAA', 'x')",
   );

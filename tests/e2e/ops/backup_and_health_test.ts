@@ -11,10 +11,10 @@ import {
 } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
-import { migrate, openDatabase } from "../../../db/database.ts";
+import { openDatabase } from "../../../db/database.ts";
 import { MIGRATIONS } from "../../../db/migrations/index.ts";
-import { DatabaseSync } from "node:sqlite";
 import { commitFile } from "../../helpers/git.ts";
+import { databaseAt } from "../../helpers/old_database.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
 
@@ -34,9 +34,9 @@ Deno.test({
     const work = `${home}/w`;
     await runOk("git", ["init", "-q", "-b", "main", work], { env });
     const commitPush = async (msg: string) => {
-      await commitFile(work, env, "f", msg, msg);
+      const head = await commitFile(work, env, "f", msg, msg);
       await runOk("git", ["push", "-q", url, "main"], { cwd: work, env });
-      return (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
+      return head;
     };
     await commitPush("one");
     const backedUp = await commitPush("two");
@@ -161,10 +161,7 @@ Deno.test({
 });
 
 Deno.test("a database created by the first migration set upgrades to the current schema", async () => {
-  const dir = await Deno.makeTempDir();
-  const path = `${dir}/old.db`;
-  const old = new DatabaseSync(path);
-  migrate(old, 1);
+  const { path, old } = await databaseAt(1);
   old.prepare(
     "INSERT INTO users (username, public_key, created_at) VALUES ('old', 'ssh-ed25519 AAAA', 'x')",
   )

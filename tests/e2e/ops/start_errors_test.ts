@@ -1,4 +1,7 @@
-/** A listener that cannot bind stops the start with a message naming its variable, not a trace. */
+/**
+ * A bad setting or a listener that cannot bind stops the start with a message naming its variable,
+ * not a trace, and starts nothing.
+ */
 import { assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { freePort } from "../../../testing/ports.ts";
 import { serveProcess } from "../../helpers/server.ts";
@@ -20,3 +23,15 @@ for (const variable of ["SERVICE_HTTP_BIND", "SERVICE_SSH_BIND", "SERVICE_REGIST
     }
   });
 }
+
+Deno.test("a bad setting: signet serve exits with the message and starts nothing", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "signet-config-" });
+  try {
+    const out = await serveProcess(dataDir, { SERVICE_SHUTDOWN_TIMEOUT: "soon" }).output();
+    assertEquals(out.code === 0, false);
+    assertStringIncludes(new TextDecoder().decode(out.stderr), "SERVICE_SHUTDOWN_TIMEOUT");
+    assertEquals([...Deno.readDirSync(dataDir)], []);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

@@ -6,31 +6,17 @@ import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { createUser, login, mintInvite } from "../../../testing/accounts.ts";
 import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import { fuzzRequests, fuzzSeed } from "../../helpers/prng.ts";
 
 const TOTAL = 10_000;
 const CONCURRENCY = 16;
-
-/** A seeded PRNG (mulberry32) so a failure is reproducible from the printed seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 Deno.test({
   name: "hostile fuzz: 10,000 bodies, no 5xx",
   ...SERVER_TEST,
   async fn() {
     const server = await startTestServer();
-    const seed = Number(Deno.env.get("FUZZ_SEED") ?? Date.now() % 1_000_000);
-    const rand = prng(seed);
-    const int = (n: number) => Math.floor(rand() * n);
-    const pick = <T>(xs: readonly T[]): T => xs[int(xs.length)];
+    const { seed, next: rand, int, pick } = fuzzSeed();
 
     const alice = await createUser(server, "alice");
     const token = await login(server, alice);
@@ -252,37 +238,30 @@ Deno.test({
       "application/json; charset=latin1",
     ];
 
-    const statuses = new Map<number, number>();
     const failures: string[] = [];
-    let next = 0;
-    const worker = async () => {
-      while (next < TOTAL) {
-        next++;
-        const route = pick(routes);
-        const b = body(route.seeds);
-        const ct = pick(contentTypes);
-        const headers: Record<string, string> = { ...route.headers };
-        if (ct) headers["Content-Type"] = ct;
-        if (rand() < 0.05) headers["If-Match"] = pick(['"1"', "*", "\u00ff", '"x"']);
-        const res = await fetch(route.url, {
-          method: route.method,
-          headers,
-          body: b as Uint8Array<ArrayBuffer>,
-        });
-        const text = await res.text();
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        if (res.status >= 500 && failures.length < 10) {
-          failures.push(
-            `${route.method} ${route.url} ${res.status} ${text.slice(0, 200)} body=${
-              JSON.stringify(new TextDecoder().decode(b).slice(0, 300))
-            }`,
-          );
-        }
+    const sendOne = async () => {
+      const route = pick(routes);
+      const b = body(route.seeds);
+      const ct = pick(contentTypes);
+      const headers: Record<string, string> = { ...route.headers };
+      if (ct) headers["Content-Type"] = ct;
+      if (rand() < 0.05) headers["If-Match"] = pick(['"1"', "*", "\u00ff", '"x"']);
+      const res = await fetch(route.url, {
+        method: route.method,
+        headers,
+        body: b as Uint8Array<ArrayBuffer>,
+      });
+      const text = await res.text();
+      if (res.status >= 500 && failures.length < 10) {
+        failures.push(
+          `${route.method} ${route.url} ${res.status} ${text.slice(0, 200)} body=${
+            JSON.stringify(new TextDecoder().decode(b).slice(0, 300))
+          }`,
+        );
       }
+      return res.status;
     };
-    const started = performance.now();
-    await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-    const seconds = (performance.now() - started) / 1000;
+    const { statuses, seconds } = await fuzzRequests(TOTAL, CONCURRENCY, sendOne);
     console.log(
       `fuzz seed=${seed} requests=${TOTAL} in ${seconds.toFixed(1)} s; statuses ${
         JSON.stringify([...statuses].sort())

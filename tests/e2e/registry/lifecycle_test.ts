@@ -4,7 +4,7 @@ import {
   match as assertMatch,
   ok as assert,
 } from "node:assert/strict";
-import { client, newKey, type TestBotKey } from "../../helpers/registry.ts";
+import { client, newKey, type TestBotKey, twoOfThreeToRevoke } from "../../helpers/registry.ts";
 import { startTestServer } from "../../helpers/server.ts";
 import { RegistryError, signBody } from "../../../client/registry.ts";
 import { replayLog } from "../../../server/registry/replay.ts";
@@ -37,17 +37,7 @@ Deno.test("registry end to end", async (t) => {
     let k4: TestBotKey;
     let c1: TestBotKey;
     let b1: TestBotKey;
-    const policy = {
-      version: 1,
-      default_threshold: 1,
-      signers: { alice: { key_id: "k1" }, bob: { key_id: "k2" }, carol: { key_id: "k3" } },
-      rules: [{
-        operation: "revoke_bot",
-        threshold: 2,
-        signers: ["alice", "bob", "carol"],
-        description: "two of three to retire the bot",
-      }],
-    };
+    const policy = twoOfThreeToRevoke({ alice: "k1", bob: "k2", carol: "k3" });
 
     await t.step("service routes", async () => {
       assertEquals((await c.raw("GET", "/health")).body, { status: "ok" });

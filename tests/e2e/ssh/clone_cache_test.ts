@@ -35,9 +35,9 @@ Deno.test({
     const work = `${home}/work`;
     await runOk("git", ["init", "-q", "-b", "main", work], { env });
     const commitAndPush = async (msg: string) => {
-      await commitFile(work, env, "file.txt", msg, msg);
+      const head = await commitFile(work, env, "file.txt", msg, msg);
       await runOk("git", ["push", "-q", sshUrl, "main"], { cwd: work, env });
-      return (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
+      return head;
     };
     let n = 0;
     const cloneHead = async (url: string) => {

@@ -10,7 +10,7 @@ import {
 import { run } from "../../../testing/run.ts";
 import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { gitSshEnv, ssh, sshCommand } from "../../helpers/ssh.ts";
-import { startPane } from "../../helpers/tmux.ts";
+import { type Pane, startPane } from "../../helpers/tmux.ts";
 
 const server = await startTestServer();
 const home = await Deno.makeTempDir({ prefix: "signet-ssh-signup-" });
@@ -21,6 +21,16 @@ Deno.test({
   async fn(t) {
     const port = server.sshPort;
     const admin = await createUser(server, "taken");
+    /** A pty running `ssh -t` with `key`, at its first prompt; closed after `fn`. */
+    const atUsernamePrompt = async (key: TestKey, fn: (pane: Pane) => Promise<void>) => {
+      const pane = await startPane(`${sshCommand(port, key)} -t git@127.0.0.1`);
+      try {
+        await pane.waitFor("Username:");
+        await fn(pane);
+      } finally {
+        await pane.close();
+      }
+    };
     /** Whether `username` exists, asked over SSH by a registered user. */
     const userExists = async (username: string) => {
       const r = await ssh(port, admin.key, `repo list ${username}`);
@@ -103,9 +113,7 @@ Deno.test({
     await t.step("through a pty: echo, backspace, arrow keys, then git works", async () => {
       const key = await makeKey("typist");
       const code = await mintInvite(server);
-      const pane = await startPane(`${sshCommand(port, key)} -t git@127.0.0.1`);
-      try {
-        await pane.waitFor("Username:");
+      await atUsernamePrompt(key, async (pane) => {
         await pane.send(["Bad!"], { literal: true });
         await pane.send(["Enter"]);
         await pane.waitFor("Please choose another.");
@@ -118,9 +126,7 @@ Deno.test({
         assertStringIncludes(screen, "Username: Bad!\n  username must be");
         assertStringIncludes(screen, `Invite code: ${code}\n`);
         assertEquals(await pane.exitCode(), 0);
-      } finally {
-        await pane.close();
-      }
+      });
       assert(await userExists("typist"));
       await canUseGit(key, "typist");
     });
@@ -128,9 +134,7 @@ Deno.test({
     await t.step("through a pty: Ctrl-C at the invite prompt creates nothing", async () => {
       const key = await makeKey("ctrlc");
       const code = await mintInvite(server);
-      const pane = await startPane(`${sshCommand(port, key)} -t git@127.0.0.1`);
-      try {
-        await pane.waitFor("Username:");
+      await atUsernamePrompt(key, async (pane) => {
         await pane.send(["ctrlc", "Enter"]);
         await pane.waitFor("Invite code:");
         await pane.send([code.slice(0, 10)], { literal: true });
@@ -138,25 +142,19 @@ Deno.test({
         const screen = await pane.waitFor("Signup cancelled; no account was created.");
         assertStringIncludes(screen, `Invite code: ${code.slice(0, 10)}^C\n`);
         assertEquals(await pane.exitCode(), 1);
-      } finally {
-        await pane.close();
-      }
+      });
       assert(!await userExists("ctrlc"));
       assert(await inviteUnused(code));
     });
 
     await t.step("through a pty: Ctrl-D at the username prompt creates nothing", async () => {
       const key = await makeKey("ctrld");
-      const pane = await startPane(`${sshCommand(port, key)} -t git@127.0.0.1`);
-      try {
-        await pane.waitFor("Username:");
+      await atUsernamePrompt(key, async (pane) => {
         await pane.send(["ctrld"], { literal: true });
         await pane.send(["C-d"]);
         await pane.waitFor("Signup cancelled; no account was created.");
         assertEquals(await pane.exitCode(), 1);
-      } finally {
-        await pane.close();
-      }
+      });
       assert(!await userExists("ctrld"));
     });
 

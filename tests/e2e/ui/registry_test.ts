@@ -10,6 +10,7 @@ import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert
 import type { Page } from "playwright-core";
 import { launchBrowser, openPage, screenshot, VIEWPORTS } from "../../helpers/browser.ts";
 import { startTestServer } from "../../helpers/server.ts";
+import { twoOfThreeToRevoke } from "../../helpers/registry.ts";
 
 /** Waits until the result list shows exactly `expected` bot ids, in order. */
 async function waitForResults(page: Page, expected: string[]): Promise<void> {
@@ -53,17 +54,7 @@ Deno.test("registry browser: stats, search with filters and paging, bot page", a
       owner: { name: "Acme Platform Team", url: "https://acme.example/platform" },
       keys: [publicKeyOf(k1, "ci-runner"), publicKeyOf(k2, "backup"), publicKeyOf(k3, "laptop")],
       controllers: [{ bot_id: "acme-ops", label: "Ops root" }],
-      policy: {
-        version: 1,
-        default_threshold: 1,
-        signers: { k1: { key_id: "k1" }, k2: { key_id: "k2" }, k3: { key_id: "k3" } },
-        rules: [{
-          operation: "revoke_bot",
-          threshold: 2,
-          signers: ["k1", "k2", "k3"],
-          description: "two of three to retire the bot",
-        }],
-      },
+      policy: twoOfThreeToRevoke({ k1: "k1", k2: "k2", k3: "k3" }),
       endpoints: [{ type: "webhook", url: "https://deploy.acme.example/hooks/signet" }],
       capabilities: ["deploy", "sign:release"],
     }, [k1]);
