@@ -66,3 +66,16 @@ export async function commitFile(
   await runOk("git", ["commit", "-q", "-m", message], { cwd, env });
   return (await runOk("git", ["rev-parse", "HEAD"], { cwd, env })).trim();
 }
+
+/** `commitFile` with `content` as the message too, then pushes main to `url`; returns HEAD. */
+export async function commitAndPush(
+  cwd: string,
+  env: Record<string, string>,
+  url: string,
+  file: string,
+  content: string,
+): Promise<string> {
+  const head = await commitFile(cwd, env, file, content, content);
+  await runOk("git", ["push", "-q", url, "main"], { cwd, env });
+  return head;
+}

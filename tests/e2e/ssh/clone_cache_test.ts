@@ -4,7 +4,7 @@ import { userWithRepo } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
 import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
-import { commitFile } from "../../helpers/git.ts";
+import { commitAndPush } from "../../helpers/git.ts";
 
 const server = await startTestServer();
 const home = await Deno.makeTempDir({ prefix: "signet-clone-cache-" });
@@ -34,11 +34,7 @@ Deno.test({
     const httpUrl = `${server.httpUrl}/alice/cached.git`;
     const work = `${home}/work`;
     await runOk("git", ["init", "-q", "-b", "main", work], { env });
-    const commitAndPush = async (msg: string) => {
-      const head = await commitFile(work, env, "file.txt", msg, msg);
-      await runOk("git", ["push", "-q", sshUrl, "main"], { cwd: work, env });
-      return head;
-    };
+    const commitPush = (msg: string) => commitAndPush(work, env, sshUrl, "file.txt", msg);
     let n = 0;
     const cloneHead = async (url: string) => {
       const dir = `${home}/clone-${n++}`;
@@ -50,7 +46,7 @@ Deno.test({
       return (await runOk("git", ["--git-dir", dir, "rev-parse", "main"], { env })).trim();
     };
 
-    const first = await commitAndPush("one");
+    const first = await commitPush("one");
     await t.step("the first clone makes the response, the next ones reuse it", async () => {
       assertEquals(await cloneHead(httpUrl), first);
       assertEquals(await cloneHead(httpUrl), first);
@@ -64,7 +60,7 @@ Deno.test({
     });
 
     await t.step("a push retires it: the next clone sees the new commit", async () => {
-      const second = await commitAndPush("two");
+      const second = await commitPush("two");
       assert(second !== first);
       assertEquals(await cloneHead(sshUrl), second);
       assertEquals(await cloneHead(httpUrl), second);
@@ -72,7 +68,7 @@ Deno.test({
     });
 
     await t.step("identical clones at once all succeed and run git once", async () => {
-      const third = await commitAndPush("three");
+      const third = await commitPush("three");
       const heads = await Promise.all(
         Array.from({ length: 6 }, (_, i) => cloneHead(i % 2 ? sshUrl : httpUrl)),
       );
@@ -83,7 +79,7 @@ Deno.test({
     });
 
     await t.step("fetches with haves and protocol v0 clones still work, uncached", async () => {
-      const head = await commitAndPush("four");
+      const head = await commitPush("four");
       const dir = `${home}/clone-0`;
       await runOk("git", ["--git-dir", dir, "fetch", "-q", httpUrl, "main:main"], { env });
       assertEquals(
