@@ -109,8 +109,16 @@ export async function userWithRepo(
   username: string,
   repo: string,
 ): Promise<{ user: TestUser; token: string }> {
-  const user = await createUser(server, username);
-  const token = await login(server, user);
+  const { user, token } = await signedIn(server, username);
   await createRepo(server, token, repo);
   return { user, token };
+}
+
+/** Creates the account `username` and logs it in. */
+export async function signedIn(
+  server: TestServer,
+  username: string,
+): Promise<{ user: TestUser; token: string }> {
+  const user = await createUser(server, username);
+  return { user, token: await login(server, user) };
 }

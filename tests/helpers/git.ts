@@ -53,29 +53,21 @@ export async function commitRandomFile(
   return (await runOk("git", ["rev-parse", "HEAD"], { cwd, env })).trim();
 }
 
-/** Writes `content` to `file` in the work tree `cwd` and commits everything; returns HEAD. */
+/**
+ * Writes `content` to `file` in the work tree `cwd` and commits everything, then pushes main to
+ * `pushTo` when given; returns HEAD.
+ */
 export async function commitFile(
   cwd: string,
   env: Record<string, string>,
   file: string,
   content: string,
   message: string,
+  pushTo?: string,
 ): Promise<string> {
   await Deno.writeTextFile(`${cwd}/${file}`, content);
   await runOk("git", ["add", "-A"], { cwd, env });
   await runOk("git", ["commit", "-q", "-m", message], { cwd, env });
+  if (pushTo !== undefined) await runOk("git", ["push", "-q", pushTo, "main"], { cwd, env });
   return (await runOk("git", ["rev-parse", "HEAD"], { cwd, env })).trim();
-}
-
-/** `commitFile` with `content` as the message too, then pushes main to `url`; returns HEAD. */
-export async function commitAndPush(
-  cwd: string,
-  env: Record<string, string>,
-  url: string,
-  file: string,
-  content: string,
-): Promise<string> {
-  const head = await commitFile(cwd, env, file, content, content);
-  await runOk("git", ["push", "-q", url, "main"], { cwd, env });
-  return head;
 }

@@ -7,7 +7,7 @@
  * own.)
  */
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { createRepo, createUser, login, mintInvite } from "../../../testing/accounts.ts";
+import { createRepo, createUser, login, mintInvite, signedIn } from "../../../testing/accounts.ts";
 import { fuzzRequests, fuzzSeed } from "../../helpers/prng.ts";
 import { RawHttp } from "../../helpers/raw_http.ts";
 import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
@@ -115,8 +115,7 @@ Deno.test({
     const server = await startTestServer();
     const { seed, next: rand, int, pick } = fuzzSeed();
 
-    const alice = await createUser(server, "alice");
-    const token = await login(server, alice);
+    const { user: alice, token } = await signedIn(server, "alice");
     // Carol's token is the one DELETE /api/tokens/<id> is fuzzed with: ids it hits are hers.
     const carolToken = await login(server, await createUser(server, "carol"));
     await createRepo(server, token, "proj");

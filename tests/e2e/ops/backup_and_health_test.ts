@@ -13,7 +13,7 @@ import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { openDatabase } from "../../../db/database.ts";
 import { MIGRATIONS } from "../../../db/migrations/index.ts";
-import { commitAndPush } from "../../helpers/git.ts";
+import { commitFile } from "../../helpers/git.ts";
 import { databaseAt } from "../../helpers/old_database.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
@@ -33,7 +33,7 @@ Deno.test({
     const url = `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/data.git`;
     const work = `${home}/w`;
     await runOk("git", ["init", "-q", "-b", "main", work], { env });
-    const commitPush = (msg: string) => commitAndPush(work, env, url, "f", msg);
+    const commitPush = (msg: string) => commitFile(work, env, "f", msg, msg, url);
     await commitPush("one");
     const backedUp = await commitPush("two");
     const backupDir = `${await Deno.makeTempDir()}/snap`;

@@ -4,7 +4,7 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { createUser, login, mintInvite } from "../../../testing/accounts.ts";
+import { mintInvite, signedIn } from "../../../testing/accounts.ts";
 import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { fuzzRequests, fuzzSeed } from "../../helpers/prng.ts";
 
@@ -18,8 +18,7 @@ Deno.test({
     const server = await startTestServer();
     const { seed, next: rand, int, pick } = fuzzSeed();
 
-    const alice = await createUser(server, "alice");
-    const token = await login(server, alice);
+    const { user: alice, token } = await signedIn(server, "alice");
     const invites = await Promise.all([1, 2, 3].map(() => mintInvite(server)));
     const H = server.httpUrl;
     const R = server.registryUrl;

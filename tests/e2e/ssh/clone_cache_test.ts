@@ -4,7 +4,7 @@ import { userWithRepo } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
 import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
-import { commitAndPush } from "../../helpers/git.ts";
+import { commitFile } from "../../helpers/git.ts";
 
 const server = await startTestServer();
 const home = await Deno.makeTempDir({ prefix: "signet-clone-cache-" });
@@ -34,7 +34,7 @@ Deno.test({
     const httpUrl = `${server.httpUrl}/alice/cached.git`;
     const work = `${home}/work`;
     await runOk("git", ["init", "-q", "-b", "main", work], { env });
-    const commitPush = (msg: string) => commitAndPush(work, env, sshUrl, "file.txt", msg);
+    const commitPush = (msg: string) => commitFile(work, env, "file.txt", msg, msg, sshUrl);
     let n = 0;
     const cloneHead = async (url: string) => {
       const dir = `${home}/clone-${n++}`;
