@@ -1,13 +1,15 @@
 /**
  * `deno task test`: the suite on both storage engines at once. The SQLite run is every test; the
- * PostgreSQL run is the same end-to-end suite with each server launched on a fresh database of a
+ * PostgreSQL run is the end-to-end suite (tests/e2e/) with each server launched on a fresh database of a
  * throwaway cluster (testing/postgres.ts; SERVICE_TEST_POSTGRES_URL tells testing/launch.ts).
  * SERVICE_TEST_ENGINES=sqlite (or postgres) runs one. Arguments replace the default test paths.
  */
 import { startPostgres } from "../testing/postgres.ts";
 
-const SQLITE_PATHS = ["tests/", "db/"];
-const POSTGRES_PATHS = ["tests/"];
+/** Every test file (unit tests beside their modules, tests/e2e/, tests/project/). */
+const SQLITE_PATHS: string[] = [];
+/** The end-to-end suite: the tests that start servers. */
+const POSTGRES_PATHS = ["tests/e2e/"];
 
 const engines = (Deno.env.get("SERVICE_TEST_ENGINES") ?? "sqlite,postgres").split(",")
   .map((e) => e.trim()).filter(Boolean);

@@ -102,3 +102,23 @@ export async function createRepo(server: TestServer, token: string, name: string
     throw new Error(`repo create failed: ${r.status} ${JSON.stringify(r.body)}`);
   }
 }
+
+/** Creates the account `username`, logs it in and creates its repository `repo`. */
+export async function userWithRepo(
+  server: TestServer,
+  username: string,
+  repo: string,
+): Promise<{ user: TestUser; token: string }> {
+  const { user, token } = await signedIn(server, username);
+  await createRepo(server, token, repo);
+  return { user, token };
+}
+
+/** Creates the account `username` and logs it in. */
+export async function signedIn(
+  server: TestServer,
+  username: string,
+): Promise<{ user: TestUser; token: string }> {
+  const user = await createUser(server, username);
+  return { user, token: await login(server, user) };
+}

@@ -7,6 +7,13 @@ export interface RunResult {
   stderr: string;
 }
 
+/** Options for `run`: extra `env` over git's quiet defaults, and text for stdin. */
+export interface RunOptions {
+  cwd?: string;
+  env?: Record<string, string>;
+  stdin?: string;
+}
+
 /** Options for `cmd`. */
 export interface CmdOptions {
   cwd?: string;
@@ -58,7 +65,7 @@ export async function cmd(
 export async function run(
   program: string,
   args: string[],
-  opts: { cwd?: string; env?: Record<string, string>; stdin?: string } = {},
+  opts: RunOptions = {},
 ): Promise<RunResult> {
   const env = { GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: "1", ...opts.env };
   const { code, stdout, stderr } = await cmd(program, args, { ...opts, env });
@@ -66,14 +73,14 @@ export async function run(
 }
 
 /** Like run, but throws with the output when the command fails. */
-export async function runOk(
-  cmd: string,
-  args: string[],
-  opts: { cwd?: string; env?: Record<string, string>; stdin?: string } = {},
-): Promise<string> {
-  const r = await run(cmd, args, opts);
+export async function runOk(cmd: string, args: string[], opts: RunOptions = {}): Promise<string> {
+  return stdoutOf(await run(cmd, args, opts), [cmd, ...args]);
+}
+
+/** The stdout of the finished command `argv`; throws with its output when it failed. */
+export function stdoutOf(r: RunResult, argv: string[]): string {
   if (r.code !== 0) {
-    throw new Error(`${cmd} ${args.join(" ")} failed (${r.code}):\n${r.stdout}\n${r.stderr}`);
+    throw new Error(`${argv.join(" ")} failed (${r.code}):\n${r.stdout}\n${r.stderr}`);
   }
   return r.stdout;
 }

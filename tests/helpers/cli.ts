@@ -1,5 +1,5 @@
 /** Driving the `signet` client as a subprocess with its own temporary HOME. */
-import { run, type RunResult } from "./run.ts";
+import { run, type RunOptions, type RunResult, stdoutOf } from "../../testing/run.ts";
 import type { TestServer } from "./server.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
@@ -62,7 +62,7 @@ export async function cliUser(
 export function signet(
   user: CliUser,
   args: string[],
-  opts: { cwd?: string; env?: Record<string, string>; stdin?: string } = {},
+  opts: RunOptions = {},
 ): Promise<RunResult> {
   return run(Deno.execPath(), ["run", "-A", MAIN, ...args], {
     cwd: opts.cwd ?? user.home,
@@ -75,13 +75,9 @@ export function signet(
 export async function signetOk(
   user: CliUser,
   args: string[],
-  opts: { cwd?: string; env?: Record<string, string>; stdin?: string } = {},
+  opts: RunOptions = {},
 ): Promise<string> {
-  const r = await signet(user, args, opts);
-  if (r.code !== 0) {
-    throw new Error(`signet ${args.join(" ")} exited ${r.code}:\n${r.stdout}\n${r.stderr}`);
-  }
-  return r.stdout;
+  return stdoutOf(await signet(user, args, opts), ["signet", ...args]);
 }
 
 /** Runs git as `user`. */

@@ -23,3 +23,32 @@ export function prng(seed: number): Rand {
   const int = (n: number) => Math.floor(next() * n);
   return { next, int, pick: (xs) => xs[int(xs.length)] };
 }
+
+/**
+ * Sends `total` fuzz requests from `concurrency` workers at once; `sendOne` sends one request and
+ * answers its status. Returns how often each status came back and how long it all took.
+ */
+export async function fuzzRequests(
+  total: number,
+  concurrency: number,
+  sendOne: () => Promise<number>,
+): Promise<{ statuses: Map<number, number>; seconds: number }> {
+  const statuses = new Map<number, number>();
+  const started = performance.now();
+  let sent = 0;
+  const worker = async () => {
+    while (sent < total) {
+      sent++;
+      const status = await sendOne();
+      statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return { statuses, seconds: (performance.now() - started) / 1000 };
+}
+
+/** Random helpers over the seed FUZZ_SEED names (to replay a failure) or a fresh one, and the seed. */
+export function fuzzSeed(): Rand & { seed: number } {
+  const seed = Number(Deno.env.get("FUZZ_SEED") ?? Date.now() % 1_000_000);
+  return { seed, ...prng(seed) };
+}

@@ -1,5 +1,6 @@
 /** A raw TCP HTTP client for tests that must control every byte and pause (slow clients). */
 import net from "node:net";
+import { resolvesWithin } from "./wait.ts";
 
 const enc = new TextEncoder();
 const dec = new TextDecoder();
@@ -118,13 +119,7 @@ export class RawHttp {
       }
       this.#reading = null;
     })();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const done = await Promise.race([
-      this.#reading.then(() => true),
-      new Promise<boolean>((r) => (timer = setTimeout(() => r(false), ms))),
-    ]);
-    clearTimeout(timer);
-    return done;
+    return await resolvesWithin(this.#reading, ms);
   }
 }
 

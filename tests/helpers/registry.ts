@@ -25,3 +25,23 @@ export async function newKey(keyId: string, botId?: string): Promise<TestBotKey>
 export function client(url: string): RegistryClient {
   return new RegistryClient(url);
 }
+
+/**
+ * A policy over three signers (name → key id): any one signs an update, two of the three must sign
+ * the bot's revocation.
+ */
+export function twoOfThreeToRevoke(signers: Record<string, string>) {
+  return {
+    version: 1,
+    default_threshold: 1,
+    signers: Object.fromEntries(
+      Object.entries(signers).map(([name, key]) => [name, { key_id: key }]),
+    ),
+    rules: [{
+      operation: "revoke_bot",
+      threshold: 2,
+      signers: Object.keys(signers),
+      description: "two of three to retire the bot",
+    }],
+  };
+}

@@ -47,3 +47,9 @@ export function serveProcess(dataDir: string, env: Record<string, string> = {}):
     stderr: "piped",
   }).spawn();
 }
+
+/**
+ * Options for a `Deno.test` that starts servers or child processes: their sockets and timers
+ * outlive single steps by design, so Deno's op and resource sanitizers are off.
+ */
+export const SERVER_TEST = { sanitizeOps: false, sanitizeResources: false } as const;

@@ -1,9 +1,14 @@
 /** Talking to the test server with the real OpenSSH client (and git over it). */
-import type { TestKey } from "./accounts.ts";
-import { gitEnv, run, type RunResult } from "./run.ts";
+import type { TestKey } from "../../testing/accounts.ts";
+import { gitEnv, run, type RunResult } from "../../testing/run.ts";
 
 /** OpenSSH options for a throwaway test connection with exactly one key. */
 export function sshOptions(port: number, key: TestKey): string[] {
+  return [...sshClientOptions(key), "-p", String(port)];
+}
+
+/** The options of `sshOptions` but the port (whose flag differs: `ssh -p`, `sftp -P`). */
+export function sshClientOptions(key: TestKey): string[] {
   return [
     "-o",
     "StrictHostKeyChecking=no",
@@ -23,8 +28,6 @@ export function sshOptions(port: number, key: TestKey): string[] {
     "/dev/null",
     "-i",
     key.privatePath,
-    "-p",
-    String(port),
   ];
 }
 

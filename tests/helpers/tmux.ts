@@ -1,5 +1,5 @@
 /** Driving an interactive program through a real pty with tmux (its own server socket per use). */
-import { run, runOk } from "./run.ts";
+import { run, runOk } from "../../testing/run.ts";
 
 /** A program running in a detached tmux pane. */
 export interface Pane {

@@ -1,0 +1,115 @@
+/**
+ * PostgreSQL going away: a wrong or unreachable SERVICE_DATABASE_URL stops the start within 10 s
+ * with a message naming host and port (never the password); a cluster stopped under load turns
+ * requests into 503 JSON (no hang, no crash), health says so, and Signet recovers by itself once
+ * the cluster is back, with everything acknowledged before still there.
+ */
+import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
+import { serveProcess, startTestServer } from "../../helpers/server.ts";
+import { createRepo, createUser, login } from "../../../testing/accounts.ts";
+import { ON_POSTGRES, startPostgres } from "../../../testing/postgres.ts";
+import { freePort } from "../../../testing/ports.ts";
+
+// Each test brings its own PostgreSQL: run once, in the suite's SQLite run.
+const SERVER_TEST = { sanitizeOps: false, sanitizeResources: false, ignore: ON_POSTGRES };
+
+Deno.test({
+  name: "an unreachable SERVICE_DATABASE_URL stops the start within 10 s, naming host and port",
+  ...SERVER_TEST,
+  async fn() {
+    const dataDir = await Deno.makeTempDir({ prefix: "signet-pg-down-" });
+    const port = freePort(); // nothing listens there
+    try {
+      const started = performance.now();
+      const child = serveProcess(dataDir, {
+        SERVICE_DATABASE_URL: `postgres://signet:sup3rsecret@127.0.0.1:${port}/signet`,
+      });
+      const out = await child.output();
+      const seconds = (performance.now() - started) / 1000;
+      const stderr = new TextDecoder().decode(out.stderr);
+      assert(!out.success, "the start fails");
+      assert(seconds < 10 + 5, `failed after ${seconds.toFixed(1)} s`); // 5 s for deno to start
+      assertStringIncludes(stderr, "SERVICE_DATABASE_URL");
+      assertStringIncludes(stderr, `127.0.0.1:${port}`);
+      assertStringIncludes(stderr, "refused");
+      assert(!stderr.includes("sup3rsecret"), `the password is printed: ${stderr}`);
+    } finally {
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "PostgreSQL stopped under load: 503 JSON, health says so, recovery by itself, nothing lost",
+  ...SERVER_TEST,
+  async fn() {
+    const pg = await startPostgres({ own: true });
+    const url = await pg.createDatabase();
+    const server = await startTestServer({ env: { SERVICE_DATABASE_URL: url } });
+    try {
+      const alice = await createUser(server, "alice");
+      const token = await login(server, alice);
+      await createRepo(server, token, "kept");
+      const reposOf = () =>
+        fetch(`${server.httpUrl}/api/repos?owner=alice`, { signal: AbortSignal.timeout(20_000) });
+
+      // Load in the background the whole time: it must never see a 500 or a hang.
+      let stop = false;
+      const statuses = new Map<number, number>();
+      const load = (async () => {
+        while (!stop) {
+          const res = await reposOf();
+          const body = await res.json();
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          assert(res.status === 200 || res.status === 503, `status ${res.status}`);
+          if (res.status === 200) assert(Array.isArray(body.repos));
+          else assertEquals(typeof body.error, "string");
+        }
+      })();
+
+      await pg.stop();
+      // Requests get a clean 503 (JSON, no hang) while the database is away.
+      let down: Response | undefined;
+      for (let i = 0; i < 40; i++) {
+        down = await reposOf();
+        if (down.status === 503) break;
+        await down.body?.cancel();
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      assertEquals(down!.status, 503);
+      assertStringIncludes((await down!.json()).error, "database");
+      const health = await fetch(`${server.httpUrl}/api/health`);
+      assertEquals(health.status, 503);
+      assertStringIncludes(JSON.stringify(await health.json()), "error");
+      const signup = await fetch(`${server.httpUrl}/api/repos`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: JSON.stringify({ name: "while-down" }),
+      });
+      assertEquals(signup.status, 503);
+      await signup.body?.cancel();
+
+      await pg.start();
+      let up: Response | undefined;
+      for (let i = 0; i < 80; i++) {
+        up = await reposOf();
+        if (up.status === 200) break;
+        await up.body?.cancel();
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      assertEquals(up!.status, 200);
+      assertEquals((await up!.json()).repos.map((r: { name: string }) => r.name), ["kept"]);
+      assertEquals((await fetch(`${server.httpUrl}/api/health`)).status, 200);
+      stop = true;
+      await load;
+      assert((statuses.get(503) ?? 0) > 0 && (statuses.get(200) ?? 0) > 0, [...statuses].join());
+      // The process lived through it all.
+      const again = await fetch(`${server.httpUrl}/api/repos/alice/kept`);
+      assertEquals(again.status, 200);
+      await again.body?.cancel();
+    } finally {
+      await server.stop();
+      await pg.destroy();
+    }
+  },
+});

@@ -1,0 +1,37 @@
+/**
+ * A bad setting or a listener that cannot bind stops the start with a message naming its variable,
+ * not a trace, and starts nothing.
+ */
+import { assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
+import { freePort } from "../../../testing/ports.ts";
+import { serveProcess } from "../../helpers/server.ts";
+
+for (const variable of ["SERVICE_HTTP_BIND", "SERVICE_SSH_BIND", "SERVICE_REGISTRY_BIND"]) {
+  Deno.test(`an address in use for ${variable} is a configuration error naming it`, async () => {
+    const taken = Deno.listen({ hostname: "127.0.0.1", port: freePort() });
+    const dataDir = await Deno.makeTempDir({ prefix: "signet-bind-" });
+    try {
+      const address = `127.0.0.1:${(taken.addr as Deno.NetAddr).port}`;
+      const out = await serveProcess(dataDir, { [variable]: address }).output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assertEquals(out.code, 2, stderr);
+      assertStringIncludes(stderr, `${variable}=${address}: the address is already in use`);
+      assertEquals(stderr.includes("    at "), false, `a stack trace:\n${stderr}`);
+    } finally {
+      taken.close();
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  });
+}
+
+Deno.test("a bad setting: signet serve exits with the message and starts nothing", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "signet-config-" });
+  try {
+    const out = await serveProcess(dataDir, { SERVICE_SHUTDOWN_TIMEOUT: "soon" }).output();
+    assertEquals(out.code === 0, false);
+    assertStringIncludes(new TextDecoder().decode(out.stderr), "SERVICE_SHUTDOWN_TIMEOUT");
+    assertEquals([...Deno.readDirSync(dataDir)], []);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});

@@ -1,0 +1,117 @@
+/** The embedded UI as HTTP: content types, caching, CSP, and the admin info endpoint. */
+import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
+import { startTestServer } from "../../helpers/server.ts";
+
+Deno.test("UI pages and assets are served with strict headers and long-lived caching", async (t) => {
+  const server = await startTestServer();
+  try {
+    let html = "";
+    await t.step("the dashboard page is no-cache HTML with a strict CSP", async () => {
+      for (const path of ["/admin", "/admin/invites", "/admin/users", "/admin/repos"]) {
+        const res = await fetch(`${server.httpUrl}${path}`);
+        html = await res.text();
+        assertEquals(res.status, 200, path);
+        assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+        assertEquals(res.headers.get("cache-control"), "no-cache");
+        assertEquals(res.headers.get("x-content-type-options"), "nosniff");
+        const csp = res.headers.get("content-security-policy") ?? "";
+        assertStringIncludes(csp, "default-src 'none'");
+        assertStringIncludes(csp, "script-src 'self'");
+        assertStringIncludes(csp, "style-src 'self'");
+        assert(!csp.includes("unsafe-inline"), "no inline scripts or styles");
+        assert(!csp.includes("http"), "no external origins");
+      }
+      assert(!/<script>|<style>|style=/.test(html), "no inline script or style in the HTML");
+      assert(!/https?:\/\//.test(html), "no external URLs in the HTML");
+    });
+
+    await t.step("hashed assets: right type, immutable for a year, ETag and 304", async () => {
+      const paths = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+      assertEquals(paths.length, 3, `expected icon, css and js in ${html}`);
+      const types: Record<string, string> = {
+        js: "text/javascript; charset=utf-8",
+        css: "text/css; charset=utf-8",
+        svg: "image/svg+xml",
+      };
+      for (const path of paths) {
+        const ext = path.split(".").pop()!;
+        assert(/^\/assets\/(admin|icon)-[0-9a-f]{16}\.(js|css|svg)$/.test(path), path);
+        const res = await fetch(`${server.httpUrl}${path}`);
+        const body = await res.text();
+        assertEquals(res.status, 200);
+        assertEquals(res.headers.get("content-type"), types[ext]);
+        assertEquals(res.headers.get("cache-control"), "public, max-age=31536000, immutable");
+        assert(body.length > 0);
+        const urls = body.match(/https?:\/\/[^"'\s)]+/g) ?? [];
+        const external = urls.filter((u) => !u.startsWith("http://www.w3.org/"));
+        assertEquals(external, [], `only XML namespace URIs may appear in ${path}`);
+        const etag = res.headers.get("etag")!;
+        assert(/^"[0-9a-f]{16}"$/.test(etag), etag);
+        const again = await fetch(`${server.httpUrl}${path}`, {
+          headers: { "If-None-Match": etag },
+        });
+        await again.body?.cancel();
+        assertEquals(again.status, 304);
+      }
+    });
+
+    await t.step("unknown assets are a JSON 404", async () => {
+      const res = await fetch(`${server.httpUrl}/assets/admin-0000000000000000.js`);
+      assertEquals(res.status, 404);
+      assertStringIncludes((await res.json()).error, "no asset");
+    });
+
+    await t.step("/ redirects to the dashboard", async () => {
+      const res = await fetch(`${server.httpUrl}/`, { redirect: "manual" });
+      await res.body?.cancel();
+      assertEquals(res.status, 302);
+      assertEquals(res.headers.get("location"), "/admin");
+    });
+
+    await t.step(
+      "the registry address serves the registry browser with the same headers",
+      async () => {
+        for (const path of ["/", "/bots/acme-deploy-bot"]) {
+          const res = await fetch(`${server.registryUrl}${path}`);
+          const page = await res.text();
+          assertEquals(res.status, 200, path);
+          assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
+          assertEquals(res.headers.get("cache-control"), "no-cache");
+          assertStringIncludes(
+            res.headers.get("content-security-policy") ?? "",
+            "default-src 'none'",
+          );
+          const js = /src="(\/assets\/registry-[0-9a-f]{16}\.js)"/.exec(page);
+          assert(js, `registry bundle in ${page}`);
+          const asset = await fetch(`${server.registryUrl}${js[1]}`);
+          await asset.body?.cancel();
+          assertEquals(asset.headers.get("content-type"), "text/javascript; charset=utf-8");
+          assertEquals(asset.headers.get("cache-control"), "public, max-age=31536000, immutable");
+        }
+        const api = await fetch(`${server.registryUrl}/v1/bots/nobody`);
+        assertEquals(api.status, 404);
+        assertStringIncludes(api.headers.get("content-type") ?? "", "application/json");
+        await api.body?.cancel();
+      },
+    );
+
+    await t.step(
+      "GET /api/admin/info needs the admin key and names the public addresses",
+      async () => {
+        const denied = await fetch(`${server.httpUrl}/api/admin/info`);
+        assertEquals(denied.status, 401);
+        assertEquals(await denied.json(), { error: "a valid admin key is required" });
+        const res = await fetch(`${server.httpUrl}/api/admin/info`, {
+          headers: { Authorization: `Bearer ${server.adminKey}` },
+        });
+        assertEquals(await res.json(), {
+          base_url: server.httpUrl,
+          ssh: { host: "127.0.0.1", port: server.sshPort },
+          registry_url: server.registryUrl,
+        });
+      },
+    );
+  } finally {
+    await server.stop();
+  }
+});
