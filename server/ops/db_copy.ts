@@ -3,7 +3,7 @@
  * database (db/postgres/copy.ts does the SQL), verifies the audit chain before committing, and
  * prints a summary. The SQLite file is only read.
  */
-import { ConfigError, loadServerConfig, parseDatabaseUrl, redactDatabaseUrl } from "../config.ts";
+import { loadServerConfig, parseDatabaseUrl, redactDatabaseUrl } from "../config.ts";
 import { verifyChain } from "../registry/audit.ts";
 import type { LogEntryT } from "../../protocol/registry/schemas.ts";
 import type { Resources } from "../../db/store.ts";
@@ -50,14 +50,14 @@ export async function dbCommand(args: string[]): Promise<number> {
     console.error(DB_USAGE.trimEnd());
     return 2;
   }
-  let url: string;
+  let url: string | null = null;
   try {
-    const parsed = parseDatabaseUrl(to);
-    if (parsed === null) throw new ConfigError("--to needs a postgres:// URL");
-    url = parsed;
-  } catch (err) {
+    url = parseDatabaseUrl(to);
+  } catch { /* said below */ }
+  if (url === null) {
     console.error(
-      `signet db copy: ${(err as Error).message.replace(/SERVICE_DATABASE_URL/g, "--to")}`,
+      "signet db copy: --to must be a postgres:// or postgresql:// URL " +
+        "(postgres://user:password@host:5432/database)",
     );
     return 2;
   }
