@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from "./helpers/server.ts";
 import { signBody } from "../client/registry.ts";
 import { verifyChain } from "../server/registry/audit.ts";
 import { openSqliteStore } from "../db/sqlite/store.ts";
-import { startPostgres } from "../testing/postgres.ts";
+import { ON_POSTGRES, PASSWORD_ROLE, startPostgres } from "../testing/postgres.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const SQLITE = { SERVICE_DATABASE_URL: "" }; // the embedded engine, whatever the environment says
@@ -423,6 +423,62 @@ Deno.test({
       assertEquals(verifyChain(await client(server.registryUrl).log()), null);
     } finally {
       await server.stop();
+      await pg.destroy();
+    }
+  },
+});
+
+Deno.test({
+  name: "db copy and PostgreSQL backup with a password: it works and is never shown",
+  // A shared cluster (SERVICE_TEST_POSTGRES_URL) is not given a password role.
+  ignore: ON_POSTGRES,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const pg = await startPostgres();
+    try {
+      const password = "s3cret:p@ss/word";
+      const db = `pw_${Date.now().toString(36)}`;
+      const admin = postgres(pg.url(), { max: 1, onnotice: () => {} });
+      try {
+        await admin.unsafe(`CREATE ROLE ${PASSWORD_ROLE} LOGIN PASSWORD '${password}'`);
+        await admin.unsafe(`CREATE DATABASE ${db} OWNER ${PASSWORD_ROLE}`);
+      } finally {
+        await admin.end();
+      }
+      const base = new URL(pg.url(db));
+      base.username = PASSWORD_ROLE;
+      base.password = encodeURIComponent(password);
+      const url = base.toString();
+      const dataDir = await Deno.makeTempDir({ prefix: "signet-dbcopy-pw-" });
+      const store = await openSqliteStore(`${dataDir}/signet.db`);
+      await store.users.insert("alice", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA alice");
+      await store.close();
+      const hidden = (r: { stdout: string; stderr: string }) => {
+        for (const part of [password, encodeURIComponent(password)]) {
+          assert(!r.stdout.includes(part) && !r.stderr.includes(part), r.stdout + r.stderr);
+        }
+      };
+      const copy = await signet(["db", "copy", "--to", url], { SERVICE_DATA_DIR: dataDir });
+      assertEquals(copy.code, 0, copy.stderr);
+      hidden(copy);
+      assertStringIncludes(copy.stdout, `${PASSWORD_ROLE}@127.0.0.1`);
+      const wrong = new URL(url);
+      wrong.password = "nope";
+      const refused = await signet(["db", "copy", "--to", wrong.toString()], {
+        SERVICE_DATA_DIR: dataDir,
+      });
+      assertEquals(refused.code, 1);
+      assertStringIncludes(refused.stderr, "password authentication failed");
+      const backupDir = `${await Deno.makeTempDir()}/snap`;
+      const b = await signet(["backup", backupDir], {
+        SERVICE_DATA_DIR: dataDir,
+        SERVICE_DATABASE_URL: url,
+      });
+      assertEquals(b.code, 0, b.stderr);
+      hidden(b);
+      assert((await Deno.stat(`${backupDir}/signet.pgdump`)).size > 0);
+    } finally {
       await pg.destroy();
     }
   },
