@@ -1,6 +1,6 @@
 /**
  * The `signet` executable: the first argument picks the job. Only the client commands are imported
- * up front: the server (`serve`, `backup`, `restore`) and the bot registry client, which pulls in
+ * up front: the server (`serve`, `backup`, `restore`, `db`) and the bot registry client, which pulls in
  * the registry's zod schemas, load when their command runs, so the git credential helper (run by
  * every `git push`) loads none of them (bench/cli_startup.ts measures its start-up).
  */
@@ -38,6 +38,9 @@ Server:
   backup <dir>     write a consistent snapshot of SERVICE_DATA_DIR into <dir>, even while serving
   restore <dir>    restore a snapshot into an empty SERVICE_DATA_DIR
                    (SERVICE_DATA_DIR defaults to /srv/signet; from source, data/ in the checkout)
+                   with SERVICE_DATABASE_URL set, the database part is pg_dump / pg_restore
+  db copy --to <postgres://…>
+                   copy the embedded SQLite database into an empty PostgreSQL database
 
 Bot registry:
   bot <command>    manage bot identities (keygen, create, get, update, add-key, remove-key,
@@ -87,6 +90,11 @@ export async function main(args: string[]): Promise<number> {
       defaultDataDirFromSource();
       const { backupCommand } = await import("./server/ops/commands.ts");
       return await backupCommand(command, rest);
+    }
+    case "db": {
+      defaultDataDirFromSource();
+      const { dbCommand } = await import("./server/ops/db_copy.ts");
+      return await dbCommand(rest);
     }
     case "version":
     case "--version":
@@ -140,7 +148,9 @@ function untilSignal(shutdown: () => Promise<void>): Promise<number> {
 async function help(topic: string | undefined): Promise<number> {
   if (topic === undefined) console.log(USAGE);
   else if (topic === "serve") console.log((await import("./server/config.ts")).serveHelp());
-  else if (["version", "help", "backup", "restore"].includes(topic)) console.log(USAGE);
+  else if (topic === "db") {
+    console.log((await import("./server/ops/db_copy.ts")).DB_USAGE.trimEnd());
+  } else if (["version", "help", "backup", "restore"].includes(topic)) console.log(USAGE);
   else if (topic === "bot") console.log((await import("./client/bot_cli.ts")).BOT_USAGE);
   else {
     const client = findClientCommand(topic);

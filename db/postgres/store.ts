@@ -50,7 +50,7 @@ export function resourcesOver(sql: Sql): Resources {
 }
 
 /** int8 (ids, counts, *_ms) as JS numbers, as the SQLite store returns them. */
-const INT8_AS_NUMBER = {
+export const INT8_AS_NUMBER = {
   to: 20,
   from: [20],
   serialize: (x: number | bigint) => String(x),

@@ -1,9 +1,14 @@
-/** `signet backup <dir>` and `signet restore <dir>`: consistent online snapshots of a data dir. */
+/**
+ * `signet backup <dir>` and `signet restore <dir>`: consistent online snapshots of a data dir. On
+ * SQLite the database is a `VACUUM INTO` copy (`signet.db`); with SERVICE_DATABASE_URL it is a
+ * `pg_dump --format=custom` archive (`signet.pgdump`) restored with `pg_restore`.
+ */
 import { integrityCheck, repositoriesIn, snapshotDatabase } from "../../db/sqlite/backup.ts";
-import type { ServerConfig } from "../config.ts";
+import { redactDatabaseUrl, type ServerConfig } from "../config.ts";
 import { pathExists } from "../../protocol/fs.ts";
 
 const DB_FILE = "signet.db";
+const PG_DUMP_FILE = "signet.pgdump";
 
 /** Secret files kept beside the database: [name inside the backup, live path] (mode 0600). */
 function secretFiles(config: ServerConfig): [string, string][] {
@@ -53,6 +58,7 @@ async function copyRepo(src: string, dst: string): Promise<void> {
 /** Writes a snapshot of the running server's data dir into the new or empty directory `target`. */
 export async function backup(config: ServerConfig, target: string): Promise<string[]> {
   if (!(await isEmptyDir(target))) throw new Error(`backup target ${target} is not empty`);
+  if (config.databaseUrl !== null) return await backupPostgres(config, config.databaseUrl, target);
   if (!(await pathExists(config.databasePath))) {
     throw new Error(`no database at ${config.databasePath}: is SERVICE_DATA_DIR right?`);
   }
@@ -73,6 +79,12 @@ export async function backup(config: ServerConfig, target: string): Promise<stri
 
 /** Restores a backup directory into the empty data dir of `config`. */
 export async function restore(config: ServerConfig, source: string): Promise<string[]> {
+  if (config.databaseUrl !== null) return await restorePostgres(config, config.databaseUrl, source);
+  if (await pathExists(`${source}/${PG_DUMP_FILE}`)) {
+    throw new Error(
+      `${source} is a PostgreSQL backup (${PG_DUMP_FILE}): set SERVICE_DATABASE_URL to an empty database to restore it`,
+    );
+  }
   if (!(await pathExists(`${source}/${DB_FILE}`))) throw new Error(`${source} holds no ${DB_FILE}`);
   if (!(await isEmptyDir(config.dataDir))) {
     throw new Error(`data dir ${config.dataDir} is not empty; restore only into an empty one`);
@@ -91,4 +103,143 @@ export async function restore(config: ServerConfig, source: string): Promise<str
   }
   for (const [name, live] of secretFiles(config)) await copySecret(`${source}/${name}`, live);
   return repos.map((r) => `${r.owner}/${r.name}`);
+}
+
+/** Copies the repositories `repos` lists and the secret files from `fromDir`/live into place. */
+async function copyFiles(
+  repos: string[],
+  repoPath: (fullName: string) => [string, string],
+  secrets: [string, string][],
+): Promise<void> {
+  for (const full of repos) {
+    const [src, dst] = repoPath(full);
+    await Deno.mkdir(dst.slice(0, dst.lastIndexOf("/")), { recursive: true });
+    await copyRepo(src, dst);
+  }
+  for (const [from, to] of secrets) await copySecret(from, to);
+}
+
+/** The directory holding pg_dump and pg_restore: PATH first, then /usr/lib/postgresql/<newest>/bin. */
+async function pgTool(name: "pg_dump" | "pg_restore"): Promise<string> {
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":").filter(Boolean)) {
+    if (await pathExists(`${dir}/${name}`)) return `${dir}/${name}`;
+  }
+  const versions: number[] = [];
+  try {
+    for await (const e of Deno.readDir("/usr/lib/postgresql")) {
+      if (/^\d+$/.test(e.name)) versions.push(Number(e.name));
+    }
+  } catch { /* not installed there */ }
+  for (const v of versions.sort((a, b) => b - a)) {
+    const path = `/usr/lib/postgresql/${v}/bin/${name}`;
+    if (await pathExists(path)) return path;
+  }
+  throw new Error(
+    `${name} not found (on PATH or in /usr/lib/postgresql/*/bin): install the PostgreSQL client ` +
+      "tools (apt-get install -y postgresql-client) to back up or restore a PostgreSQL database",
+  );
+}
+
+/**
+ * Runs pg_dump/pg_restore against `url`: the password travels in PGPASSWORD, never in argv; the
+ * URL on the command line has none.
+ */
+async function runPgTool(
+  name: "pg_dump" | "pg_restore",
+  args: string[],
+  url: string,
+): Promise<void> {
+  const program = await pgTool(name);
+  const u = new URL(url);
+  const password = decodeURIComponent(u.password);
+  u.password = "";
+  const env: Record<string, string> = password ? { PGPASSWORD: password } : {};
+  const out = await new Deno.Command(program, {
+    args: [...args, `--dbname=${u.toString()}`],
+    env,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!out.success) {
+    let err = new TextDecoder().decode(out.stderr).trim();
+    if (password) err = err.split(password).join("***");
+    throw new Error(`${name} of ${redactDatabaseUrl(url)} failed: ${err}`);
+  }
+}
+
+async function reposOf(url: string): Promise<string[]> {
+  const { openPostgresStore } = await import("../../db/postgres/store.ts");
+  const store = await openPostgresStore(url);
+  try {
+    return (await store.repos.list()).map((r) => `${r.owner}/${r.name}`);
+  } finally {
+    await store.close();
+  }
+}
+
+async function backupPostgres(
+  config: ServerConfig,
+  url: string,
+  target: string,
+): Promise<string[]> {
+  await pgTool("pg_dump"); // fail before writing anything when it is missing
+  await Deno.mkdir(`${target}/repos`, { recursive: true, mode: 0o700 });
+  // The database first: every repository it lists is then copied at or after this moment.
+  await runPgTool(
+    "pg_dump",
+    ["--format=custom", "--no-owner", `--file=${target}/${PG_DUMP_FILE}`],
+    url,
+  );
+  await Deno.chmod(`${target}/${PG_DUMP_FILE}`, 0o600);
+  const repos = await reposOf(url);
+  await copyFiles(
+    repos,
+    (full) => [`${config.reposDir}/${full}.git`, `${target}/repos/${full}.git`],
+    secretFiles(config).map(([name, live]) => [live, `${target}/${name}`]),
+  );
+  return repos;
+}
+
+async function restorePostgres(
+  config: ServerConfig,
+  url: string,
+  source: string,
+): Promise<string[]> {
+  if (!(await pathExists(`${source}/${PG_DUMP_FILE}`))) {
+    throw new Error(
+      `${source} holds no ${PG_DUMP_FILE}` +
+        (await pathExists(`${source}/${DB_FILE}`)
+          ? ` (it is an embedded SQLite backup: restore it without SERVICE_DATABASE_URL, then use signet db copy)`
+          : ""),
+    );
+  }
+  if (!(await isEmptyDir(config.dataDir))) {
+    throw new Error(`data dir ${config.dataDir} is not empty; restore only into an empty one`);
+  }
+  await pgTool("pg_restore");
+  const { existingTables } = await import("../../db/postgres/backup.ts");
+  const tables = await existingTables(url);
+  if (tables.length > 0) {
+    throw new Error(
+      `database ${redactDatabaseUrl(url)} is not empty (it has ${tables.length} tables, e.g. ${
+        tables[0]
+      }); restore only into a new, empty database (createdb)`,
+    );
+  }
+  await runPgTool("pg_restore", [
+    "--no-owner",
+    "--no-privileges",
+    "--single-transaction",
+    "--exit-on-error",
+    `${source}/${PG_DUMP_FILE}`,
+  ], url);
+  await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
+  const repos = await reposOf(url);
+  await copyFiles(
+    repos,
+    (full) => [`${source}/repos/${full}.git`, `${config.reposDir}/${full}.git`],
+    secretFiles(config).map(([name, live]) => [`${source}/${name}`, live]),
+  );
+  return repos;
 }

@@ -1,0 +1,498 @@
+/**
+ * `signet db copy --to postgres://…` (issue 25): a real embedded (SQLite) server filled through the
+ * API, git and the registry client is copied into a fresh PostgreSQL database; the SQLite file is
+ * unchanged, and the server started on PostgreSQL serves everything as before. A non-empty target
+ * is refused; a failed or killed copy leaves the target empty. Plus backup/restore on PostgreSQL.
+ */
+import { DatabaseSync } from "node:sqlite";
+import postgres from "postgres";
+import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
+import { createRepo, createUser, login, mintInvite } from "./helpers/accounts.ts";
+import { client, newKey } from "./helpers/registry.ts";
+import { gitEnv, run, runOk } from "./helpers/run.ts";
+import { runOnPty } from "./helpers/pty.ts";
+import { startTestServer, type TestServer } from "./helpers/server.ts";
+import { signBody } from "../client/registry.ts";
+import { verifyChain } from "../server/registry/audit.ts";
+import { openSqliteStore } from "../db/sqlite/store.ts";
+import { ON_POSTGRES, PASSWORD_ROLE, startPostgres } from "../testing/postgres.ts";
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const SQLITE = { SERVICE_DATABASE_URL: "" }; // the embedded engine, whatever the environment says
+
+function signet(args: string[], env: Record<string, string>) {
+  return run(Deno.execPath(), ["run", "-A", `${ROOT}main.ts`, ...args], { env });
+}
+
+async function sha256(path: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(path));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Row counts of every table signet keeps, and the nonce key, read straight from PostgreSQL. */
+async function pgState(url: string): Promise<Record<string, string | number>> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const out: Record<string, string | number> = {};
+    for (
+      const t of [
+        "users",
+        "invites",
+        "tokens",
+        "challenges",
+        "repos",
+        "registry_bots",
+        "registry_keys",
+        "registry_capabilities",
+        "registry_controllers",
+        "registry_attestations",
+        "registry_log",
+        "registry_used_nonces",
+        "registry_meta",
+      ]
+    ) {
+      const [r] = await sql.unsafe(`SELECT count(*)::int AS n FROM ${t}`);
+      out[t] = Number(r.n);
+    }
+    const [k] = await sql.unsafe("SELECT value FROM registry_meta WHERE name = 'nonce_key'");
+    out.nonce_key = k?.value ?? "";
+    return out;
+  } finally {
+    await sql.end();
+  }
+}
+
+function sqliteNonceKey(path: string): string {
+  const db = new DatabaseSync(path, { readOnly: true });
+  try {
+    return (db.prepare("SELECT value FROM registry_meta WHERE name = 'nonce_key'").get() as {
+      value: string;
+    }).value;
+  } finally {
+    db.close();
+  }
+}
+
+async function raw(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers });
+  return { status: res.status, etag: res.headers.get("etag"), body: await res.text() };
+}
+
+/** Everything observable that must survive the move, as exact response bytes. */
+async function snapshot(server: TestServer, bots: string[]) {
+  const admin = { Authorization: `Bearer ${server.adminKey}` };
+  const out: Record<string, unknown> = {};
+  for (const p of ["/api/admin/users", "/api/admin/invites", "/api/admin/repos", "/api/repos"]) {
+    out[p] = await raw(`${server.httpUrl}${p}`, admin);
+  }
+  for (const b of bots) {
+    for (const p of [`/v1/bots/${b}`, `/v1/bots/${b}/attestations`, `/v1/bots/${b}/log`]) {
+      out[p] = await raw(`${server.registryUrl}${p}`);
+    }
+  }
+  for (const q of ["?q=deploy", "?q=", "?capability=deploy", "?status=revoked", "?q=ops"]) {
+    out[`/v1/search${q}`] = await raw(`${server.registryUrl}/v1/search${q}`);
+  }
+  out["/v1/log"] = await raw(`${server.registryUrl}/v1/log?after=0&limit=1000`);
+  return out;
+}
+
+Deno.test({
+  name: "db copy: an embedded install moves to PostgreSQL with everything intact",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn(t) {
+    const pg = await startPostgres();
+    const dataDir = await Deno.makeTempDir({ prefix: "signet-dbcopy-" });
+    const home = await Deno.makeTempDir();
+    const env = gitEnv(home);
+    const bots = ["alpha", "ops", "beta", "gamma"];
+    let server = await startTestServer({ dataDir, env: SQLITE });
+    try {
+      // ---- fill the embedded server through the API, git and the registry client
+      const alice = await createUser(server, "alice");
+      const bob = await createUser(server, "bob");
+      await mintInvite(server); // one left unused
+      const tokenA = await login(server, alice);
+      await login(server, bob);
+      await createRepo(server, tokenA, "proj");
+      await createRepo(server, tokenA, "empty");
+      const work = `${home}/w`;
+      await runOk("git", ["init", "-q", "-b", "main", work], { env });
+      await Deno.writeTextFile(`${work}/f`, "hello");
+      await runOk("git", ["add", "."], { cwd: work, env });
+      await runOk("git", ["commit", "-q", "-m", "first"], { cwd: work, env });
+      const pushUrl = (s: TestServer, token: string) =>
+        `http://alice:${token}@127.0.0.1:${s.httpPort}/alice/proj.git`;
+      await runOk("git", ["push", "-q", pushUrl(server, tokenA), "main"], { cwd: work, env });
+      const pushed = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
+
+      const c = client(server.registryUrl);
+      const [k1, k2, k3, k4] = await Promise.all(["k1", "k2", "k3", "k4"].map((id) => newKey(id)));
+      await c.createBot({
+        bot_id: "alpha",
+        name: "Alpha Deployer",
+        description: "Deploys things",
+        keys: [k1.pub, k2.pub, k3.pub],
+        capabilities: ["deploy", "git:push"],
+        policy: {
+          version: 1,
+          default_threshold: 1,
+          signers: { a: { key_id: "k1" }, b: { key_id: "k2" }, c: { key_id: "k3" } },
+          rules: [{
+            operation: "revoke_bot",
+            threshold: 2,
+            signers: ["a", "b", "c"],
+            description: "two of three",
+          }],
+        },
+      }, [k1.signer]);
+      await c.addKey("alpha", k4.pub, [k1.signer]);
+      await c.removeKey("alpha", "k2", [k1.signer], "lost");
+      const c1 = await newKey("c1", "ops");
+      await c.createBot({ bot_id: "ops", name: "Ops", keys: [c1.pub], capabilities: ["deploy"] }, [
+        c1.signer,
+      ]);
+      const b1 = await newKey("b1", "beta");
+      await c.createBot({
+        bot_id: "beta",
+        name: "Beta",
+        keys: [b1.pub],
+        controllers: [{ bot_id: "ops", label: "parent" }],
+      }, [b1.signer]);
+      await c.updateBot("beta", { description: "managed by ops" }, [c1.signer]);
+      await c.attest({ issuer: "ops", subject: "beta", claim: "reviewed-by:ops" }, c1.signer);
+      await c.attest({ issuer: "beta", subject: "ops", claim: "peer" }, b1.signer);
+      const g1 = await newKey("g1", "gamma");
+      await c.createBot({ bot_id: "gamma", name: "Gamma", keys: [g1.pub] }, [g1.signer]);
+      await c.revokeBot("gamma", [g1.signer], "retired");
+      // A nonce issued before the move, used after it: the nonce key must travel.
+      const earlyNonce = await c.nonce();
+      const logBefore = await c.log();
+      assertEquals(verifyChain(logBefore), null);
+      const before = await snapshot(server, bots);
+      const ports = { http: server.httpPort, ssh: server.sshPort, registry: 0 };
+      ports.registry = Number(new URL(server.registryUrl).port);
+      await server.stop();
+
+      const dbFile = `${dataDir}/signet.db`;
+      const hashBefore = await sha256(dbFile);
+      const url = await pg.createDatabase();
+
+      await t.step("the copy fills the empty database and verifies it", async () => {
+        const started = performance.now();
+        const r = await signet(["db", "copy", "--to", url], { SERVICE_DATA_DIR: dataDir });
+        const ms = Math.round(performance.now() - started);
+        assertEquals(r.code, 0, r.stderr);
+        console.log(`      db copy of the e2e data set: ${ms} ms\n${r.stdout}`);
+        assertStringIncludes(r.stdout, "Audit chain verified: " + logBefore.length + " entries");
+        assertStringIncludes(r.stdout, "users                  2 rows");
+        assertStringIncludes(r.stdout, `SERVICE_DATABASE_URL=${url}`);
+        assertStringIncludes(r.stderr, "copied registry_log:"); // progress, one line per table
+        assertEquals(await sha256(dbFile), hashBefore, "the SQLite file was changed");
+        const state = await pgState(url);
+        assertEquals(state.users, 2);
+        assertEquals(state.repos, 2);
+        assertEquals(state.registry_bots, 4);
+        assertEquals(state.registry_attestations, 2);
+        assertEquals(state.registry_log, logBefore.length);
+        assertEquals(state.registry_meta, 1);
+        assertEquals(state.nonce_key, sqliteNonceKey(dbFile));
+      });
+
+      await t.step(
+        "a second copy into the now non-empty target is refused and changes nothing",
+        async () => {
+          const state = await pgState(url);
+          const r = await signet(["db", "copy", "--to", url], { SERVICE_DATA_DIR: dataDir });
+          assertEquals(r.code, 1);
+          assertStringIncludes(r.stderr, "the target database is not empty (rows in users");
+          assertEquals(await pgState(url), state);
+        },
+      );
+
+      await t.step("signet on PostgreSQL serves the same data", async () => {
+        server = await startTestServer({ dataDir, env: { SERVICE_DATABASE_URL: url }, ports });
+        // Served from PostgreSQL: a write there does not touch the SQLite file.
+        const after = await snapshot(server, bots);
+        assertEquals(after, before);
+        // The old token still works, and the old key logs in.
+        const me = await raw(`${server.httpUrl}/api/user`, { Authorization: `Bearer ${tokenA}` });
+        assertEquals(me.status, 200, me.body);
+        assertStringIncludes(me.body, '"alice"');
+        await login(server, alice);
+        // Clone shows the pushed commit.
+        const clone = `${home}/clone`;
+        await runOk("git", ["clone", "-q", pushUrl(server, tokenA), clone], { env });
+        assertEquals(
+          (await runOk("git", ["rev-parse", "HEAD"], { cwd: clone, env })).trim(),
+          pushed,
+        );
+        // The audit log verifies and is the same; the early nonce still signs a write.
+        const c2 = client(server.registryUrl);
+        const logAfter = await c2.log();
+        assertEquals(logAfter, logBefore);
+        assertEquals(verifyChain(logAfter), null);
+        const current = await c2.getBot("beta");
+        const body = await signBody({
+          bot_id: "beta",
+          keys: current.keys.map(({ key_id, algorithm, public_key, label }) => ({
+            key_id,
+            algorithm,
+            public_key,
+            label,
+          })),
+          description: "after the move",
+        }, {
+          method: "PATCH",
+          path: "/v1/bots/beta",
+          nonce: earlyNonce,
+          signers: [b1.signer],
+          targetBot: "beta",
+        });
+        const patched = await c2.raw("PATCH", "/v1/bots/beta", JSON.stringify(body));
+        assertEquals(patched.status, 200, JSON.stringify(patched.body));
+        // New rows get ids past the copied ones (identity counters were moved).
+        const carol = await createUser(server, "carol");
+        assertEquals(carol.id, 3);
+        await createRepo(server, await login(server, carol), "third");
+        const g2 = await newKey("g2", "delta");
+        await c2.createBot({ bot_id: "delta", keys: [g2.pub] }, [g2.signer]);
+        await c2.attest({ issuer: "ops", subject: "delta", claim: "new" }, c1.signer);
+        assertEquals(verifyChain(await c2.log()), null);
+        await server.stop();
+        assertEquals(await sha256(dbFile), hashBefore, "the SQLite file was changed");
+      });
+    } finally {
+      await server.stop();
+      await pg.destroy();
+    }
+  },
+});
+
+Deno.test({
+  name: "db copy: a failed or killed copy leaves the target empty",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const pg = await startPostgres();
+    try {
+      // A large-ish source: a few rows everywhere early, 200 000 used nonces late in the order.
+      const dataDir = await Deno.makeTempDir({ prefix: "signet-dbcopy-big-" });
+      const dbFile = `${dataDir}/signet.db`;
+      const store = await openSqliteStore(dbFile);
+      await store.users.insert("alice", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA alice");
+      await store.close();
+      const db = new DatabaseSync(dbFile);
+      db.exec("BEGIN");
+      const ins = db.prepare("INSERT INTO registry_used_nonces (nonce, expires_ms) VALUES (?, ?)");
+      for (let i = 0; i < 200_000; i++) ins.run(`n${String(i).padStart(8, "0")}`, 4e12 + i);
+      db.exec("COMMIT");
+      // One row PostgreSQL refuses, after users are in: a key of a bot that does not exist
+      // (SQLite checks foreign keys per connection; this one does not).
+      db.exec("PRAGMA foreign_keys = OFF");
+      db.prepare("INSERT INTO registry_keys VALUES ('ghost', 'k1', 'x', 'active')").run();
+      db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      db.close();
+      const empty = (state: Record<string, string | number>) => {
+        for (const [k, v] of Object.entries(state)) {
+          if (k === "nonce_key") continue;
+          assertEquals(v, k === "registry_meta" ? 1 : 0, k);
+        }
+        assert(state.nonce_key !== sqliteNonceKey(dbFile), "the source's nonce key got in");
+      };
+
+      // A failure mid-copy (the bad row) rolls everything back.
+      const failed = await pg.createDatabase();
+      const r = await signet(["db", "copy", "--to", failed], { SERVICE_DATA_DIR: dataDir });
+      assertEquals(r.code, 1, r.stdout);
+      assertStringIncludes(r.stderr, "copied users: 1 rows"); // users were already in
+      assertStringIncludes(r.stderr, "registry_keys");
+      assertStringIncludes(r.stderr, "left as it was");
+      empty(await pgState(failed));
+
+      // Killed right after the first table is in: nothing is committed either.
+      const rw = new DatabaseSync(dbFile);
+      rw.exec("DELETE FROM registry_keys WHERE bot_id = 'ghost'");
+      rw.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      rw.close();
+      const killed = await pg.createDatabase();
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", `${ROOT}main.ts`, "db", "copy", "--to", killed],
+        env: { SERVICE_DATA_DIR: dataDir },
+        stdout: "null",
+        stderr: "piped",
+      }).spawn();
+      let seen = "";
+      const dec = new TextDecoder();
+      for await (const chunk of child.stderr) {
+        seen += dec.decode(chunk, { stream: true });
+        if (seen.includes("copied users")) break;
+      }
+      child.kill("SIGKILL");
+      const status = await child.status;
+      assertEquals(status.success, false, "the copy finished before it could be killed");
+      empty(await pgState(killed));
+
+      // The same source copies completely into a fresh database.
+      const whole = await pg.createDatabase();
+      const started = performance.now();
+      // On a terminal, progress counts the rows of each table as they go in.
+      const ok = await runOnPty(
+        Deno.execPath(),
+        ["run", "-A", `${ROOT}main.ts`, "db", "copy", "--to", whole],
+        [],
+        {
+          env: { SERVICE_DATA_DIR: dataDir },
+          timeoutMs: 120_000,
+        },
+      );
+      assertEquals(ok.code, 0, ok.output);
+      assertStringIncludes(ok.output, "copying registry_used_nonces: 500 of 200000 rows");
+      assertStringIncludes(ok.output, "copying registry_used_nonces: 200000 of 200000 rows");
+      assertStringIncludes(ok.output, "Audit chain verified: 0 entries.");
+      console.log(
+        `      db copy of 200 000 rows: ${Math.round(performance.now() - started)} ms`,
+      );
+      const state = await pgState(whole);
+      assertEquals(state.registry_used_nonces, 200_000);
+      assertEquals(state.users, 1);
+      assertEquals(state.nonce_key, sqliteNonceKey(dbFile));
+    } finally {
+      await pg.destroy();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "backup and restore on PostgreSQL: pg_dump into the backup dir, restore into an empty database",
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const pg = await startPostgres();
+    const home = await Deno.makeTempDir();
+    const env = gitEnv(home);
+    const url = await pg.createDatabase();
+    const dataDir = await Deno.makeTempDir({ prefix: "signet-pgbackup-" });
+    let server = await startTestServer({ dataDir, env: { SERVICE_DATABASE_URL: url } });
+    try {
+      const alice = await createUser(server, "alice");
+      const token = await login(server, alice);
+      await createRepo(server, token, "proj");
+      const work = `${home}/w`;
+      await runOk("git", ["init", "-q", "-b", "main", work], { env });
+      await Deno.writeTextFile(`${work}/f`, "hello");
+      await runOk("git", ["add", "."], { cwd: work, env });
+      await runOk("git", ["commit", "-q", "-m", "first"], { cwd: work, env });
+      const repoUrl = (s: TestServer) =>
+        `http://alice:${token}@127.0.0.1:${s.httpPort}/alice/proj.git`;
+      await runOk("git", ["push", "-q", repoUrl(server), "main"], { cwd: work, env });
+      const pushed = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
+      const c = client(server.registryUrl);
+      const k = await newKey("k1", "bot1");
+      await c.createBot({ bot_id: "bot1", name: "Bot One", keys: [k.pub] }, [k.signer]);
+      const botBefore = await raw(`${server.registryUrl}/v1/bots/bot1`);
+
+      const backupDir = `${await Deno.makeTempDir()}/snap`;
+      const b = await signet(["backup", backupDir], {
+        SERVICE_DATA_DIR: dataDir,
+        SERVICE_DATABASE_URL: url,
+      });
+      assertEquals(b.code, 0, b.stderr);
+      assertStringIncludes(b.stdout, "1 repositories");
+      assert((await Deno.stat(`${backupDir}/signet.pgdump`)).size > 0);
+      assertEquals((await Deno.stat(`${backupDir}/signet.pgdump`)).mode! & 0o777, 0o600);
+      await Deno.stat(`${backupDir}/repos/alice/proj.git/HEAD`);
+      await server.stop();
+
+      // Refused: a database that already has tables (changes nothing), a SQLite-mode restore.
+      const emptyDir = await Deno.makeTempDir();
+      const refused = await signet(["restore", backupDir], {
+        SERVICE_DATA_DIR: emptyDir,
+        SERVICE_DATABASE_URL: url,
+      });
+      assertEquals(refused.code, 1);
+      assertStringIncludes(refused.stderr, "is not empty");
+      const sqliteMode = await signet(["restore", backupDir], { SERVICE_DATA_DIR: emptyDir });
+      assertEquals(sqliteMode.code, 1);
+      assertStringIncludes(sqliteMode.stderr, "PostgreSQL backup");
+
+      // Restore into a fresh database and an empty data dir, start, find everything.
+      const url2 = await pg.createDatabase();
+      const r = await signet(["restore", backupDir], {
+        SERVICE_DATA_DIR: emptyDir,
+        SERVICE_DATABASE_URL: url2,
+      });
+      assertEquals(r.code, 0, r.stderr);
+      server = await startTestServer({ dataDir: emptyDir, env: { SERVICE_DATABASE_URL: url2 } });
+      const me = await raw(`${server.httpUrl}/api/user`, { Authorization: `Bearer ${token}` });
+      assertEquals(me.status, 200, me.body);
+      await login(server, alice);
+      const clone = `${home}/clone`;
+      await runOk("git", ["clone", "-q", repoUrl(server), clone], { env });
+      assertEquals((await runOk("git", ["rev-parse", "HEAD"], { cwd: clone, env })).trim(), pushed);
+      assertEquals(await raw(`${server.registryUrl}/v1/bots/bot1`), botBefore);
+      assertEquals(verifyChain(await client(server.registryUrl).log()), null);
+    } finally {
+      await server.stop();
+      await pg.destroy();
+    }
+  },
+});
+
+Deno.test({
+  name: "db copy and PostgreSQL backup with a password: it works and is never shown",
+  // A shared cluster (SERVICE_TEST_POSTGRES_URL) is not given a password role.
+  ignore: ON_POSTGRES,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const pg = await startPostgres();
+    try {
+      const password = "s3cret:p@ss/word";
+      const db = `pw_${Date.now().toString(36)}`;
+      const admin = postgres(pg.url(), { max: 1, onnotice: () => {} });
+      try {
+        await admin.unsafe(`CREATE ROLE ${PASSWORD_ROLE} LOGIN PASSWORD '${password}'`);
+        await admin.unsafe(`CREATE DATABASE ${db} OWNER ${PASSWORD_ROLE}`);
+      } finally {
+        await admin.end();
+      }
+      const base = new URL(pg.url(db));
+      base.username = PASSWORD_ROLE;
+      base.password = encodeURIComponent(password);
+      const url = base.toString();
+      const dataDir = await Deno.makeTempDir({ prefix: "signet-dbcopy-pw-" });
+      const store = await openSqliteStore(`${dataDir}/signet.db`);
+      await store.users.insert("alice", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA alice");
+      await store.close();
+      const hidden = (r: { stdout: string; stderr: string }) => {
+        for (const part of [password, encodeURIComponent(password)]) {
+          assert(!r.stdout.includes(part) && !r.stderr.includes(part), r.stdout + r.stderr);
+        }
+      };
+      const copy = await signet(["db", "copy", "--to", url], { SERVICE_DATA_DIR: dataDir });
+      assertEquals(copy.code, 0, copy.stderr);
+      hidden(copy);
+      assertStringIncludes(copy.stdout, `${PASSWORD_ROLE}@127.0.0.1`);
+      const wrong = new URL(url);
+      wrong.password = "nope";
+      const refused = await signet(["db", "copy", "--to", wrong.toString()], {
+        SERVICE_DATA_DIR: dataDir,
+      });
+      assertEquals(refused.code, 1);
+      assertStringIncludes(refused.stderr, "password authentication failed");
+      const backupDir = `${await Deno.makeTempDir()}/snap`;
+      const b = await signet(["backup", backupDir], {
+        SERVICE_DATA_DIR: dataDir,
+        SERVICE_DATABASE_URL: url,
+      });
+      assertEquals(b.code, 0, b.stderr);
+      hidden(b);
+      assert((await Deno.stat(`${backupDir}/signet.pgdump`)).size > 0);
+    } finally {
+      await pg.destroy();
+    }
+  },
+});
