@@ -6,18 +6,18 @@
  */
 import { DatabaseSync } from "node:sqlite";
 import postgres from "postgres";
-import { assert, assertEquals, assertStringIncludes } from "./helpers/assert.ts";
-import { createRepo, createUser, login, mintInvite } from "./helpers/accounts.ts";
-import { client, newKey } from "./helpers/registry.ts";
-import { gitEnv, run, runOk } from "./helpers/run.ts";
-import { runOnPty } from "./helpers/pty.ts";
-import { startTestServer, type TestServer } from "./helpers/server.ts";
-import { signBody } from "../client/registry.ts";
-import { verifyChain } from "../server/registry/audit.ts";
-import { openSqliteStore } from "../db/sqlite/store.ts";
-import { ON_POSTGRES, PASSWORD_ROLE, startPostgres } from "../testing/postgres.ts";
+import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
+import { createRepo, createUser, login, mintInvite } from "../../../testing/accounts.ts";
+import { client, newKey } from "../../helpers/registry.ts";
+import { gitEnv, run, runOk } from "../../../testing/run.ts";
+import { runOnPty } from "../../helpers/pty.ts";
+import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { signBody } from "../../../client/registry.ts";
+import { verifyChain } from "../../../server/registry/audit.ts";
+import { openSqliteStore } from "../../../db/sqlite/store.ts";
+import { ON_POSTGRES, PASSWORD_ROLE, startPostgres } from "../../../testing/postgres.ts";
 
-const ROOT = new URL("../", import.meta.url).pathname;
+const ROOT = new URL("../../../", import.meta.url).pathname;
 const SQLITE = { SERVICE_DATABASE_URL: "" }; // the embedded engine, whatever the environment says
 
 function signet(args: string[], env: Record<string, string>) {
@@ -99,6 +99,7 @@ async function snapshot(server: TestServer, bots: string[]) {
 
 Deno.test({
   name: "db copy: an embedded install moves to PostgreSQL with everything intact",
+  ignore: ON_POSTGRES, // each test brings its own PostgreSQL: run once
   sanitizeOps: false,
   sanitizeResources: false,
   async fn(t) {
@@ -272,6 +273,7 @@ Deno.test({
 
 Deno.test({
   name: "db copy: a failed or killed copy leaves the target empty",
+  ignore: ON_POSTGRES, // each test brings its own PostgreSQL: run once
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -367,6 +369,7 @@ Deno.test({
 Deno.test({
   name:
     "backup and restore on PostgreSQL: pg_dump into the backup dir, restore into an empty database",
+  ignore: ON_POSTGRES, // each test brings its own PostgreSQL: run once
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
