@@ -24,3 +24,15 @@ export interface InviteStore {
   /** Every invite, newest first. */
   list(): Promise<InviteRow[]>;
 }
+
+/** The row of an invite just stored (both engines return it from `insert`). */
+export function newInviteRow(code: string, createdBy: number | null, createdAt: string): InviteRow {
+  return {
+    code,
+    created_by: createdBy,
+    used_by: null,
+    used_by_username: null,
+    created_at: createdAt,
+    used_at: null,
+  };
+}

@@ -1,5 +1,5 @@
 /** PostgreSQL invites store (see ../invites.ts). */
-import type { InviteRow, InviteStore } from "../invites.ts";
+import { type InviteRow, type InviteStore, newInviteRow } from "../invites.ts";
 import { changes, rows, type Sql } from "./sql.ts";
 
 const SELECT = `SELECT i.code, i.created_by, i.used_by, i.created_at, i.used_at,
@@ -15,14 +15,7 @@ export function pgInvites(sql: Sql): InviteStore {
         createdBy,
         createdAt,
       ]);
-      return {
-        code,
-        created_by: createdBy,
-        used_by: null,
-        used_by_username: null,
-        created_at: createdAt,
-        used_at: null,
-      };
+      return newInviteRow(code, createdBy, createdAt);
     },
     async find(code) {
       return (await rows<InviteRow>(sql, `${SELECT} WHERE i.code = $1`, [code]))[0];

@@ -1,4 +1,5 @@
 /** PostgreSQL registry bots store (see ../registry_bots.ts). */
+import { rarestWindow } from "../search_plan.ts";
 import type {
   BotHit,
   BotQuery,
@@ -175,19 +176,8 @@ async function selectivePart(sql: Sql, q: string, memory: PlanMemory): Promise<s
     if (n === undefined) memory.trigramDocs.set(trigram, n = await trigramDocs(sql, trigram));
     counts.push(n);
   }
-  const min = Math.min(...counts);
-  if (min >= COMMON) return q;
-  let lo = counts.indexOf(min);
-  let hi = lo;
-  const near = (n: number | undefined) => n !== undefined && n <= 4 * min + 100;
-  while (hi - lo < 3) {
-    const left = counts[lo - 1];
-    const right = counts[hi + 1];
-    if (near(left) && (!near(right) || left <= right)) lo--;
-    else if (near(right)) hi++;
-    else break;
-  }
-  return q.slice(lo, hi + 3);
+  if (Math.min(...counts) >= COMMON) return q;
+  return rarestWindow(q, counts);
 }
 
 // How many bots' search text holds `trigram`, up to COMMON.

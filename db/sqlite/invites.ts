@@ -1,6 +1,6 @@
 /** Invites on SQLite. */
 import type { Database } from "./database.ts";
-import type { InviteRow, InviteStore } from "../invites.ts";
+import { type InviteRow, type InviteStore, newInviteRow } from "../invites.ts";
 import type { Sync } from "./sync.ts";
 
 const SELECT = `SELECT i.*, u.username AS used_by_username FROM invites i
@@ -16,14 +16,7 @@ export class SqliteInvites implements Sync<InviteStore> {
     const createdAt = new Date().toISOString();
     this.db.prepare("INSERT INTO invites (code, created_by, created_at) VALUES (?, ?, ?)")
       .run(code, createdBy, createdAt);
-    return {
-      code,
-      created_by: createdBy,
-      used_by: null,
-      used_by_username: null,
-      created_at: createdAt,
-      used_at: null,
-    };
+    return newInviteRow(code, createdBy, createdAt);
   }
 
   find(code: string): InviteRow | undefined {

@@ -12,6 +12,7 @@ import type {
   RegistryCounts,
 } from "../registry_bots.ts";
 import type { Sync } from "./sync.ts";
+import { rarestWindow } from "../search_plan.ts";
 
 /** The stored JSON record of `botId` and its version, or undefined. */
 export function loadBotRow(
@@ -152,18 +153,7 @@ function selectivePart(db: Database, q: string, memory?: PlanMemory): string {
     if (n === undefined) memory.trigramDocs.set(trigram, n = trigramDocs(db, trigram));
     return n;
   });
-  const min = Math.min(...counts);
-  let lo = counts.indexOf(min);
-  let hi = lo;
-  const near = (n: number | undefined) => n !== undefined && n <= 4 * min + 100;
-  while (hi - lo < 3) {
-    const left = counts[lo - 1];
-    const right = counts[hi + 1];
-    if (near(left) && (!near(right) || left <= right)) lo--;
-    else if (near(right)) hi++;
-    else break;
-  }
-  return q.slice(lo, hi + 3);
+  return rarestWindow(q, counts);
 }
 
 const vocabularies = new WeakSet<Database>();
