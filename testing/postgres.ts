@@ -239,7 +239,7 @@ async function signalAll(dir: string, signal: Deno.Signal): Promise<void> {
 }
 
 /**
- * Whether this test run is the suite's PostgreSQL run (scripts/test.ts). The few steps that read or
+ * Whether this test run is the suite's PostgreSQL run (scripts/suite.ts). The few steps that read or
  * plant rows in the embedded database file directly are SQLite's alone; the store contract suite
  * (db/store_contract_test.ts) proves the same rules on both engines.
  */

@@ -33,7 +33,7 @@ export function unknownVariables(
 ): { name: string; nearest: string }[] {
   const known = knownNames();
   return Object.keys(env)
-    // SERVICE_TEST_*: the test suite's own (scripts/test.ts), read by no server.
+    // SERVICE_TEST_*: the test suite's own (scripts/suite.ts), read by no server.
     .filter((name) =>
       name.startsWith("SERVICE_") && !name.startsWith("SERVICE_TEST_") && !known.includes(name)
     )
