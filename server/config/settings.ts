@@ -217,7 +217,7 @@ export const SETTINGS = {
   ),
   PATH: setting(
     "a search path (default /usr/bin:/bin)",
-    "where git and its helpers are found; git runs with only this PATH",
+    "where git, its helpers and pg_dump/pg_restore (backups on PostgreSQL) are found; git runs with only this PATH",
     (value) => value ?? "/usr/bin:/bin",
   ),
 };

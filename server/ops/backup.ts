@@ -119,9 +119,12 @@ async function copyFiles(
   for (const [from, to] of secrets) await copySecret(from, to);
 }
 
-/** The directory holding pg_dump and pg_restore: PATH first, then /usr/lib/postgresql/<newest>/bin. */
-async function pgTool(name: "pg_dump" | "pg_restore"): Promise<string> {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":").filter(Boolean)) {
+/**
+ * pg_dump or pg_restore: on `path` (the server's PATH, read once by server/config.ts) first, then in
+ * /usr/lib/postgresql/<newest>/bin.
+ */
+async function pgTool(name: "pg_dump" | "pg_restore", path: string): Promise<string> {
+  for (const dir of path.split(":").filter(Boolean)) {
     if (await pathExists(`${dir}/${name}`)) return `${dir}/${name}`;
   }
   const versions: number[] = [];
@@ -148,8 +151,9 @@ async function runPgTool(
   name: "pg_dump" | "pg_restore",
   args: string[],
   url: string,
+  path: string,
 ): Promise<void> {
-  const program = await pgTool(name);
+  const program = await pgTool(name, path);
   const u = new URL(url);
   const password = decodeURIComponent(u.password);
   u.password = "";
@@ -183,13 +187,14 @@ async function backupPostgres(
   url: string,
   target: string,
 ): Promise<string[]> {
-  await pgTool("pg_dump"); // fail before writing anything when it is missing
+  await pgTool("pg_dump", config.gitPath); // fail before writing anything when it is missing
   await Deno.mkdir(`${target}/repos`, { recursive: true, mode: 0o700 });
   // The database first: every repository it lists is then copied at or after this moment.
   await runPgTool(
     "pg_dump",
     ["--format=custom", "--no-owner", `--file=${target}/${PG_DUMP_FILE}`],
     url,
+    config.gitPath,
   );
   await Deno.chmod(`${target}/${PG_DUMP_FILE}`, 0o600);
   const repos = await reposOf(url);
@@ -217,7 +222,7 @@ async function restorePostgres(
   if (!(await isEmptyDir(config.dataDir))) {
     throw new Error(`data dir ${config.dataDir} is not empty; restore only into an empty one`);
   }
-  await pgTool("pg_restore");
+  await pgTool("pg_restore", config.gitPath);
   const { existingTables } = await import("../../db/postgres/backup.ts");
   const tables = await existingTables(url);
   if (tables.length > 0) {
@@ -227,13 +232,18 @@ async function restorePostgres(
       }); restore only into a new, empty database (createdb)`,
     );
   }
-  await runPgTool("pg_restore", [
-    "--no-owner",
-    "--no-privileges",
-    "--single-transaction",
-    "--exit-on-error",
-    `${source}/${PG_DUMP_FILE}`,
-  ], url);
+  await runPgTool(
+    "pg_restore",
+    [
+      "--no-owner",
+      "--no-privileges",
+      "--single-transaction",
+      "--exit-on-error",
+      `${source}/${PG_DUMP_FILE}`,
+    ],
+    url,
+    config.gitPath,
+  );
   await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
   const repos = await reposOf(url);
   await copyFiles(

@@ -1,16 +1,16 @@
 /**
  * Search latency on PostgreSQL at 100,000 bots (seeded like bench/: `seed-NNNNNN` ids, names and
  * descriptions from SEED_WORDS, 1–2 of 8 capabilities): per query shape, the plan PostgreSQL
- * picks and p50/p99 of `bots.search` through the store. Run: `deno run -A db/postgres/search_bench.ts`
+ * picks and p50/p99 of `bots.search` through the store. Run: `deno run -A bench/load/postgres_search.ts`
  * (a throwaway cluster, or SERVICE_TEST_POSTGRES_URL's).
  */
 import postgres from "postgres";
-import { SEED_WORDS } from "../../bench/load/seed_names.ts";
+import { SEED_WORDS } from "./seed_names.ts";
 import { startPostgres } from "../../testing/postgres.ts";
-import type { BotQuery } from "../registry_bots.ts";
-import { searchStatement } from "./registry_bots.ts";
-import type { Sql } from "./sql.ts";
-import { openPostgresStore } from "./store.ts";
+import type { BotQuery } from "../../db/registry_bots.ts";
+import { searchStatement } from "../../db/postgres/registry_bots.ts";
+import type { Sql } from "../../db/postgres/sql.ts";
+import { openPostgresStore } from "../../db/postgres/store.ts";
 
 const BOTS = 100_000;
 const RUNS = 200;
