@@ -208,7 +208,7 @@ export function engineFigures(report: BenchReport): EngineFigure[] {
     });
     const search = { sqlite: p99(e.search.sqlite), postgres: p99(e.search.postgres) };
     out.push({
-      workload: "GET /v1/search p99 (16 connections)",
+      workload: "GET /v1/search p99",
       unit: "ms",
       ...search,
       goal: "PostgreSQL < 25 ms",
