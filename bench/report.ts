@@ -7,7 +7,20 @@ import {
   SEARCH_WARM_UP_SECONDS,
 } from "./registry_workloads.ts";
 import { renderCliStartup } from "./cli_startup.ts";
-import { type BenchReport, checkGoals, clientFloor, cpu, has, med } from "./results.ts";
+import {
+  type BenchReport,
+  checkEngineGoals,
+  checkGoals,
+  clientFloor,
+  cpu,
+  type EngineFigure,
+  engineFigures,
+  engineRatio,
+  has,
+  med,
+} from "./results.ts";
+import { onPostgres } from "./transport.ts";
+import { spread } from "./engine_workloads.ts";
 
 function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
@@ -17,7 +30,14 @@ function table(header: string[], rows: string[][]): string {
 const mark = (ok: boolean | null) => (ok === null ? "n/a" : ok ? "yes" : "**no**");
 
 /** Renders the Markdown report. */
-export function renderReport(report: BenchReport): string {
+export function renderReport(full: BenchReport): string {
+  // The PostgreSQL transports show in "Storage engines" alone; every other section is SQLite's.
+  const shown = full.transports.filter((t) => !onPostgres(t));
+  const report: BenchReport = {
+    ...full,
+    transports: shown,
+    git: full.git.filter((g) => shown.some((t) => t.id === g.transport)),
+  };
   const ids = report.transports.map((t) => t.id);
   const workloads = [...new Set(report.git.map((g) => g.workload))];
   const out: string[] = [];
@@ -64,6 +84,8 @@ export function renderReport(report: BenchReport): string {
     ["goal", "measured", "holds"],
     checkGoals(report).map((g) => [g.goal, g.measured, mark(g.ok)]),
   ));
+
+  out.push(...renderEngines(full));
 
   if (report.git.length) {
     out.push("", "## Git workloads: median ms", "");
@@ -310,4 +332,71 @@ function renderCreateBreakdown(b: CreateBreakdown, rawVerifyPerSec: number): str
     "(`bench/load/create_ceiling.ts`, not run by the bench) reached 28–35% of the raw rate under " +
     'this load on this machine: see docs/decisions/performance-and-bench.md, "Verified creates: the ceiling on two cores".',
   ];
+}
+
+/** `median (min–max)` of `xs`. */
+function withSpread(xs: number[]): string {
+  const s = spread(xs);
+  return xs.length > 1 ? `${fmt(s.median)} (${fmt(s.min)}–${fmt(s.max)})` : fmt(s.median);
+}
+
+/** The "Storage engines" section: the same workloads on SQLite and on PostgreSQL. */
+function renderEngines(report: BenchReport): string[] {
+  const figures = engineFigures(report);
+  if (!figures.length) return [];
+  const e = report.engines;
+  const out = ["", "## Storage engines", ""];
+  out.push(
+    "The same Signet build on its embedded SQLite file (the default) and on PostgreSQL " +
+      "(`SERVICE_DATABASE_URL`, a fresh database of one throwaway local cluster): the git " +
+      "workloads ran both servers' SSH and HTTP transports interleaved with all the others in the " +
+      "same runs (transport ids `-pg`); the registry loads ran after the registry workloads, in " +
+      "rounds alternating between the engines (order flipped every round), each against its own " +
+      "server seeded with the same bots. Each cell is the median, with the lowest and highest " +
+      "run or round in brackets; ratio = PostgreSQL / SQLite of the medians. Server, cluster and " +
+      "load generator share the machine's two cores: PostgreSQL's backends take CPU from Signet " +
+      "and wrk that SQLite, running inside Signet's process, does not " +
+      '(docs/decisions/performance-and-bench.md, "Comparing the storage engines").',
+    "",
+  );
+  out.push(table(
+    ["workload", "SQLite", "PostgreSQL", "ratio", "goal", "met?"],
+    figures.map((f: EngineFigure) => [
+      `${f.workload} (${f.unit})`,
+      withSpread(f.sqlite),
+      withSpread(f.postgres),
+      fmtRatio(engineRatio(f)),
+      f.goal || "context",
+      mark(f.ok),
+    ]),
+  ));
+  if (e) {
+    out.push(
+      "",
+      `Registry: ${e.get.sqlite.length} rounds of GET bot (${e.getSeconds} s each), ` +
+        `${e.search.sqlite.length} of search and ${e.creates.sqlite.length} of verified creates ` +
+        `(${e.seconds} s each) per engine, with ${
+          report.api?.connections ?? "n/a"
+        } connections, after untimed warm-up loads (5 s of search on the fresh ` +
+        "PostgreSQL server). The SQLite server is the one the sections above measured (it holds " +
+        "the verified creates of the registry workloads too). PostgreSQL's " +
+        `${e.bots.postgres.toLocaleString("en")} bots were seeded in ${
+          e.seedSeconds.toFixed(1)
+        } s through bench/load/seed_registry.ts's bulk path (the rows storeBot writes, as ` +
+        "multi-row INSERTs; bench-only), then ANALYZE. Signet's RSS after the loads: SQLite " +
+        `${fmt(e.rssKb.sqlite / 1024)} MB (the database's pages it maps included), PostgreSQL ` +
+        `${fmt(e.rssKb.postgres / 1024)} MB (the cluster's own processes not included).`,
+    );
+  }
+  const goals = checkEngineGoals(report);
+  if (goals.length) {
+    out.push(
+      "",
+      table(
+        ["engine goal", "measured", "holds"],
+        goals.map((g) => [g.goal, g.measured, mark(g.ok)]),
+      ),
+    );
+  }
+  return out;
 }

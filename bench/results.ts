@@ -4,6 +4,7 @@ import type { GitSample, ParallelResult } from "./git_workloads.ts";
 import type { ApiResults } from "./api_workloads.ts";
 import type { Transport } from "./transport.ts";
 import { type CliStartup, cliStartupGoal } from "./cli_startup.ts";
+import type { EngineRegistry } from "./engine_workloads.ts";
 
 /** Everything one bench run produced. */
 export interface BenchReport {
@@ -21,6 +22,8 @@ export interface BenchReport {
   api: ApiResults | null;
   /** CLI start-up (absent in reports of runs before it was measured). */
   cli?: CliStartup | null;
+  /** The registry on SQLite and PostgreSQL (absent in runs before the engine comparison). */
+  engines?: EngineRegistry | null;
   notes: string[];
 }
 
@@ -164,5 +167,112 @@ export function checkGoals(report: BenchReport): GoalCheck[] {
     measured: `${minutes.toFixed(1)} min`,
     ok: minutes < (report.quick ? 2 : 10),
   });
+  return goals;
+}
+
+/** One figure of the engine comparison: its samples (runs or rounds) on each engine. */
+export interface EngineFigure {
+  workload: string;
+  unit: string;
+  sqlite: number[];
+  postgres: number[];
+  /** The goal as the table states it, and whether PostgreSQL's figure meets it (null: none). */
+  goal: string;
+  ok: boolean | null;
+}
+
+/** Ratio PostgreSQL / SQLite of the medians. */
+export function engineRatio(f: EngineFigure): number {
+  return median(f.postgres) / median(f.sqlite);
+}
+
+/** Git workloads the engine goal judges (ls-remote is shown, as context). */
+const ENGINE_GIT_GOAL = /^(clone|fetch|push)/;
+/** PostgreSQL's git time may be at most this many times SQLite's. */
+export const ENGINE_GIT_LIMIT = 1.05;
+
+/** Every figure of the engine comparison present in this run, registry first. */
+export function engineFigures(report: BenchReport): EngineFigure[] {
+  const out: EngineFigure[] = [];
+  const e = report.engines;
+  if (e) {
+    const rps = (rows: { rps: number }[]) => rows.map((r) => r.rps);
+    const p99 = (rows: { p99: number }[]) => rows.map((r) => r.p99);
+    const get = { sqlite: rps(e.get.sqlite), postgres: rps(e.get.postgres) };
+    out.push({
+      workload: `GET /v1/bots/{id}, ${e.bots.postgres.toLocaleString("en")} bots`,
+      unit: "req/s",
+      ...get,
+      goal: "PostgreSQL >= 60% of SQLite",
+      ok: median(get.postgres) / median(get.sqlite) >= 0.6,
+    });
+    const search = { sqlite: p99(e.search.sqlite), postgres: p99(e.search.postgres) };
+    out.push({
+      workload: "GET /v1/search p99",
+      unit: "ms",
+      ...search,
+      goal: "PostgreSQL < 25 ms",
+      ok: median(search.postgres) < 25,
+    });
+    out.push({
+      workload: "GET /v1/search",
+      unit: "req/s",
+      sqlite: rps(e.search.sqlite),
+      postgres: rps(e.search.postgres),
+      goal: "",
+      ok: null,
+    });
+    const creates = { sqlite: rps(e.creates.sqlite), postgres: rps(e.creates.postgres) };
+    out.push({
+      workload: "POST /v1/bots (verified create)",
+      unit: "req/s",
+      ...creates,
+      goal: "PostgreSQL >= 50% of SQLite",
+      ok: median(creates.postgres) / median(creates.sqlite) >= 0.5,
+    });
+  }
+  const workloads = [...new Set(report.git.map((g) => g.workload))];
+  for (const transport of ["signet-ssh", "signet-http"]) {
+    for (const w of workloads) {
+      const find = (id: string) =>
+        report.git.find((g) => g.workload === w && g.transport === id)?.samples;
+      const sqlite = find(transport);
+      const postgres = find(`${transport}-pg`);
+      if (!sqlite?.length || !postgres?.length) continue;
+      const judged = ENGINE_GIT_GOAL.test(w);
+      out.push({
+        workload: `${transport.replace("signet-", "")} ${w}`,
+        unit: "ms",
+        sqlite,
+        postgres,
+        goal: judged ? `PostgreSQL <= ${ENGINE_GIT_LIMIT.toFixed(2)}x SQLite` : "",
+        ok: judged ? median(postgres) / median(sqlite) <= ENGINE_GIT_LIMIT : null,
+      });
+    }
+  }
+  return out;
+}
+
+/** The engine goals of issue 25 against this run (none when PostgreSQL did not run). */
+export function checkEngineGoals(report: BenchReport): GoalCheck[] {
+  const figures = engineFigures(report).filter((f) => f.ok !== null);
+  if (!figures.length) return [];
+  const git = figures.filter((f) => f.goal.includes("x SQLite"));
+  const goals: GoalCheck[] = figures.filter((f) => !git.includes(f)).map((f) => ({
+    goal: `Engines: ${f.workload}: ${f.goal}`,
+    measured: `SQLite ${fmt(median(f.sqlite))} ${f.unit}, PostgreSQL ${
+      fmt(median(f.postgres))
+    } ${f.unit} (${fmtRatio(engineRatio(f))})`,
+    ok: f.ok,
+  }));
+  if (git.length) {
+    goals.push({
+      goal: `Engines: git clone, fetch, push on PostgreSQL <= ${
+        ENGINE_GIT_LIMIT.toFixed(2)
+      }x SQLite`,
+      measured: git.map((f) => `${f.workload} ${fmtRatio(engineRatio(f))}`).join(", "),
+      ok: git.every((f) => f.ok),
+    });
+  }
   return goals;
 }

@@ -1,8 +1,13 @@
 /**
  * `deno task bench [--quick] [--out FILE] [--skip-git] [--skip-api] [--workloads a,b] [--keep]
- * [--parallel-baselines]`:
+ * [--parallel-baselines] [--skip-postgres]`:
  * Signet side by side with OpenSSH + git-shell, nginx + fcgiwrap + git http-backend and file://,
  * in one run on one machine; writes bench/RESULTS.md (full mode) with medians and ratios.
+ * A second Signet on a throwaway PostgreSQL cluster runs the git workloads with the others and the
+ * registry workloads in rounds alternating with the SQLite one ("Storage engines" in RESULTS.md;
+ * `--skip-postgres` leaves it out).
+ * `deno task bench --scale [--quick]`: the registry at 1,000,000 bots on both engines instead
+ * (bench/scale.ts; writes bench/SCALE.md).
  * It exits non-zero only when something fails (a clone, a server), never because of timings.
  */
 import { parseArgs } from "node:util";
@@ -14,7 +19,14 @@ import { ensureGitAccount } from "./baselines/account.ts";
 import { startSshd } from "./baselines/sshd.ts";
 import { startNginx } from "./baselines/nginx.ts";
 import { fileTransport } from "./baselines/file.ts";
-import { setupSignetRepos, signetHttp, signetSsh, signetSshUp, startSignet } from "./signet.ts";
+import {
+  setupSignetRepos,
+  signetHttp,
+  type SignetServer,
+  signetSsh,
+  signetSshUp,
+  startSignet,
+} from "./signet.ts";
 import {
   type ClientContext,
   type GitSample,
@@ -26,8 +38,11 @@ import {
   workloadCommands,
 } from "./git_workloads.ts";
 import { type ApiResults, registryUp, runApiWorkloads } from "./api_workloads.ts";
-import { runRegistryWorkloads } from "./registry_workloads.ts";
-import { type BenchReport, checkGoals } from "./results.ts";
+import { getRoundSeconds, runRegistryWorkloads } from "./registry_workloads.ts";
+import { type EngineRegistry, runEngineRegistry, serverVersion } from "./engine_workloads.ts";
+import { startPostgres } from "../testing/postgres.ts";
+import { runScale } from "./scale.ts";
+import { type BenchReport, checkEngineGoals, checkGoals } from "./results.ts";
 import { renderReport } from "./report.ts";
 import { type CliStartup, measureCliStartup } from "./cli_startup.ts";
 import { makeKey } from "../testing/accounts.ts";
@@ -130,8 +145,11 @@ async function main(): Promise<number> {
       keep: { type: "boolean", default: false },
       disk: { type: "boolean", default: false },
       note: { type: "string", multiple: true },
+      "skip-postgres": { type: "boolean", default: false },
+      scale: { type: "boolean", default: false },
     },
   });
+  if (values.scale) return await runScale({ quick: Boolean(values.quick), out: values.out });
   const mode = modeSettings(Boolean(values.quick));
   if (values.runs) mode.runs = Number(values.runs);
   const started = new Date();
@@ -162,6 +180,8 @@ async function main(): Promise<number> {
   const parallel: ParallelResult[] = [];
   let api = null as ApiResults | null;
   let cli = null as CliStartup | null;
+  let engines = null as EngineRegistry | null;
+  let postgresInfo = "";
   const transports: Transport[] = [];
   const errors: string[] = [];
   /**
@@ -239,6 +259,30 @@ async function main(): Promise<number> {
     else notes.push("Signet's SSH server is not available in this build: SSH rows are missing.");
     transports.push(signetHttp(signet, signetAccount));
 
+    // The same server on PostgreSQL: one throwaway cluster for the run, a fresh database per
+    // server; its transports run interleaved with the others in the git workloads.
+    let signetPg = null as SignetServer | null;
+    let postgresUrl = "";
+    if (!values["skip-postgres"]) {
+      await phase("PostgreSQL Signet", async () => {
+        progress("starting a throwaway PostgreSQL cluster and a Signet on it");
+        const cluster = await startPostgres();
+        stops.push(() => cluster.destroy());
+        postgresInfo = `${await serverVersion(cluster.url())}, a throwaway local cluster ` +
+          "(testing/postgres.ts: fsync, synchronous_commit and full_page_writes off, default " +
+          "shared_buffers; data on disk), over loopback TCP, sharing the two cores";
+        postgresUrl = await cluster.createDatabase();
+        const server = await startSignet(`${work}/signet-pg-data`, {
+          SERVICE_DATABASE_URL: postgresUrl,
+        });
+        stops.push(() => server.stop());
+        const account = await setupSignetRepos(server, generated, generated.small, home, key);
+        if (await signetSshUp(server)) transports.push(signetSsh(server, account, "postgres"));
+        transports.push(signetHttp(server, account, "postgres"));
+        signetPg = server;
+      });
+    }
+
     const client: ClientContext = {
       dir: `${work}/clients`,
       home,
@@ -313,6 +357,20 @@ async function main(): Promise<number> {
           api!.rows.push(...r.rows);
           api!.registry = r.registry;
         });
+        if (signetPg) {
+          const pg = signetPg;
+          await phase("storage engines", async () => {
+            engines = await runEngineRegistry({ sqlite: signet, postgres: pg }, postgresUrl, {
+              seconds: mode.apiSeconds,
+              getSeconds: getRoundSeconds(mode.apiSeconds),
+              connections: mode.apiConnections,
+              bots: mode.bots,
+              workDir: work,
+              rounds: mode.rounds,
+              mutations: mode.mutations,
+            });
+          });
+        }
       } else notes.push("The registry is not available in this build: registry rows are missing.");
     }
   } finally {
@@ -345,6 +403,7 @@ async function main(): Promise<number> {
         `nginx: ${values["parallel-baselines"] ? "1 round" : "not run (--parallel-baselines)"}`,
       "API load": `${mode.apiSeconds} s per endpoint, ${mode.apiConnections} connections`,
       "registry bots": mode.bots.toLocaleString("en"),
+      ...(postgresInfo ? { "PostgreSQL": postgresInfo } : {}),
     },
     transports,
     commands: workloadCommands(),
@@ -353,6 +412,7 @@ async function main(): Promise<number> {
     parallel,
     api,
     cli,
+    engines,
     notes,
   };
   const text = renderReport(report);
@@ -364,7 +424,7 @@ async function main(): Promise<number> {
     await cmd(Deno.execPath(), ["fmt", "--quiet", out]);
     progress(`wrote ${out}`);
   }
-  for (const g of checkGoals(report)) {
+  for (const g of [...checkGoals(report), ...checkEngineGoals(report)]) {
     console.log(`${g.ok === null ? "n/a " : g.ok ? "ok  " : "MISS"} ${g.goal}: ${g.measured}`);
   }
   const failures = parallel.reduce((n, p) => n + p.failures, 0) +

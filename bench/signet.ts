@@ -81,11 +81,28 @@ export async function signetSshUp(server: SignetServer): Promise<boolean> {
   }
 }
 
+/** The storage engine a Signet server runs on, for the engine comparison. */
+export type Engine = "sqlite" | "postgres";
+
+/** The transport id and label suffixes and field of a Signet transport on `engine`. */
+function engineParts(engine: Engine): { id: string; label: string; engine?: "postgres" } {
+  return engine === "postgres"
+    ? { id: "-pg", label: ", on PostgreSQL", engine: "postgres" }
+    : { id: "", label: "" };
+}
+
 /** Signet's smart HTTP transport, pushing with the bench token. */
-export function signetHttp(server: SignetServer, account: SignetAccount): Transport {
+export function signetHttp(
+  server: SignetServer,
+  account: SignetAccount,
+  engine: Engine = "sqlite",
+): Transport {
+  const e = engineParts(engine);
   return {
-    id: "signet-http",
-    label: "Signet smart HTTP (Deno.serve + git upload-pack/receive-pack --stateless-rpc)",
+    id: `signet-http${e.id}`,
+    engine: e.engine,
+    label:
+      `Signet smart HTTP (Deno.serve + git upload-pack/receive-pack --stateless-rpc)${e.label}`,
     kind: "http",
     url: (repo: RepoName) => `${server.httpUrl}/${account.username}/http-${repo}.git`,
     env: {},
@@ -96,10 +113,16 @@ export function signetHttp(server: SignetServer, account: SignetAccount): Transp
 }
 
 /** Signet's SSH transport, with the bench key. */
-export function signetSsh(server: SignetServer, account: SignetAccount): Transport {
+export function signetSsh(
+  server: SignetServer,
+  account: SignetAccount,
+  engine: Engine = "sqlite",
+): Transport {
+  const e = engineParts(engine);
   return {
-    id: "signet-ssh",
-    label: "Signet SSH (ssh2 + git upload-pack/receive-pack)",
+    id: `signet-ssh${e.id}`,
+    engine: e.engine,
+    label: `Signet SSH (ssh2 + git upload-pack/receive-pack)${e.label}`,
     kind: "ssh",
     url: (repo: RepoName) =>
       `ssh://git@127.0.0.1:${server.sshPort}/${account.username}/ssh-${repo}.git`,

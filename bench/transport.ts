@@ -22,6 +22,16 @@ export interface Transport {
   gitArgs: string[];
   /** The server process tree (null for file://). */
   server: ServerProcess | null;
+  /**
+   * A Signet transport on PostgreSQL (its id ends in `-pg`): measured in the same interleaved
+   * runs, shown only in the report's "Storage engines" section. Absent: SQLite or a baseline.
+   */
+  engine?: "postgres";
+}
+
+/** Whether `t` is one of the PostgreSQL Signet transports of the engine comparison. */
+export function onPostgres(t: Transport): boolean {
+  return t.engine === "postgres";
 }
 
 /** The ssh command git should use to reach a bench SSH server with `keyPath`. */
