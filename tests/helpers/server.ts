@@ -53,3 +53,42 @@ export function serveProcess(dataDir: string, env: Record<string, string> = {}):
  * outlive single steps by design, so Deno's op and resource sanitizers are off.
  */
 export const SERVER_TEST = { sanitizeOps: false, sanitizeResources: false } as const;
+
+/** Options for `serverTest`: the server's (`startTestServer`) and the test's own. */
+export interface ServerTestOptions extends TestServerOptions {
+  /** Skips the test when true (e.g. `ON_POSTGRES` from testing/postgres.ts). */
+  ignore?: boolean;
+}
+
+/**
+ * A `Deno.test` (with `SERVER_TEST`) that starts a server, runs `fn` with it and always stops it
+ * afterwards and removes the data dir it made, pass or fail. `fn` may stop the server itself.
+ */
+export function serverTest(
+  name: string,
+  opts: ServerTestOptions,
+  fn: (server: TestServer, t: Deno.TestContext) => Promise<void>,
+): void {
+  const { ignore, ...serverOpts } = opts;
+  Deno.test({
+    name,
+    ignore,
+    ...SERVER_TEST,
+    async fn(t) {
+      const server = await startTestServer(serverOpts);
+      try {
+        await fn(server, t);
+      } finally {
+        await server.stop();
+        if (serverOpts.dataDir === undefined) {
+          await Deno.remove(server.dataDir, { recursive: true }).catch(() => {});
+        }
+      }
+    },
+  });
+}
+
+/** A fresh temporary directory for a git HOME (or other scratch files); `prefix` names it. */
+export function tempHome(prefix = "signet-home-"): Promise<string> {
+  return Deno.makeTempDir({ prefix });
+}
