@@ -9,18 +9,17 @@ import { assert, assertEquals } from "../../helpers/assert.ts";
 import { userWithRepo } from "../../../testing/accounts.ts";
 import { client, newKey } from "../../helpers/registry.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import { serverTest, startTestServer } from "../../helpers/server.ts";
 
 const PUSHES = 10;
 const WRITES = 10;
 /** Spacing of the registry writes, so they reach the server in different group commits. */
 const WRITE_GAP_MS = 5;
 
-Deno.test({
-  name: "kill -9 with pushes and registry writes in flight loses nothing acknowledged",
-  ...SERVER_TEST,
-  async fn() {
-    const server = await startTestServer();
+serverTest(
+  "kill -9 with pushes and registry writes in flight loses nothing acknowledged",
+  {},
+  async (server) => {
     const home = await Deno.makeTempDir({ prefix: "signet-home-" });
     const env = gitEnv(home);
     const { token } = await userWithRepo(server, "alice", "crash");
@@ -134,4 +133,4 @@ Deno.test({
       await again.stop();
     }
   },
-});
+);

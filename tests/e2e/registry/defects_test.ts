@@ -9,7 +9,7 @@ import { ON_POSTGRES } from "../../../testing/postgres.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { client, newKey, type TestBotKey } from "../../helpers/registry.ts";
 import { RawHttp, type RawResponse } from "../../helpers/raw_http.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { serverTest, startTestServer, type TestServer } from "../../helpers/server.ts";
 import { type RegistryClient, RegistryError, signAttestation } from "../../../client/registry.ts";
 import { replayLog } from "../../../server/registry/replay.ts";
 import type { Bot } from "../../../protocol/registry/bot.ts";
@@ -195,24 +195,18 @@ async function searchChecks(server: TestServer, t: Deno.TestContext): Promise<vo
   assertEquals(errorLines(server), []);
 }
 
-Deno.test("search: control characters, limits and plain answers (connection guard on)", async (t) => {
-  const server = await startTestServer();
-  try {
+serverTest(
+  "search: control characters, limits and plain answers (connection guard on)",
+  {},
+  async (server, t) => {
     await searchChecks(server, t);
-  } finally {
-    await server.stop();
-  }
-});
+  },
+);
 
-Deno.test("search: control characters, limits and plain answers (connection guard off)", async (t) => {
-  const server = await startTestServer({
-    env: { SERVICE_HTTP_HEADER_TIMEOUT: "0", SERVICE_HTTP_IDLE_TIMEOUT: "0" },
-  });
-  try {
-    await searchChecks(server, t);
-  } finally {
-    await server.stop();
-  }
+serverTest("search: control characters, limits and plain answers (connection guard off)", {
+  env: { SERVICE_HTTP_HEADER_TIMEOUT: "0", SERVICE_HTTP_IDLE_TIMEOUT: "0" },
+}, async (server, t) => {
+  await searchChecks(server, t);
 });
 
 /** The PATCH payload keys of `bot` (the four fields a client sends). */
@@ -238,8 +232,7 @@ async function patch(
   return c.raw<Bot & { error?: string }>("PATCH", path, JSON.stringify(body), headers);
 }
 
-Deno.test("registry writes: the defects of issue 22", async (t) => {
-  const server = await startTestServer();
+serverTest("registry writes: the defects of issue 22", {}, async (server, t) => {
   const port = Number(new URL(server.registryUrl).port);
   const c = client(server.registryUrl);
   try {
@@ -580,8 +573,6 @@ Deno.test("registry writes: the defects of issue 22", async (t) => {
   } catch (err) {
     console.error(server.logs());
     throw err;
-  } finally {
-    await server.stop();
   }
 });
 

@@ -5,7 +5,7 @@ import {
   ok as assert,
 } from "node:assert/strict";
 import { client, newKey, type TestBotKey, twoOfThreeToRevoke } from "../../helpers/registry.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { serverTest } from "../../helpers/server.ts";
 import { RegistryError, signBody } from "../../../client/registry.ts";
 import { replayLog } from "../../../server/registry/replay.ts";
 import type { Bot } from "../../../protocol/registry/bot.ts";
@@ -22,8 +22,7 @@ async function rejects(p: Promise<unknown>, status: number, pattern?: RegExp): P
   throw new Error(`expected HTTP ${status}, got success`);
 }
 
-Deno.test("registry end to end", async (t) => {
-  const server = await startTestServer();
+serverTest("registry end to end", {}, async (server, t) => {
   const c = client(server.registryUrl);
   const raw = (method: string, path: string, body: unknown, headers: Record<string, string> = {}) =>
     c.raw<{ error?: string } & Record<string, unknown>>(
@@ -427,7 +426,5 @@ Deno.test("registry end to end", async (t) => {
   } catch (err) {
     console.error(server.logs());
     throw err;
-  } finally {
-    await server.stop();
   }
 });

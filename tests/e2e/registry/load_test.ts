@@ -16,7 +16,7 @@ import { login, type TestUser, userWithRepo } from "../../../testing/accounts.ts
 import { client, newKey } from "../../helpers/registry.ts";
 import { RegistryError, type Signer } from "../../../client/registry.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { SERVER_TEST, startTestServer, type TestServer } from "../../helpers/server.ts";
+import { serverTest, type TestServer } from "../../helpers/server.ts";
 import { commitFile } from "../../helpers/git.ts";
 
 const SECONDS = Number(Deno.env.get("HOSTILE_LOAD_SECONDS") ?? 120);
@@ -76,26 +76,25 @@ class Tally {
   }
 }
 
-Deno.test({
-  name: `load: ${SECONDS} s of mixed traffic in ${ROUNDS} rounds, memory does not grow with it`,
-  ...SERVER_TEST,
-  // Four minutes of wall time whatever the engine; the PostgreSQL run skips it so the two runs
-  // stay inside CI's 15 minutes (docs/decisions/storage.md, "The suite on both engines").
-  ignore: ON_POSTGRES,
-  async fn() {
-    const server = await startTestServer({
-      env: {
-        SERVICE_RATE_LIMITS: "on",
-        // Every client is 127.0.0.1: per-IP buckets are opened up so that only the per-user and
-        // per-bot buckets the abusers hammer produce 429s.
-        SERVICE_RATE_LIMIT_LOGIN_IP: "100000/100000",
-        SERVICE_RATE_LIMIT_NONCE_IP: "100000/100000",
-        SERVICE_RATE_LIMIT_REGISTRY_WRITE_IP: "100000/100000",
-        SERVICE_RATE_LIMIT_SIGNUP_IP: "100/100",
-        SERVICE_RATE_LIMIT_LOGIN_USER: "60/60",
-        SERVICE_RATE_LIMIT_REGISTRY_WRITE_BOT: "20/20",
-      },
-    });
+// Four minutes of wall time whatever the engine; the PostgreSQL run skips it so the two runs
+// stay inside CI's 15 minutes (docs/decisions/storage.md, "The suite on both engines").
+serverTest(
+  `load: ${SECONDS} s of mixed traffic in ${ROUNDS} rounds, memory does not grow with it`,
+  {
+    ignore: ON_POSTGRES,
+    env: {
+      SERVICE_RATE_LIMITS: "on",
+      // Every client is 127.0.0.1: per-IP buckets are opened up so that only the per-user and
+      // per-bot buckets the abusers hammer produce 429s.
+      SERVICE_RATE_LIMIT_LOGIN_IP: "100000/100000",
+      SERVICE_RATE_LIMIT_NONCE_IP: "100000/100000",
+      SERVICE_RATE_LIMIT_REGISTRY_WRITE_IP: "100000/100000",
+      SERVICE_RATE_LIMIT_SIGNUP_IP: "100/100",
+      SERVICE_RATE_LIMIT_LOGIN_USER: "60/60",
+      SERVICE_RATE_LIMIT_REGISTRY_WRITE_BOT: "20/20",
+    },
+  },
+  async (server) => {
     const home = await Deno.makeTempDir({ prefix: "signet-home-" });
     const env = gitEnv(home);
     const { user: alice, token } = await userWithRepo(server, "alice", "load");
@@ -193,9 +192,8 @@ Deno.test({
       db.close();
       assertEquals(rows.map((r) => r.integrity_check), ["ok"]);
     }
-    await server.stop();
   },
-});
+);
 
 interface TrafficOptions {
   server: TestServer;
