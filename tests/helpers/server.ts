@@ -92,3 +92,34 @@ export function serverTest(
 export function tempHome(prefix = "signet-home-"): Promise<string> {
   return Deno.makeTempDir({ prefix });
 }
+
+/** What a child process (e.g. `serveProcess`) writes to a piped stream, read as the test asks. */
+export class StreamLog {
+  /** Everything read so far. */
+  text = "";
+  #reader: ReadableStreamDefaultReader<Uint8Array>;
+  #stream: ReadableStream<Uint8Array>;
+  #decoder = new TextDecoder();
+
+  constructor(stream: ReadableStream<Uint8Array>) {
+    this.#stream = stream;
+    this.#reader = stream.getReader();
+  }
+
+  /** Reads until the text includes `needle` (to the stream's end when absent) or `ms` have passed. */
+  async readUntil(needle?: string, ms = 60_000): Promise<string> {
+    const deadline = Date.now() + ms;
+    while ((needle === undefined || !this.text.includes(needle)) && Date.now() < deadline) {
+      const { value, done } = await this.#reader.read();
+      if (done) break;
+      this.text += this.#decoder.decode(value, { stream: true });
+    }
+    return this.text;
+  }
+
+  /** Stops reading and discards the rest of the stream. */
+  async cancel(): Promise<void> {
+    this.#reader.releaseLock();
+    await this.#stream.cancel();
+  }
+}

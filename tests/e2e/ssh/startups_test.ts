@@ -7,7 +7,7 @@ import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert
 import { type TestUser, userWithRepo } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
 import { serverTest, type TestServer } from "../../helpers/server.ts";
-import { gitSshEnv, sshOptions } from "../../helpers/ssh.ts";
+import { gitSshEnv, spawnSsh } from "../../helpers/ssh.ts";
 import { PreAuthFlood, rawSshFrom } from "../../helpers/ssh_raw.ts";
 import { commitFile } from "../../helpers/git.ts";
 
@@ -113,12 +113,11 @@ serverTest("ssh flood: at full, a newcomer network takes a flooder's slot; idle 
 
   await t.step("an idle authenticated connection is closed after 1 s", async () => {
     const start = Date.now();
-    const child = new Deno.Command("ssh", {
-      args: [...sshOptions(server.sshPort, user.key), "-N", "git@127.0.0.1"],
+    const child = spawnSsh(server.sshPort, user.key, ["-N"], {
       stdin: "null",
       stdout: "null",
       stderr: "null",
-    }).spawn();
+    });
     const timer = setTimeout(() => child.kill(), 30_000);
     const status = await child.status;
     clearTimeout(timer);
