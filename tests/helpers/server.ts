@@ -1,6 +1,9 @@
 /** Starts the real `signet serve` as a subprocess on free ports with a temporary data dir. */
 
+import { DatabaseSync } from "node:sqlite";
 import { type LaunchedServer, type LaunchPorts, launchSignet } from "../../testing/launch.ts";
+import { ON_POSTGRES } from "../../testing/postgres.ts";
+import { assertEquals } from "./assert.ts";
 
 /** A running test server. */
 export type TestServer = LaunchedServer;
@@ -122,4 +125,16 @@ export class StreamLog {
     this.#reader.releaseLock();
     await this.#stream.cancel();
   }
+}
+
+/**
+ * SQLite's integrity check on the server's database file passes; on the PostgreSQL run, where the
+ * server keeps no file, it checks nothing.
+ */
+export function assertDatabaseIntact(server: { dataDir: string }): void {
+  if (ON_POSTGRES) return;
+  const db = new DatabaseSync(`${server.dataDir}/signet.db`, { readOnly: true });
+  const rows = db.prepare("PRAGMA integrity_check").all() as { integrity_check: string }[];
+  db.close();
+  assertEquals(rows.map((r) => r.integrity_check), ["ok"]);
 }

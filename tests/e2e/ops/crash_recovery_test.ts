@@ -3,13 +3,11 @@
  * server starts, git fsck is clean, every acknowledged push and write is present, every branch takes
  * a new push, and SQLite's integrity check passes.
  */
-import { ON_POSTGRES } from "../../../testing/postgres.ts";
-import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { userWithRepo } from "../../../testing/accounts.ts";
 import { client, newKey } from "../../helpers/registry.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { serverTest, startTestServer } from "../../helpers/server.ts";
+import { assertDatabaseIntact, serverTest, startTestServer } from "../../helpers/server.ts";
 
 const PUSHES = 10;
 const WRITES = 10;
@@ -123,12 +121,7 @@ serverTest(
         const after = await run("git", ["push", "-q", "-f", url, `b${i}`], { cwd: work, env });
         assertEquals(after.code, 0, `push to b${i} after the restart: ${after.stderr}`);
       }
-      if (!ON_POSTGRES) { // the embedded file's own check (PostgreSQL keeps no file here)
-        const db = new DatabaseSync(`${again.dataDir}/signet.db`, { readOnly: true });
-        const rows = db.prepare("PRAGMA integrity_check").all() as { integrity_check: string }[];
-        db.close();
-        assertEquals(rows.map((r) => r.integrity_check), ["ok"]);
-      }
+      assertDatabaseIntact(again); // SQLite's own check (PostgreSQL keeps no file here)
     } finally {
       await again.stop();
     }

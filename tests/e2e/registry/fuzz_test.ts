@@ -2,11 +2,9 @@
  * Fuzz: 10,000 random and mutated request bodies across every JSON route of the hosting API and
  * the registry. No 5xx, the server still answers afterwards, and SQLite's integrity check passes.
  */
-import { DatabaseSync } from "node:sqlite";
-import { ON_POSTGRES } from "../../../testing/postgres.ts";
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { mintInvite, signedIn } from "../../../testing/accounts.ts";
-import { serverTest } from "../../helpers/server.ts";
+import { assertDatabaseIntact, serverTest } from "../../helpers/server.ts";
 import { fuzzRequests, fuzzSeed } from "../../helpers/prng.ts";
 
 const TOTAL = 10_000;
@@ -269,11 +267,6 @@ serverTest("hostile fuzz: 10,000 bodies, no 5xx", {}, async (server) => {
   assertEquals(health.status, 200, await health.text());
   const nonce = await fetch(`${R}/v1/nonce`);
   assertEquals(nonce.status, 200, await nonce.text());
-  if (!ON_POSTGRES) { // the embedded file's own check (PostgreSQL keeps no file here)
-    const db = new DatabaseSync(`${server.dataDir}/signet.db`, { readOnly: true });
-    const rows = db.prepare("PRAGMA integrity_check").all() as { integrity_check: string }[];
-    db.close();
-    assertEquals(rows.map((r) => r.integrity_check), ["ok"]);
-  }
+  assertDatabaseIntact(server); // SQLite's own check (PostgreSQL keeps no file here)
   assert(server.logs().length >= 0);
 });

@@ -10,13 +10,12 @@
  * both rounds.
  */
 import { ON_POSTGRES } from "../../../testing/postgres.ts";
-import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { login, type TestUser, userWithRepo } from "../../../testing/accounts.ts";
 import { client, newKey } from "../../helpers/registry.ts";
 import { RegistryError, type Signer } from "../../../client/registry.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { serverTest, type TestServer } from "../../helpers/server.ts";
+import { assertDatabaseIntact, serverTest, type TestServer } from "../../helpers/server.ts";
 import { commitFile } from "../../helpers/git.ts";
 
 const SECONDS = Number(Deno.env.get("HOSTILE_LOAD_SECONDS") ?? 120);
@@ -186,12 +185,7 @@ serverTest(
     assertEquals(fsck.code, 0, fsck.stderr);
     const health = await fetch(`${server.httpUrl}/api/health`);
     assertEquals(health.status, 200, await health.text());
-    if (!ON_POSTGRES) { // the embedded file's own check (PostgreSQL keeps no file here)
-      const db = new DatabaseSync(`${server.dataDir}/signet.db`, { readOnly: true });
-      const rows = db.prepare("PRAGMA integrity_check").all() as { integrity_check: string }[];
-      db.close();
-      assertEquals(rows.map((r) => r.integrity_check), ["ok"]);
-    }
+    assertDatabaseIntact(server); // SQLite's own check (PostgreSQL keeps no file here)
   },
 );
 
