@@ -14,7 +14,7 @@ import {
   type TestUser,
   userWithRepo,
 } from "../../../testing/accounts.ts";
-import { gitEnv, runOk } from "../../../testing/run.ts";
+import { gitEnv, runOk, spawnWithStderr } from "../../../testing/run.ts";
 import { serverTest } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
 import { resolvesWithin } from "../../helpers/wait.ts";
@@ -126,18 +126,10 @@ function processTree(pid: number): number[] {
 /** Runs git with `env` in `cwd`, killing it (and its helpers) after VICTIM_LIMIT_MS. */
 async function victim(args: string[], env: Record<string, string>, cwd?: string) {
   const started = performance.now();
-  const child = new Deno.Command("git", {
-    args,
+  const { child, stderr, drained } = spawnWithStderr("git", args, {
     cwd,
     env: { GIT_TERMINAL_PROMPT: "0", ...env },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let stderr = "";
-  const drained = (async () => {
-    for await (const chunk of child.stderr) stderr += new TextDecoder().decode(chunk);
-  })();
+  });
   const timer = setTimeout(() => {
     for (const pid of processTree(child.pid)) {
       try {
@@ -153,18 +145,18 @@ async function victim(args: string[], env: Record<string, string>, cwd?: string)
     ms < VICTIM_LIMIT_MS,
     `git ${args.join(" ")} was still running after ${Math.round(ms)} ms`,
   );
-  assertEquals(status.code, 0, stderr);
+  assertEquals(status.code, 0, stderr());
   return ms;
 }
 
+/**
+ * Two git slots: two slow requests blocked every transfer before. Either client may take both, so
+ * that what is tested is that slow clients hold none, not the cap per client.
+ */
+const TWO_SLOTS = { SERVICE_GIT_CONCURRENCY: "2", SERVICE_GIT_CONCURRENCY_PER_CLIENT: "2" };
+
 serverTest("slow clients cannot hold the git slots", {
-  env: {
-    // Two slots: two slow requests blocked every transfer before. Either client may take both,
-    // so that what is tested is that slow clients hold none, not the cap per client.
-    SERVICE_GIT_CONCURRENCY: "2",
-    SERVICE_GIT_CONCURRENCY_PER_CLIENT: "2",
-    SERVICE_SSH_GIT_IDLE_TIMEOUT: "25",
-  },
+  env: { ...TWO_SLOTS, SERVICE_SSH_GIT_IDLE_TIMEOUT: "25" },
 }, async (server, t) => {
   const home = await Deno.makeTempDir({ prefix: "signet-slots-" });
   const alice = await createUser(server, "alice");
@@ -275,12 +267,7 @@ serverTest("slow clients cannot hold the git slots", {
 });
 
 serverTest("a client reading a git response slowly, or not at all, is cut off and holds no slot", {
-  env: {
-    SERVICE_GIT_CONCURRENCY: "2",
-    SERVICE_GIT_CONCURRENCY_PER_CLIENT: "2",
-    SERVICE_HTTP_BODY_TIMEOUT: "3",
-    SERVICE_SSH_GIT_IDLE_TIMEOUT: "3",
-  },
+  env: { ...TWO_SLOTS, SERVICE_HTTP_BODY_TIMEOUT: "3", SERVICE_SSH_GIT_IDLE_TIMEOUT: "3" },
 }, async (server) => {
   const home = await Deno.makeTempDir({ prefix: "signet-slots-" });
   const readers: Deno.TcpConn[] = [];

@@ -15,13 +15,10 @@ import { serverTest, startTestServer } from "../../helpers/server.ts";
 import { openDatabase } from "../../../db/sqlite/database.ts";
 import { MIGRATIONS } from "../../../db/sqlite/migrations/index.ts";
 import { commitFile } from "../../helpers/git.ts";
-import { databaseAt } from "../../helpers/old_database.ts";
+import { runSignet as signet } from "../../helpers/cli.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
-
-async function signet(args: string[], env: Record<string, string>) {
-  return await run(Deno.execPath(), ["run", "-A", `${ROOT}main.ts`, ...args], { env });
-}
+import { databaseAt } from "../../helpers/old_database.ts";
 
 // Backs up the embedded database file; SQLite's run only (see testing/postgres.ts).
 serverTest("backup while serving, push more, restore gives exactly the backed-up state", {
