@@ -138,3 +138,8 @@ export function assertDatabaseIntact(server: { dataDir: string }): void {
   db.close();
   assertEquals(rows.map((r) => r.integrity_check), ["ok"]);
 }
+
+/** The server's log lines at error level. */
+export function errorLines(server: TestServer): string[] {
+  return server.logs().split("\n").filter((l) => l.includes('"level":"error"'));
+}

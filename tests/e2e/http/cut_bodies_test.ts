@@ -6,7 +6,7 @@
 import { assertEquals } from "../../helpers/assert.ts";
 import { createUser, login } from "../../../testing/accounts.ts";
 import { RawHttp } from "../../helpers/raw_http.ts";
-import { serverTest } from "../../helpers/server.ts";
+import { errorLines, serverTest } from "../../helpers/server.ts";
 
 for (const guard of [true, false]) {
   serverTest(
@@ -57,7 +57,7 @@ for (const guard of [true, false]) {
       await new Promise((r) => setTimeout(r, 500));
       const health = await fetch(`${server.httpUrl}/api/health`);
       assertEquals(health.status, 200, await health.text());
-      const errors = server.logs().split("\n").filter((l) => l.includes('"level":"error"'));
+      const errors = errorLines(server);
       assertEquals(errors, [], "logged at error level");
     },
   );

@@ -10,7 +10,7 @@ import { assert, assertEquals } from "../../helpers/assert.ts";
 import { createRepo, createUser, login, mintInvite, signedIn } from "../../../testing/accounts.ts";
 import { fuzzRequests, fuzzSeed } from "../../helpers/prng.ts";
 import { RawHttp } from "../../helpers/raw_http.ts";
-import { serverTest } from "../../helpers/server.ts";
+import { errorLines, serverTest } from "../../helpers/server.ts";
 
 const TOTAL = 3000;
 const CONCURRENCY = 8;
@@ -359,7 +359,7 @@ serverTest(
 
     const health = await fetch(`${H}/api/health`);
     assertEquals(health.status, 200, await health.text());
-    const errors = server.logs().split("\n").filter((l) => l.includes('"level":"error"'));
+    const errors = errorLines(server);
     assertEquals(errors.slice(0, 5), [], "logged at error level");
     assert(statuses.size > 3, "the fuzz reached several outcomes");
   },
