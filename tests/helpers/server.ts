@@ -65,7 +65,8 @@ export interface ServerTestOptions extends TestServerOptions {
 
 /**
  * A `Deno.test` (with `SERVER_TEST`) that starts a server, runs `fn` with it and always stops it
- * afterwards and removes the data dir it made, pass or fail. `fn` may stop the server itself.
+ * afterwards and removes the data dir it made, pass or fail (on a failure it prints the end of the
+ * server's log first). `fn` may stop the server itself.
  */
 export function serverTest(
   name: string,
@@ -81,6 +82,9 @@ export function serverTest(
       const server = await startTestServer(serverOpts);
       try {
         await fn(server, t);
+      } catch (err) {
+        console.error(`server log (the end):\n${server.logs().slice(-20_000)}`);
+        throw err;
       } finally {
         await server.stop();
         if (serverOpts.dataDir === undefined) {
