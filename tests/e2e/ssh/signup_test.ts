@@ -26,6 +26,11 @@ serverTest("SSH signup", {}, async (server, t) => {
       await pane.close();
     }
   };
+  /** A new key named `name` and a fresh invite code for it. */
+  const newcomer = async (name: string) => ({
+    key: await makeKey(name),
+    code: await mintInvite(server),
+  });
   /** Whether `username` exists, asked over SSH by a registered user. */
   const userExists = async (username: string) => {
     const r = await ssh(port, admin.key, `repo list ${username}`);
@@ -87,8 +92,7 @@ serverTest("SSH signup", {}, async (server, t) => {
   });
 
   await t.step("end of input before the invite: nothing is created", async () => {
-    const key = await makeKey("quitter");
-    const code = await mintInvite(server);
+    const { key, code } = await newcomer("quitter");
     const r = await ssh(port, key, undefined, { stdin: "quitter\n" });
     assertEquals(r.code, 1);
     assertStringIncludes(r.stdout, "Invite code: \nSignup cancelled; no account was created.\n");
@@ -97,8 +101,7 @@ serverTest("SSH signup", {}, async (server, t) => {
   });
 
   await t.step("a final line without newline still counts when piped", async () => {
-    const key = await makeKey("nonl");
-    const code = await mintInvite(server);
+    const { key, code } = await newcomer("nonl");
     const r = await ssh(port, key, undefined, { stdin: `nonl\n${code}` });
     assertEquals(r.code, 0, r.stdout);
     assert(await userExists("nonl"));
@@ -106,8 +109,7 @@ serverTest("SSH signup", {}, async (server, t) => {
   });
 
   await t.step("through a pty: echo, backspace, arrow keys, then git works", async () => {
-    const key = await makeKey("typist");
-    const code = await mintInvite(server);
+    const { key, code } = await newcomer("typist");
     await atUsernamePrompt(key, async (pane) => {
       await pane.send(["Bad!"], { literal: true });
       await pane.send(["Enter"]);
@@ -127,8 +129,7 @@ serverTest("SSH signup", {}, async (server, t) => {
   });
 
   await t.step("through a pty: Ctrl-C at the invite prompt creates nothing", async () => {
-    const key = await makeKey("ctrlc");
-    const code = await mintInvite(server);
+    const { key, code } = await newcomer("ctrlc");
     await atUsernamePrompt(key, async (pane) => {
       await pane.send(["ctrlc", "Enter"]);
       await pane.waitFor("Invite code:");
