@@ -97,3 +97,34 @@ export function gitEnv(home: string): Record<string, string> {
     GIT_TERMINAL_PROMPT: "0",
   };
 }
+
+/** A spawned program (stdin and stdout null) whose stderr is read into `stderr()` as it comes. */
+export interface SpawnedWithStderr {
+  child: Deno.ChildProcess;
+  /** What it has written to stderr so far. */
+  stderr(): string;
+  /** Settles once stderr is closed and read. */
+  drained: Promise<void>;
+}
+
+/** Spawns `program args…` with `opts.cwd` and `opts.env` (added to Deno's), reading its stderr. */
+export function spawnWithStderr(
+  program: string,
+  args: string[],
+  opts: { cwd?: string; env?: Record<string, string> } = {},
+): SpawnedWithStderr {
+  const child = new Deno.Command(program, {
+    args,
+    cwd: opts.cwd,
+    env: opts.env,
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const drained = (async () => {
+    const decoder = new TextDecoder();
+    for await (const chunk of child.stderr) text += decoder.decode(chunk, { stream: true });
+  })();
+  return { child, stderr: () => text, drained };
+}

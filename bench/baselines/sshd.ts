@@ -3,6 +3,7 @@ import { cmd, cmdOk, freePort, waitForPort } from "../util.ts";
 import { type RepoName, sshCommand, type Transport } from "../transport.ts";
 import { type Account, chownTree } from "./account.ts";
 import { signal, waitGone } from "./process.ts";
+import { spawnWithStderr } from "../../testing/run.ts";
 
 /** Options for starting the OpenSSH baseline. */
 export interface SshdOptions {
@@ -50,16 +51,12 @@ export async function startSshd(opts: SshdOptions): Promise<Transport> {
   await cmdOk("/usr/sbin/sshd", ["-t", "-f", configPath]);
   await chownTree(opts.reposDir, account);
 
-  const child = new Deno.Command("/usr/sbin/sshd", {
-    args: ["-D", "-e", "-f", configPath],
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let errors = "";
-  const drained = (async () => {
-    for await (const chunk of child.stderr) errors += new TextDecoder().decode(chunk);
-  })();
+  const { child, stderr, drained } = spawnWithStderr("/usr/sbin/sshd", [
+    "-D",
+    "-e",
+    "-f",
+    configPath,
+  ]);
   await waitForPort(port);
   const version = (await cmd("ssh", ["-V"])).stderr.trim().split(",")[0];
 
@@ -79,7 +76,7 @@ export async function startSshd(opts: SshdOptions): Promise<Transport> {
         await drained;
         await waitGone(child.pid);
         // Our readiness probe connects and hangs up; anything else sshd said is worth showing.
-        const said = errors.split("\n").filter((l) =>
+        const said = stderr().split("\n").filter((l) =>
           l.trim() && !/kex_exchange_identification/.test(l)
         );
         if (said.length) console.error(`sshd stderr:\n${said.slice(-20).join("\n")}`);

@@ -9,6 +9,7 @@ import { DomainError } from "../../protocol/errors.ts";
 import { PASSWORD_ROLE, startPostgres, type TestPostgres } from "../../testing/postgres.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
 import { openPostgresStore } from "./store.ts";
+import type { Store } from "../store.ts";
 
 // A shared cluster (SERVICE_TEST_POSTGRES_URL) cannot be stopped, frozen or given a password role.
 const shared = Deno.env.get("SERVICE_TEST_POSTGRES_URL") !== undefined;
@@ -20,6 +21,32 @@ async function withCluster(fn: (pg: TestPostgres) => Promise<void>): Promise<voi
   } finally {
     await pg.destroy();
   }
+}
+
+/** Runs each named call: each must fail as unavailable within `ms`; their errors. */
+async function failsUnavailable(
+  checks: [string, () => Promise<unknown>][],
+  ms: number,
+): Promise<Error[]> {
+  const errors: Error[] = [];
+  for (const [name, call] of checks) {
+    const started = Date.now();
+    const err = await assertRejects(call, DomainError);
+    assertEquals((err as DomainError).kind, "unavailable", `${name}: ${err.message}`);
+    assert(Date.now() - started < ms, `${name} took ${Date.now() - started} ms`);
+    errors.push(err);
+  }
+  return errors;
+}
+
+/** User alice read back once the database answers again (10 s at most), or undefined. */
+async function aliceAgain(store: Store) {
+  let user;
+  for (let i = 0; i < 50 && !user; i++) {
+    user = await store.users.findByName("alice").catch(() => undefined);
+    if (!user) await new Promise((r) => setTimeout(r, 200));
+  }
+  return user;
 }
 
 async function query<T>(url: string, text: string, params: unknown[] = []): Promise<T[]> {
@@ -128,20 +155,11 @@ Deno.test({
         ["ping", () => store.ping()],
         ["transaction", () => store.transaction((tx) => tx.nonces.markUsed("n", 1))],
       ];
-      for (const [name, call] of checks) {
-        const started = Date.now();
-        const err = await assertRejects(call, DomainError);
-        assertEquals((err as DomainError).kind, "unavailable", `${name}: ${err.message}`);
+      for (const err of await failsUnavailable(checks, 15_000)) {
         assertEquals(err.message, "the database is unavailable; try again shortly");
-        assert(Date.now() - started < 15_000, `${name} took ${Date.now() - started} ms`);
       }
       await pg.start();
-      let user;
-      for (let i = 0; i < 50 && !user; i++) {
-        user = await store.users.findByName("alice").catch(() => undefined);
-        if (!user) await new Promise((r) => setTimeout(r, 200));
-      }
-      assertEquals(user?.username, "alice");
+      assertEquals((await aliceAgain(store))?.username, "alice");
       await store.ping();
       assertEquals(await store.transaction((tx) => tx.nonces.markUsed("n", 1)), true);
     } finally {
@@ -163,19 +181,9 @@ Deno.test({
         ["read", () => store.users.findByName("alice")],
         ["transaction", () => store.transaction((tx) => tx.users.insert("bob", "k2"))],
       ];
-      for (const [name, call] of checks) {
-        const started = Date.now();
-        const err = await assertRejects(call, DomainError);
-        assertEquals((err as DomainError).kind, "unavailable", `${name}: ${err.message}`);
-        assert(Date.now() - started < 20_000, `${name} took ${Date.now() - started} ms`);
-      }
+      await failsUnavailable(checks, 20_000);
       await pg.thaw();
-      let user;
-      for (let i = 0; i < 50 && !user; i++) {
-        user = await store.users.findByName("alice").catch(() => undefined);
-        if (!user) await new Promise((r) => setTimeout(r, 200));
-      }
-      assertEquals(user?.username, "alice");
+      assertEquals((await aliceAgain(store))?.username, "alice");
       // The transaction given up on was rolled back, not committed behind the caller's back.
       await new Promise((r) => setTimeout(r, 1000));
       assertEquals(await store.users.findByName("bob"), undefined);

@@ -9,7 +9,7 @@ import { dropProbability, type MaxStartups, StartupSlots } from "./startups.ts";
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { inProcessSsh } from "../../tests/helpers/in_process.ts";
 import { rawSshFrom } from "../../tests/helpers/ssh_raw.ts";
-import { sshOptions } from "../../tests/helpers/ssh.ts";
+import { spawnSsh } from "../../tests/helpers/ssh.ts";
 import { SERVER_TEST } from "../../tests/helpers/server.ts";
 import { resolvesWithin } from "../../tests/helpers/wait.ts";
 
@@ -116,12 +116,7 @@ const { ctx, aliceKey, withServer } = await inProcessSsh("signet-ssh-startups-")
 
 /** `ssh -N` as alice to `port` (a connection that authenticates, then only stays open). */
 function sshHeldOpen(port: number): { child: Deno.ChildProcess; exited: () => boolean } {
-  const child = new Deno.Command("ssh", {
-    args: [...sshOptions(port, aliceKey), "-N", "git@127.0.0.1"],
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  const child = spawnSsh(port, aliceKey, ["-N"], { stdin: "null", stdout: "null", stderr: "null" });
   let exited = false;
   child.status.then(() => (exited = true));
   return { child, exited: () => exited };
@@ -199,16 +194,12 @@ Deno.test({
     await t.step("an authenticated connection frees its slot", async () => {
       await withServer({ maxStartups: { start: 1, rate: 100, full: 1 } }, async (port) => {
         // ssh runs LocalCommand once it has authenticated; -N then keeps the connection open.
-        const child = new Deno.Command("ssh", {
-          args: [
-            ...sshOptions(port, aliceKey),
-            ...["-N", "-o", "PermitLocalCommand=yes", "-o", "LocalCommand=echo in"],
-            "git@127.0.0.1",
-          ],
-          stdin: "null",
-          stdout: "piped",
-          stderr: "null",
-        }).spawn();
+        const child = spawnSsh(
+          port,
+          aliceKey,
+          ["-N", "-o", "PermitLocalCommand=yes", "-o", "LocalCommand=echo in"],
+          { stdin: "null", stdout: "piped", stderr: "null" },
+        );
         const reader = child.stdout.getReader();
         try {
           const { value } = await reader.read();

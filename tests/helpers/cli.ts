@@ -93,3 +93,14 @@ export function git(
 export async function readConfig(user: CliUser): Promise<Record<string, string | undefined>> {
   return JSON.parse(await Deno.readTextFile(user.configFile));
 }
+
+/** Runs `signet <args>` with exactly `env` (the server's commands: db copy, backup, restore). */
+export function runSignet(args: string[], env: Record<string, string>): Promise<RunResult> {
+  return run(Deno.execPath(), ["run", "-A", MAIN, ...args], { env });
+}
+
+/** GETs `url`: its status, ETag and body text, to compare answers byte for byte. */
+export async function rawResponse(url: string, headers: Record<string, string> = {}) {
+  const res = await fetch(url, { headers });
+  return { status: res.status, etag: res.headers.get("etag"), body: await res.text() };
+}

@@ -219,3 +219,14 @@ export function requestFrom(
     });
   });
 }
+
+/** The response to `request` (raw bytes) as the first request of a fresh connection. */
+export async function firstAnswer(port: number, request: string): Promise<RawResponse> {
+  const conn = await RawHttp.open(port);
+  try {
+    await conn.send(request);
+    return await conn.response();
+  } finally {
+    conn.close();
+  }
+}

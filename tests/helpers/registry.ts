@@ -4,6 +4,7 @@ import {
   type KeyFile,
   publicKeyOf,
   RegistryClient,
+  RegistryError,
   type Signer,
   signerFromKeyFile,
 } from "../../client/registry.ts";
@@ -44,4 +45,15 @@ export function twoOfThreeToRevoke(signers: Record<string, string>) {
       description: "two of three to retire the bot",
     }],
   };
+}
+
+/** The status and error message of a refused client call. */
+export async function refusal(p: Promise<unknown>): Promise<[number, string]> {
+  try {
+    await p;
+  } catch (err) {
+    if (!(err instanceof RegistryError)) throw err;
+    return [err.status, err.message.replace(/^\d+: /, "")];
+  }
+  throw new Error("expected a refusal, got success");
 }

@@ -1,6 +1,9 @@
 /** Starts the real `signet serve` as a subprocess on free ports with a temporary data dir. */
 
+import { DatabaseSync } from "node:sqlite";
 import { type LaunchedServer, type LaunchPorts, launchSignet } from "../../testing/launch.ts";
+import { ON_POSTGRES } from "../../testing/postgres.ts";
+import { assertEquals } from "./assert.ts";
 
 /** A running test server. */
 export type TestServer = LaunchedServer;
@@ -53,3 +56,94 @@ export function serveProcess(dataDir: string, env: Record<string, string> = {}):
  * outlive single steps by design, so Deno's op and resource sanitizers are off.
  */
 export const SERVER_TEST = { sanitizeOps: false, sanitizeResources: false } as const;
+
+/** Options for `serverTest`: the server's (`startTestServer`) and the test's own. */
+export interface ServerTestOptions extends TestServerOptions {
+  /** Skips the test when true (e.g. `ON_POSTGRES` from testing/postgres.ts). */
+  ignore?: boolean;
+}
+
+/**
+ * A `Deno.test` (with `SERVER_TEST`) that starts a server, runs `fn` with it and always stops it
+ * afterwards and removes the data dir it made, pass or fail (on a failure it prints the end of the
+ * server's log first). `fn` may stop the server itself.
+ */
+export function serverTest(
+  name: string,
+  opts: ServerTestOptions,
+  fn: (server: TestServer, t: Deno.TestContext) => Promise<void>,
+): void {
+  const { ignore, ...serverOpts } = opts;
+  Deno.test({
+    name,
+    ignore,
+    ...SERVER_TEST,
+    async fn(t) {
+      const server = await startTestServer(serverOpts);
+      try {
+        await fn(server, t);
+      } catch (err) {
+        console.error(`server log (the end):\n${server.logs().slice(-20_000)}`);
+        throw err;
+      } finally {
+        await server.stop();
+        if (serverOpts.dataDir === undefined) {
+          await Deno.remove(server.dataDir, { recursive: true }).catch(() => {});
+        }
+      }
+    },
+  });
+}
+
+/** A fresh temporary directory for a git HOME (or other scratch files); `prefix` names it. */
+export function tempHome(prefix = "signet-home-"): Promise<string> {
+  return Deno.makeTempDir({ prefix });
+}
+
+/** What a child process (e.g. `serveProcess`) writes to a piped stream, read as the test asks. */
+export class StreamLog {
+  /** Everything read so far. */
+  text = "";
+  #reader: ReadableStreamDefaultReader<Uint8Array>;
+  #stream: ReadableStream<Uint8Array>;
+  #decoder = new TextDecoder();
+
+  constructor(stream: ReadableStream<Uint8Array>) {
+    this.#stream = stream;
+    this.#reader = stream.getReader();
+  }
+
+  /** Reads until the text includes `needle` (to the stream's end when absent) or `ms` have passed. */
+  async readUntil(needle?: string, ms = 60_000): Promise<string> {
+    const deadline = Date.now() + ms;
+    while ((needle === undefined || !this.text.includes(needle)) && Date.now() < deadline) {
+      const { value, done } = await this.#reader.read();
+      if (done) break;
+      this.text += this.#decoder.decode(value, { stream: true });
+    }
+    return this.text;
+  }
+
+  /** Stops reading and discards the rest of the stream. */
+  async cancel(): Promise<void> {
+    this.#reader.releaseLock();
+    await this.#stream.cancel();
+  }
+}
+
+/**
+ * SQLite's integrity check on the server's database file passes; on the PostgreSQL run, where the
+ * server keeps no file, it checks nothing.
+ */
+export function assertDatabaseIntact(server: { dataDir: string }): void {
+  if (ON_POSTGRES) return;
+  const db = new DatabaseSync(`${server.dataDir}/signet.db`, { readOnly: true });
+  const rows = db.prepare("PRAGMA integrity_check").all() as { integrity_check: string }[];
+  db.close();
+  assertEquals(rows.map((r) => r.integrity_check), ["ok"]);
+}
+
+/** The server's log lines at error level. */
+export function errorLines(server: TestServer): string[] {
+  return server.logs().split("\n").filter((l) => l.includes('"level":"error"'));
+}

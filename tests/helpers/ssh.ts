@@ -63,3 +63,16 @@ export async function scanHostKeyFingerprint(port: number): Promise<string> {
   if (!m) throw new Error(`no fingerprint in: ${fp.stdout}`);
   return m[0];
 }
+
+/** Spawns `ssh` to git@127.0.0.1 with `key` on `port` and the `extra` arguments before the host. */
+export function spawnSsh(
+  port: number,
+  key: TestKey,
+  extra: string[],
+  stdio: Pick<Deno.CommandOptions, "stdin" | "stdout" | "stderr">,
+): Deno.ChildProcess {
+  return new Deno.Command("ssh", {
+    args: [...sshOptions(port, key), ...extra, "git@127.0.0.1"],
+    ...stdio,
+  }).spawn();
+}

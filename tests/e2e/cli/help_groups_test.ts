@@ -3,22 +3,17 @@
  * prints the group's help; a bad `signet bot search --status` is a usage error (exit 2).
  */
 import { assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
+import { runSignet } from "../../helpers/cli.ts";
 import { CLIENT_ENV_DOCS } from "../../../client/env.ts";
 import { CLIENT_COMMANDS } from "../../../client/cli/index.ts";
 import { CLIENT_SERVICE_VARIABLES } from "../../../protocol/client_env.ts";
 
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
-
-async function signet(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    env: { SERVICE_HOST: "http://127.0.0.1:9", SERVICE_REGISTRY_URL: "http://127.0.0.1:9" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = (b: Uint8Array) => new TextDecoder().decode(b);
-  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
-}
+/** `signet <args>` with no server to reach. */
+const signet = (args: string[]) =>
+  runSignet(args, {
+    SERVICE_HOST: "http://127.0.0.1:9",
+    SERVICE_REGISTRY_URL: "http://127.0.0.1:9",
+  });
 
 Deno.test("signet help lists every client variable, as the client env table words it", async () => {
   const help = await signet(["help"]);

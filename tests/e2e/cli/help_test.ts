@@ -1,22 +1,15 @@
 /** One help generator and one usage-error style for every client command and `signet bot`. */
 import { match as assertMatch } from "node:assert/strict";
 import { assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
+import { runSignet } from "../../helpers/cli.ts";
 import { CLIENT_COMMANDS } from "../../../client/cli/index.ts";
 import { BOT_USAGE } from "../../../client/bot_cli.ts";
 import { parseArgs } from "../../../client/args.ts";
 import { UsageError } from "../../../client/errors.ts";
 
-const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
-
-async function signet(args: string[]): Promise<{ code: number; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    env: { SERVICE_HOST: "http://127.0.0.1:9", SSH_AUTH_SOCK: "" },
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  return { code: out.code, stderr: new TextDecoder().decode(out.stderr) };
-}
+/** `signet <args>` with no server to reach. */
+const signet = (args: string[]) =>
+  runSignet(args, { SERVICE_HOST: "http://127.0.0.1:9", SSH_AUTH_SOCK: "" });
 
 Deno.test("every command's help is generated in the same layout", () => {
   for (const c of CLIENT_COMMANDS) {

@@ -7,7 +7,7 @@
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { constantTimeEqual } from "../../../protocol/secrets.ts";
 import { requireAdmin } from "../../../server/http/auth.ts";
-import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import { serverTest } from "../../helpers/server.ts";
 
 const LENGTH = 64 * 1024;
 
@@ -82,16 +82,15 @@ Deno.test("constantTimeEqual: time does not depend on where a guess differs (===
   assert(!constantTimeEqual("", "0"));
 });
 
-Deno.test({
-  name: "admin key over HTTP: exact key only; same-length near misses refused",
-  ...SERVER_TEST,
-  async fn() {
+serverTest(
+  "admin key over HTTP: exact key only; same-length near misses refused",
+  {},
+  async (server) => {
     // The middleware's comparison is constantTimeEqual (the test above covers that function).
     assert(
       /constantTimeEqual\(/.test(requireAdmin.toString()),
       "requireAdmin no longer compares with constantTimeEqual",
     );
-    const server = await startTestServer();
     const key = server.adminKey;
     const status = async (path: string, value: string) => {
       const res = await fetch(`${server.httpUrl}${path}`, {
@@ -108,6 +107,5 @@ Deno.test({
         assertEquals(await status(path, wrong), 401, `${path} with ${wrong}`);
       }
     }
-    await server.stop();
   },
-});
+);

@@ -8,7 +8,7 @@ import net from "node:net";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { userWithRepo } from "../../../testing/accounts.ts";
 import { gitEnv, runOk } from "../../../testing/run.ts";
-import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import { serverTest } from "../../helpers/server.ts";
 import { concatBytes } from "../../../protocol/bytes.ts";
 import { commitFile, packObjects, receivePackCommands } from "../../helpers/git.ts";
 
@@ -129,162 +129,157 @@ function peakRss(pid: number): number {
   return Number(/VmHWM:\s+(\d+) kB/.exec(status)![1]) * 1024;
 }
 
-Deno.test({
-  name: "upload-pack request bodies are bounded; refused bodies leave no file",
-  ...SERVER_TEST,
-  async fn(t) {
-    const server = await startTestServer();
+serverTest(
+  "upload-pack request bodies are bounded; refused bodies leave no file",
+  {},
+  async (server, t) => {
     const home = await Deno.makeTempDir({ prefix: "signet-bodies-" });
-    try {
-      const { token } = await userWithRepo(server, "alice", "repo");
-      const env = gitEnv(home);
-      const work = `${home}/work`;
-      await runOk("git", ["init", "-q", "-b", "main", work], { env });
-      const head = await commitFile(work, env, "f", "hello\n", "one");
-      const pushUrl = `${server.httpUrl.replace("http://", `http://alice:${token}@`)}/alice/repo`;
-      await runOk("git", ["push", "-q", pushUrl, "main"], { cwd: work, env });
+    const { token } = await userWithRepo(server, "alice", "repo");
+    const env = gitEnv(home);
+    const work = `${home}/work`;
+    await runOk("git", ["init", "-q", "-b", "main", work], { env });
+    const head = await commitFile(work, env, "f", "hello\n", "one");
+    const pushUrl = `${server.httpUrl.replace("http://", `http://alice:${token}@`)}/alice/repo`;
+    await runOk("git", ["push", "-q", pushUrl, "main"], { cwd: work, env });
 
-      const path = "/alice/repo.git/git-upload-pack";
-      const headers = { "Content-Type": "application/x-git-upload-pack-request" };
-      const gzipped = { ...headers, "Content-Encoding": "gzip" };
-      const spill = `${server.dataDir}/tmp`;
-      const spillFiles = () => {
-        try {
-          return [...Deno.readDirSync(spill)].map((e) => e.name);
-        } catch {
-          return [];
-        }
-      };
-      /** A v0 fetch of main with `count` haves: what git sends after some negotiation rounds. */
-      const negotiation = (count: number) =>
-        join(
-          enc.encode(`0032want ${head}\n`),
-          enc.encode("0000"),
-          haves(count),
-          enc.encode("0009done\n"),
-        );
-      const refused = (
-        res: { status: number; body: string; headers: string },
-        status: number,
-        text: string,
-      ) => {
-        assertEquals(res.status, status, res.body);
-        assertStringIncludes(JSON.parse(res.body).error, text);
-        assertStringIncludes(res.headers.toLowerCase(), "connection: close");
-        assertEquals(spillFiles(), [], "a spill file was left behind");
-      };
+    const path = "/alice/repo.git/git-upload-pack";
+    const headers = { "Content-Type": "application/x-git-upload-pack-request" };
+    const gzipped = { ...headers, "Content-Encoding": "gzip" };
+    const spill = `${server.dataDir}/tmp`;
+    const spillFiles = () => {
+      try {
+        return [...Deno.readDirSync(spill)].map((e) => e.name);
+      } catch {
+        return [];
+      }
+    };
+    /** A v0 fetch of main with `count` haves: what git sends after some negotiation rounds. */
+    const negotiation = (count: number) =>
+      join(
+        enc.encode(`0032want ${head}\n`),
+        enc.encode("0000"),
+        haves(count),
+        enc.encode("0009done\n"),
+      );
+    const refused = (
+      res: { status: number; body: string; headers: string },
+      status: number,
+      text: string,
+    ) => {
+      assertEquals(res.status, status, res.body);
+      assertStringIncludes(JSON.parse(res.body).error, text);
+      assertStringIncludes(res.headers.toLowerCase(), "connection: close");
+      assertEquals(spillFiles(), [], "a spill file was left behind");
+    };
 
-      await t.step("real negotiations of a few MB are served, plain and gzip", async () => {
-        const body = negotiation(100_000); // 5 MB
-        const plain = await post(server.httpPort, path, headers, body, true);
-        assertEquals(plain.status, 200, plain.body);
-        assertStringIncludes(plain.body, "NAK");
-        const zipped = await post(server.httpPort, path, gzipped, await gzip(body));
-        assertEquals(zipped.status, 200, zipped.body);
-        assertStringIncludes(zipped.body, "NAK");
-      });
+    await t.step("real negotiations of a few MB are served, plain and gzip", async () => {
+      const body = negotiation(100_000); // 5 MB
+      const plain = await post(server.httpPort, path, headers, body, true);
+      assertEquals(plain.status, 200, plain.body);
+      assertStringIncludes(plain.body, "NAK");
+      const zipped = await post(server.httpPort, path, gzipped, await gzip(body));
+      assertEquals(zipped.status, 200, zipped.body);
+      assertStringIncludes(zipped.body, "NAK");
+    });
 
-      await t.step("a plain 50 MB body is refused with 413, with or without a length", async () => {
-        const body = negotiation(1_000_000);
-        for (const chunked of [false, true]) {
-          const res = await post(server.httpPort, path, headers, body, chunked);
-          refused(res, 413, "request body over the limit of 10485760 bytes");
-        }
-      });
+    await t.step("a plain 50 MB body is refused with 413, with or without a length", async () => {
+      const body = negotiation(1_000_000);
+      for (const chunked of [false, true]) {
+        const res = await post(server.httpPort, path, headers, body, chunked);
+        refused(res, 413, "request body over the limit of 10485760 bytes");
+      }
+    });
 
-      await t.step("gzip inflating past 10 MiB is refused with 413", async () => {
-        const body = await gzip(negotiation(240_000)); // 12 MB inflated, ~6 MB sent
-        assert(body.length > 4 * MB && body.length < 10 * MB, `${body.length} bytes of gzip`);
-        const res = await post(server.httpPort, path, gzipped, body);
-        refused(res, 413, "request body over the limit");
-      });
+    await t.step("gzip inflating past 10 MiB is refused with 413", async () => {
+      const body = await gzip(negotiation(240_000)); // 12 MB inflated, ~6 MB sent
+      assert(body.length > 4 * MB && body.length < 10 * MB, `${body.length} bytes of gzip`);
+      const res = await post(server.httpPort, path, gzipped, body);
+      refused(res, 413, "request body over the limit");
+    });
 
-      await t.step("a gzip bomb is refused with 413 before it is inflated", async () => {
-        // ~100 MB of one have line, ~600 KB of gzip.
-        const line = enc.encode(`0032have ${"0".repeat(40)}\n`);
-        const inflated = new Uint8Array(2_000_000 * line.length);
-        for (let i = 0; i < 2_000_000; i++) inflated.set(line, i * line.length);
-        const bomb = await gzip(inflated);
-        assert(bomb.length < MB, `${bomb.length} bytes of gzip`);
-        const before = peakRss(server.pid);
-        const res = await post(server.httpPort, path, gzipped, bomb);
-        refused(res, 413, "inflates more than 32 times");
-        const grown = peakRss(server.pid) - before;
-        assert(grown < 40 * MB, `the server's peak memory grew by ${Math.round(grown / MB)} MB`);
-      });
+    await t.step("a gzip bomb is refused with 413 before it is inflated", async () => {
+      // ~100 MB of one have line, ~600 KB of gzip.
+      const line = enc.encode(`0032have ${"0".repeat(40)}\n`);
+      const inflated = new Uint8Array(2_000_000 * line.length);
+      for (let i = 0; i < 2_000_000; i++) inflated.set(line, i * line.length);
+      const bomb = await gzip(inflated);
+      assert(bomb.length < MB, `${bomb.length} bytes of gzip`);
+      const before = peakRss(server.pid);
+      const res = await post(server.httpPort, path, gzipped, bomb);
+      refused(res, 413, "inflates more than 32 times");
+      const grown = peakRss(server.pid) - before;
+      assert(grown < 40 * MB, `the server's peak memory grew by ${Math.round(grown / MB)} MB`);
+    });
 
-      await t.step("invalid gzip is refused with 400", async () => {
-        const res = await post(server.httpPort, path, gzipped, negotiation(1000));
-        refused(res, 400, "not valid gzip");
-      });
+    await t.step("invalid gzip is refused with 400", async () => {
+      const res = await post(server.httpPort, path, gzipped, negotiation(1000));
+      refused(res, 400, "not valid gzip");
+    });
 
-      await t.step("a push git refuses while its body spills leaves no file", async () => {
-        // 30 MB arriving faster than git reads it, refused by git at its first bytes.
-        const garbage = crypto.getRandomValues(new Uint8Array(65536));
-        const body = new Uint8Array(30 * MB);
-        for (let off = 0; off < body.length; off += garbage.length) body.set(garbage, off);
-        const res = await post(server.httpPort, "/alice/repo.git/git-receive-pack", {
+    await t.step("a push git refuses while its body spills leaves no file", async () => {
+      // 30 MB arriving faster than git reads it, refused by git at its first bytes.
+      const garbage = crypto.getRandomValues(new Uint8Array(65536));
+      const body = new Uint8Array(30 * MB);
+      for (let off = 0; off < body.length; off += garbage.length) body.set(garbage, off);
+      const res = await post(server.httpPort, "/alice/repo.git/git-receive-pack", {
+        "Content-Type": "application/x-git-receive-pack-request",
+        Authorization: `Bearer ${token}`,
+      }, body);
+      assert(res.status === 200 || res.status >= 400 && res.status < 500, `${res.status}`);
+      const deadline = Date.now() + 10_000;
+      while (spillFiles().length > 0 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assertEquals(spillFiles(), [], "a spill file was left behind");
+    });
+
+    await t.step(
+      "a gzip push works; a gzip bomb push fails without inflating in memory",
+      async () => {
+        await Deno.writeTextFile(`${work}/f`, "hello again\n");
+        await runOk("git", ["commit", "-q", "-am", "two"], { cwd: work, env });
+        const next = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
+        const pack = await packObjects(work, env, [next, `^${head}`]);
+        const commands = receivePackCommands(head, next, "refs/heads/main");
+        const pushHeaders = {
           "Content-Type": "application/x-git-receive-pack-request",
+          "Content-Encoding": "gzip",
           Authorization: `Bearer ${token}`,
-        }, body);
+        };
+        const receivePack = "/alice/repo.git/git-receive-pack";
+        const ok = await post(
+          server.httpPort,
+          receivePack,
+          pushHeaders,
+          await gzip(join(commands, pack)),
+        );
+        assertEquals(ok.status, 200, ok.body);
+        assertStringIncludes(ok.body, "ok refs/heads/main");
+        const remote = await runOk("git", ["ls-remote", `${server.httpUrl}/alice/repo`, "main"], {
+          env,
+        });
+        assertEquals(remote.split(/\s/)[0], next);
+        // A "pack" of 200 MB of zeros, ~200 KB of gzip.
+        const zeros = new Uint8Array(200 * MB);
+        const bomb = await gzip(join(commands, enc.encode("PACK"), zeros));
+        const before = peakRss(server.pid);
+        const res = await post(server.httpPort, receivePack, pushHeaders, bomb);
         assert(res.status === 200 || res.status >= 400 && res.status < 500, `${res.status}`);
+        const grown = peakRss(server.pid) - before;
+        assert(grown < 60 * MB, `the server's peak memory grew by ${Math.round(grown / MB)} MB`);
         const deadline = Date.now() + 10_000;
         while (spillFiles().length > 0 && Date.now() < deadline) {
           await new Promise((r) => setTimeout(r, 100));
         }
         assertEquals(spillFiles(), [], "a spill file was left behind");
-      });
+      },
+    );
 
-      await t.step(
-        "a gzip push works; a gzip bomb push fails without inflating in memory",
-        async () => {
-          await Deno.writeTextFile(`${work}/f`, "hello again\n");
-          await runOk("git", ["commit", "-q", "-am", "two"], { cwd: work, env });
-          const next = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
-          const pack = await packObjects(work, env, [next, `^${head}`]);
-          const commands = receivePackCommands(head, next, "refs/heads/main");
-          const pushHeaders = {
-            "Content-Type": "application/x-git-receive-pack-request",
-            "Content-Encoding": "gzip",
-            Authorization: `Bearer ${token}`,
-          };
-          const receivePack = "/alice/repo.git/git-receive-pack";
-          const ok = await post(
-            server.httpPort,
-            receivePack,
-            pushHeaders,
-            await gzip(join(commands, pack)),
-          );
-          assertEquals(ok.status, 200, ok.body);
-          assertStringIncludes(ok.body, "ok refs/heads/main");
-          const remote = await runOk("git", ["ls-remote", `${server.httpUrl}/alice/repo`, "main"], {
-            env,
-          });
-          assertEquals(remote.split(/\s/)[0], next);
-          // A "pack" of 200 MB of zeros, ~200 KB of gzip.
-          const zeros = new Uint8Array(200 * MB);
-          const bomb = await gzip(join(commands, enc.encode("PACK"), zeros));
-          const before = peakRss(server.pid);
-          const res = await post(server.httpPort, receivePack, pushHeaders, bomb);
-          assert(res.status === 200 || res.status >= 400 && res.status < 500, `${res.status}`);
-          const grown = peakRss(server.pid) - before;
-          assert(grown < 60 * MB, `the server's peak memory grew by ${Math.round(grown / MB)} MB`);
-          const deadline = Date.now() + 10_000;
-          while (spillFiles().length > 0 && Date.now() < deadline) {
-            await new Promise((r) => setTimeout(r, 100));
-          }
-          assertEquals(spillFiles(), [], "a spill file was left behind");
-        },
-      );
-
-      await t.step("git still clones and fetches", async () => {
-        await runOk("git", ["clone", "-q", `${server.httpUrl}/alice/repo`, `${home}/clone`], {
-          env,
-        });
-        await runOk("git", ["fetch", "-q"], { cwd: `${home}/clone`, env });
+    await t.step("git still clones and fetches", async () => {
+      await runOk("git", ["clone", "-q", `${server.httpUrl}/alice/repo`, `${home}/clone`], {
+        env,
       });
-    } finally {
-      await server.stop();
-    }
+      await runOk("git", ["fetch", "-q"], { cwd: `${home}/clone`, env });
+    });
   },
-});
+);

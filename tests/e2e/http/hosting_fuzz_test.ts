@@ -10,7 +10,7 @@ import { assert, assertEquals } from "../../helpers/assert.ts";
 import { createRepo, createUser, login, mintInvite, signedIn } from "../../../testing/accounts.ts";
 import { fuzzRequests, fuzzSeed } from "../../helpers/prng.ts";
 import { RawHttp } from "../../helpers/raw_http.ts";
-import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import { errorLines, serverTest } from "../../helpers/server.ts";
 
 const TOTAL = 3000;
 const CONCURRENCY = 8;
@@ -108,11 +108,10 @@ interface Route {
   auth: "user" | "carol" | "admin" | "none";
 }
 
-Deno.test({
-  name: "hostile hosting fuzz: paths, queries and bodies of every hosting route, no 5xx",
-  ...SERVER_TEST,
-  async fn() {
-    const server = await startTestServer();
+serverTest(
+  "hostile hosting fuzz: paths, queries and bodies of every hosting route, no 5xx",
+  {},
+  async (server) => {
     const { seed, next: rand, int, pick } = fuzzSeed();
 
     const { user: alice, token } = await signedIn(server, "alice");
@@ -315,57 +314,53 @@ Deno.test({
       }
       return res.status;
     };
-    try {
-      const { statuses, seconds } = await fuzzRequests(TOTAL, CONCURRENCY, sendOne);
-      console.log(
-        `hosting fuzz seed=${seed} requests=${TOTAL} in ${seconds.toFixed(1)} s; statuses ${
-          json([...statuses].sort((a, b) => a[0] - b[0]))
-        }`,
-      );
-      assertEquals(failures.slice(0, 10), [], `${failures.length} failures (seed ${seed})`);
+    const { statuses, seconds } = await fuzzRequests(TOTAL, CONCURRENCY, sendOne);
+    console.log(
+      `hosting fuzz seed=${seed} requests=${TOTAL} in ${seconds.toFixed(1)} s; statuses ${
+        json([...statuses].sort((a, b) => a[0] - b[0]))
+      }`,
+    );
+    assertEquals(failures.slice(0, 10), [], `${failures.length} failures (seed ${seed})`);
 
-      // Raw request targets no client library would send: control characters and raw bytes.
-      const raw = [
-        "GET /api/repos/a\x01b/x HTTP/1.1",
-        "GET /api/repos?owner=\x7f HTTP/1.1",
-        "GET /api/repos/a\tb/x HTTP/1.1",
-        "GET /api/repos/a b/x HTTP/1.1",
-        "GET /api/repos/%E0%A4%A/x HTTP/1.1",
-        "GET /api/repos?owner=% HTTP/1.1",
-        "GET //api//repos HTTP/1.1",
-        "GET /api/repos/../../etc/passwd HTTP/1.1",
-        "GET http://test/api/health HTTP/1.1",
-        "GET * HTTP/1.1",
-        "GET /alice/proj.git/info/refs?service=%C0%AF HTTP/1.1",
-        "DELETE /api/tokens/%00 HTTP/1.1",
-      ];
-      const rawFailures: string[] = [];
-      for (const line of raw) {
-        for (const bytes of [line, line.replace("/api/repos/", "/api/repos/\xff\xfe")]) {
-          const c = await RawHttp.open(server.httpPort);
-          try {
-            await c.send(
-              Uint8Array.from(
-                `${bytes}\r\nHost: test\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
-                (ch) => ch.charCodeAt(0),
-              ),
-            );
-            const res = await c.response(10_000).catch(() => null);
-            if (res && res.status >= 500) rawFailures.push(`${json(bytes)} -> ${res.status}`);
-          } finally {
-            c.close();
-          }
+    // Raw request targets no client library would send: control characters and raw bytes.
+    const raw = [
+      "GET /api/repos/a\x01b/x HTTP/1.1",
+      "GET /api/repos?owner=\x7f HTTP/1.1",
+      "GET /api/repos/a\tb/x HTTP/1.1",
+      "GET /api/repos/a b/x HTTP/1.1",
+      "GET /api/repos/%E0%A4%A/x HTTP/1.1",
+      "GET /api/repos?owner=% HTTP/1.1",
+      "GET //api//repos HTTP/1.1",
+      "GET /api/repos/../../etc/passwd HTTP/1.1",
+      "GET http://test/api/health HTTP/1.1",
+      "GET * HTTP/1.1",
+      "GET /alice/proj.git/info/refs?service=%C0%AF HTTP/1.1",
+      "DELETE /api/tokens/%00 HTTP/1.1",
+    ];
+    const rawFailures: string[] = [];
+    for (const line of raw) {
+      for (const bytes of [line, line.replace("/api/repos/", "/api/repos/\xff\xfe")]) {
+        const c = await RawHttp.open(server.httpPort);
+        try {
+          await c.send(
+            Uint8Array.from(
+              `${bytes}\r\nHost: test\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+              (ch) => ch.charCodeAt(0),
+            ),
+          );
+          const res = await c.response(10_000).catch(() => null);
+          if (res && res.status >= 500) rawFailures.push(`${json(bytes)} -> ${res.status}`);
+        } finally {
+          c.close();
         }
       }
-      assertEquals(rawFailures, []);
-
-      const health = await fetch(`${H}/api/health`);
-      assertEquals(health.status, 200, await health.text());
-      const errors = server.logs().split("\n").filter((l) => l.includes('"level":"error"'));
-      assertEquals(errors.slice(0, 5), [], "logged at error level");
-      assert(statuses.size > 3, "the fuzz reached several outcomes");
-    } finally {
-      await server.stop();
     }
+    assertEquals(rawFailures, []);
+
+    const health = await fetch(`${H}/api/health`);
+    assertEquals(health.status, 200, await health.text());
+    const errors = errorLines(server);
+    assertEquals(errors.slice(0, 5), [], "logged at error level");
+    assert(statuses.size > 3, "the fuzz reached several outcomes");
   },
-});
+);

@@ -1,15 +1,14 @@
 /** HTTP: one address may hold at most SERVICE_HTTP_MAX_CONNECTIONS_PER_IP connections per listener. */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { RawHttp, statusFrom } from "../../helpers/raw_http.ts";
-import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import { serverTest } from "../../helpers/server.ts";
 
 const GET = "GET /api/health HTTP/1.1\r\nHost: test\r\n\r\n";
 
-Deno.test({
-  name: "http: connections beyond the per-address cap get 429 and close; freed ones are reusable",
-  ...SERVER_TEST,
-  async fn(t) {
-    const server = await startTestServer({ env: { SERVICE_HTTP_MAX_CONNECTIONS_PER_IP: "3" } });
+serverTest(
+  "http: connections beyond the per-address cap get 429 and close; freed ones are reusable",
+  { env: { SERVICE_HTTP_MAX_CONNECTIONS_PER_IP: "3" } },
+  async (server, t) => {
     const port = server.httpPort;
     const held: RawHttp[] = [];
     try {
@@ -65,7 +64,6 @@ Deno.test({
       });
     } finally {
       for (const c of held) c.close();
-      await server.stop();
     }
   },
-});
+);

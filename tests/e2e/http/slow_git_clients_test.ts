@@ -14,8 +14,8 @@ import {
   type TestUser,
   userWithRepo,
 } from "../../../testing/accounts.ts";
-import { gitEnv, runOk } from "../../../testing/run.ts";
-import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import { gitEnv, runOk, spawnWithStderr } from "../../../testing/run.ts";
+import { serverTest } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
 import { resolvesWithin } from "../../helpers/wait.ts";
 import { commitFile, commitRandomFile, uploadPackWant } from "../../helpers/git.ts";
@@ -126,18 +126,10 @@ function processTree(pid: number): number[] {
 /** Runs git with `env` in `cwd`, killing it (and its helpers) after VICTIM_LIMIT_MS. */
 async function victim(args: string[], env: Record<string, string>, cwd?: string) {
   const started = performance.now();
-  const child = new Deno.Command("git", {
-    args,
+  const { child, stderr, drained } = spawnWithStderr("git", args, {
     cwd,
     env: { GIT_TERMINAL_PROMPT: "0", ...env },
-    stdin: "null",
-    stdout: "null",
-    stderr: "piped",
-  }).spawn();
-  let stderr = "";
-  const drained = (async () => {
-    for await (const chunk of child.stderr) stderr += new TextDecoder().decode(chunk);
-  })();
+  });
   const timer = setTimeout(() => {
     for (const pid of processTree(child.pid)) {
       try {
@@ -153,230 +145,211 @@ async function victim(args: string[], env: Record<string, string>, cwd?: string)
     ms < VICTIM_LIMIT_MS,
     `git ${args.join(" ")} was still running after ${Math.round(ms)} ms`,
   );
-  assertEquals(status.code, 0, stderr);
+  assertEquals(status.code, 0, stderr());
   return ms;
 }
 
-Deno.test({
-  name: "slow clients cannot hold the git slots",
-  ...SERVER_TEST,
-  async fn(t) {
-    const server = await startTestServer({
-      env: {
-        // Two slots: two slow requests blocked every transfer before. Either client may take both,
-        // so that what is tested is that slow clients hold none, not the cap per client.
-        SERVICE_GIT_CONCURRENCY: "2",
-        SERVICE_GIT_CONCURRENCY_PER_CLIENT: "2",
-        SERVICE_SSH_GIT_IDLE_TIMEOUT: "25",
+/**
+ * Two git slots: two slow requests blocked every transfer before. Either client may take both, so
+ * that what is tested is that slow clients hold none, not the cap per client.
+ */
+const TWO_SLOTS = { SERVICE_GIT_CONCURRENCY: "2", SERVICE_GIT_CONCURRENCY_PER_CLIENT: "2" };
+
+serverTest("slow clients cannot hold the git slots", {
+  env: { ...TWO_SLOTS, SERVICE_SSH_GIT_IDLE_TIMEOUT: "25" },
+}, async (server, t) => {
+  const home = await Deno.makeTempDir({ prefix: "signet-slots-" });
+  const alice = await createUser(server, "alice");
+  const mallory = await createUser(server, "mallory");
+  const token = await login(server, alice);
+  await createRepo(server, token, "target");
+  await createRepo(server, await login(server, mallory), "own");
+  const work = `${home}/work`;
+  const env = gitEnv(home);
+  await runOk("git", ["init", "-q", "-b", "main", work], { env });
+  let n = 0;
+  const commit = async () => {
+    await commitFile(work, env, "file.txt", `change ${++n}\n`, `change ${n}`);
+  };
+  const httpUrl = `${server.httpUrl}/alice/target.git`;
+  const pushUrl = httpUrl.replace("http://", `http://alice:${token}@`);
+  const sshUrl = `ssh://git@127.0.0.1:${server.sshPort}/alice/target.git`;
+  const sshEnv = gitSshEnv(server.sshPort, alice.key, home);
+  await commit();
+  await runOk("git", ["push", "-q", pushUrl, "main"], { cwd: work, env });
+
+  const lorises: SlowLoris[] = [];
+  let sessions: { ended: Promise<string[]>; close: () => void }[] = [];
+  try {
+    await t.step(
+      "the attack starts: 6 dripping HTTP requests, 10 silent SSH sessions",
+      async () => {
+        for (let i = 0; i < 6; i++) {
+          lorises.push(
+            new SlowLoris(server.httpPort, "127.0.0.2", "/alice/target.git/git-upload-pack"),
+          );
+        }
+        sessions = await Promise.all([
+          silentSshSessions(server.sshPort, mallory, "git-upload-pack 'alice/target.git'", 4),
+          silentSshSessions(server.sshPort, mallory, "git-receive-pack 'mallory/own.git'", 2),
+          silentSshSessions(
+            server.sshPort,
+            mallory,
+            "git-upload-archive 'alice/target.git'",
+            2,
+          ),
+          // These hold a slot (git has their first bytes) until they fall silent for 10 s.
+          silentSshSessions(
+            server.sshPort,
+            mallory,
+            "git-upload-pack 'alice/target.git'",
+            2,
+            "0032want",
+          ),
+        ]);
+        // Let every request and session reach the server and its git slot queue.
+        await new Promise((r) => setTimeout(r, 3_000));
+        assert(
+          lorises.every((l) => l.answeredAfterMs === null),
+          "a slow request already ended",
+        );
       },
-    });
-    const home = await Deno.makeTempDir({ prefix: "signet-slots-" });
-    try {
-      const alice = await createUser(server, "alice");
-      const mallory = await createUser(server, "mallory");
-      const token = await login(server, alice);
-      await createRepo(server, token, "target");
-      await createRepo(server, await login(server, mallory), "own");
-      const work = `${home}/work`;
-      const env = gitEnv(home);
-      await runOk("git", ["init", "-q", "-b", "main", work], { env });
-      let n = 0;
-      const commit = async () => {
-        await commitFile(work, env, "file.txt", `change ${++n}\n`, `change ${n}`);
-      };
-      const httpUrl = `${server.httpUrl}/alice/target.git`;
-      const pushUrl = httpUrl.replace("http://", `http://alice:${token}@`);
-      const sshUrl = `ssh://git@127.0.0.1:${server.sshPort}/alice/target.git`;
-      const sshEnv = gitSshEnv(server.sshPort, alice.key, home);
-      await commit();
-      await runOk("git", ["push", "-q", pushUrl, "main"], { cwd: work, env });
+    );
 
-      const lorises: SlowLoris[] = [];
-      let sessions: { ended: Promise<string[]>; close: () => void }[] = [];
-      try {
-        await t.step(
-          "the attack starts: 6 dripping HTTP requests, 10 silent SSH sessions",
-          async () => {
-            for (let i = 0; i < 6; i++) {
-              lorises.push(
-                new SlowLoris(server.httpPort, "127.0.0.2", "/alice/target.git/git-upload-pack"),
-              );
-            }
-            sessions = await Promise.all([
-              silentSshSessions(server.sshPort, mallory, "git-upload-pack 'alice/target.git'", 4),
-              silentSshSessions(server.sshPort, mallory, "git-receive-pack 'mallory/own.git'", 2),
-              silentSshSessions(
-                server.sshPort,
-                mallory,
-                "git-upload-archive 'alice/target.git'",
-                2,
-              ),
-              // These hold a slot (git has their first bytes) until they fall silent for 10 s.
-              silentSshSessions(
-                server.sshPort,
-                mallory,
-                "git-upload-pack 'alice/target.git'",
-                2,
-                "0032want",
-              ),
-            ]);
-            // Let every request and session reach the server and its git slot queue.
-            await new Promise((r) => setTimeout(r, 3_000));
-            assert(
-              lorises.every((l) => l.answeredAfterMs === null),
-              "a slow request already ended",
-            );
-          },
+    await t.step(
+      "another user clones and pushes over HTTP and SSH in normal time",
+      async () => {
+        const times: Record<string, number> = {};
+        times.httpClone = await victim(["clone", "-q", httpUrl, `${home}/c1`], env);
+        await commit();
+        times.httpPush = await victim(["push", "-q", pushUrl, "main"], env, work);
+        times.sshClone = await victim(["clone", "-q", sshUrl, `${home}/c2`], sshEnv);
+        await commit();
+        times.sshPush = await victim(["push", "-q", sshUrl, "main"], sshEnv, work);
+        times.httpCloneV0 = await victim(
+          ["-c", "protocol.version=0", "clone", "-q", httpUrl, `${home}/c3`],
+          env,
         );
-
-        await t.step(
-          "another user clones and pushes over HTTP and SSH in normal time",
-          async () => {
-            const times: Record<string, number> = {};
-            times.httpClone = await victim(["clone", "-q", httpUrl, `${home}/c1`], env);
-            await commit();
-            times.httpPush = await victim(["push", "-q", pushUrl, "main"], env, work);
-            times.sshClone = await victim(["clone", "-q", sshUrl, `${home}/c2`], sshEnv);
-            await commit();
-            times.sshPush = await victim(["push", "-q", sshUrl, "main"], sshEnv, work);
-            times.httpCloneV0 = await victim(
-              ["-c", "protocol.version=0", "clone", "-q", httpUrl, `${home}/c3`],
-              env,
-            );
-            console.log(
-              "victim ms:",
-              JSON.stringify(times, (_, v) => typeof v === "number" ? Math.round(v) : v),
-            );
-          },
+        console.log(
+          "victim ms:",
+          JSON.stringify(times, (_, v) => typeof v === "number" ? Math.round(v) : v),
         );
+      },
+    );
 
-        await t.step(
-          "the dripping requests are cut off with 408 by the minimum body rate",
-          async () => {
-            for (const loris of lorises) {
-              // One window (20 s) after its body began, plus slack for a busy machine.
-              assert(await loris.answeredWithin(40_000), "a slow request is still unanswered");
-              assertStringIncludes(loris.received, "HTTP/1.1 408 ");
-              assertStringIncludes(loris.received, "request body too slow");
-              assertStringIncludes(loris.received.toLowerCase(), "connection: close");
-            }
-          },
-        );
+    await t.step(
+      "the dripping requests are cut off with 408 by the minimum body rate",
+      async () => {
+        for (const loris of lorises) {
+          // One window (20 s) after its body began, plus slack for a busy machine.
+          assert(await loris.answeredWithin(40_000), "a slow request is still unanswered");
+          assertStringIncludes(loris.received, "HTTP/1.1 408 ");
+          assertStringIncludes(loris.received, "request body too slow");
+          assertStringIncludes(loris.received.toLowerCase(), "connection: close");
+        }
+      },
+    );
 
-        await t.step("the silent SSH sessions end at the SSH git idle timeout", async () => {
-          for (const s of sessions) {
-            const stderr = await Promise.race([
-              s.ended,
-              new Promise<null>((r) => setTimeout(() => r(null), 40_000)),
-            ]);
-            assert(stderr !== null, "a silent SSH session is still open");
-            for (const text of stderr) assertStringIncludes(text, "git session was idle for 25 s");
-          }
-        });
-      } finally {
-        for (const loris of lorises) loris.close();
-        for (const s of sessions) s.close();
+    await t.step("the silent SSH sessions end at the SSH git idle timeout", async () => {
+      for (const s of sessions) {
+        const stderr = await Promise.race([
+          s.ended,
+          new Promise<null>((r) => setTimeout(() => r(null), 40_000)),
+        ]);
+        assert(stderr !== null, "a silent SSH session is still open");
+        for (const text of stderr) assertStringIncludes(text, "git session was idle for 25 s");
       }
-    } finally {
-      await server.stop();
-    }
-  },
+    });
+  } finally {
+    for (const loris of lorises) loris.close();
+    for (const s of sessions) s.close();
+  }
 });
 
-Deno.test({
-  name: "a client reading a git response slowly, or not at all, is cut off and holds no slot",
-  ...SERVER_TEST,
-  async fn() {
-    const server = await startTestServer({
-      env: {
-        SERVICE_GIT_CONCURRENCY: "2",
-        SERVICE_GIT_CONCURRENCY_PER_CLIENT: "2",
-        SERVICE_HTTP_BODY_TIMEOUT: "3",
-        SERVICE_SSH_GIT_IDLE_TIMEOUT: "3",
-      },
+serverTest("a client reading a git response slowly, or not at all, is cut off and holds no slot", {
+  env: { ...TWO_SLOTS, SERVICE_HTTP_BODY_TIMEOUT: "3", SERVICE_SSH_GIT_IDLE_TIMEOUT: "3" },
+}, async (server) => {
+  const home = await Deno.makeTempDir({ prefix: "signet-slots-" });
+  const readers: Deno.TcpConn[] = [];
+  try {
+    const { token } = await userWithRepo(server, "alice", "big");
+    const env = gitEnv(home);
+    const work = `${home}/work`;
+    await runOk("git", ["init", "-q", "-b", "main", work], { env });
+    // 16 MB that does not compress: more than every buffer between git and the client holds.
+    const head = await commitRandomFile(work, env, "big.bin", 16 * 1024 * 1024, "big");
+    const url = `${server.httpUrl}/alice/big.git`;
+    await runOk("git", ["push", "-q", url.replace("http://", `http://alice:${token}@`), "main"], {
+      cwd: work,
+      env,
     });
-    const home = await Deno.makeTempDir({ prefix: "signet-slots-" });
-    const readers: Deno.TcpConn[] = [];
-    try {
-      const { token } = await userWithRepo(server, "alice", "big");
-      const env = gitEnv(home);
-      const work = `${home}/work`;
-      await runOk("git", ["init", "-q", "-b", "main", work], { env });
-      // 16 MB that does not compress: more than every buffer between git and the client holds.
-      const head = await commitRandomFile(work, env, "big.bin", 16 * 1024 * 1024, "big");
-      const url = `${server.httpUrl}/alice/big.git`;
-      await runOk("git", ["push", "-q", url.replace("http://", `http://alice:${token}@`), "main"], {
-        cwd: work,
-        env,
-      });
 
-      // Two protocol v0 fetches of everything (no clone cache), read 1 KiB every 2 s.
-      const body = uploadPackWant(head, "side-band-64k");
-      for (let i = 0; i < 2; i++) {
-        const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.httpPort });
-        readers.push(conn);
-        await conn.write(new TextEncoder().encode(
-          "POST /alice/big.git/git-upload-pack HTTP/1.1\r\nHost: test\r\n" +
-            "Content-Type: application/x-git-upload-pack-request\r\n" +
-            `Content-Length: ${body.length}\r\n\r\n${body}`,
-        ));
-        (async () => {
-          const buf = new Uint8Array(1024);
-          while (await conn.read(buf).catch(() => null) !== null) {
-            await new Promise((r) => setTimeout(r, 2_000));
-          }
-        })();
-      }
-      await new Promise((r) => setTimeout(r, 1_000));
-      const ms = await victim(["clone", "-q", url, `${home}/clone`], env);
-      console.log(`clone beside two slow readers: ${Math.round(ms)} ms`);
-      // git stopped for both slow readers (what the relay still holds drains to them slowly).
-      const deadline = Date.now() + 30_000;
-      const cutOff = () => server.logs().split("git response read too slowly").length - 1;
-      while (cutOff() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
-      assertEquals(cutOff(), 2);
-
-      // Over SSH: a fetch of the pack that is never read ends at the SSH git idle timeout.
-      const mallory = await createUser(server, "mallory");
-      const client = new ssh2.Client();
-      try {
-        await new Promise<void>((resolve, reject) => {
-          client.on("error", reject);
-          client.on("ready", () => {
-            client.exec(
-              "git-upload-pack 'alice/big.git'",
-              (err: Error | undefined, stream: ssh2.ClientChannel) => {
-                if (err) return reject(err);
-                stream.pause(); // never read: the advertisement and the pack stay unread
-                stream.write(body);
-                resolve();
-              },
-            );
-          });
-          client.connect({
-            host: "127.0.0.1",
-            port: server.sshPort,
-            username: "git",
-            privateKey: Deno.readTextFileSync(mallory.key.privatePath),
-            readyTimeout: 15_000,
-          });
-        });
-        // The session ends (its log line is written once the command returned).
-        const ended = () => /ssh session[^\n]*mallory/.test(server.logs());
-        const until = Date.now() + 30_000;
-        while (!ended() && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
-        assert(ended(), "an SSH session that stopped reading is still running");
-      } finally {
-        client.end();
-      }
-      assertStringIncludes(server.logs(), "ssh git idle timeout");
-    } finally {
-      for (const conn of readers) {
-        try {
-          conn.close();
-        } catch { /* closed */ }
-      }
-      await server.stop();
+    // Two protocol v0 fetches of everything (no clone cache), read 1 KiB every 2 s.
+    const body = uploadPackWant(head, "side-band-64k");
+    for (let i = 0; i < 2; i++) {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.httpPort });
+      readers.push(conn);
+      await conn.write(new TextEncoder().encode(
+        "POST /alice/big.git/git-upload-pack HTTP/1.1\r\nHost: test\r\n" +
+          "Content-Type: application/x-git-upload-pack-request\r\n" +
+          `Content-Length: ${body.length}\r\n\r\n${body}`,
+      ));
+      (async () => {
+        const buf = new Uint8Array(1024);
+        while (await conn.read(buf).catch(() => null) !== null) {
+          await new Promise((r) => setTimeout(r, 2_000));
+        }
+      })();
     }
-  },
+    await new Promise((r) => setTimeout(r, 1_000));
+    const ms = await victim(["clone", "-q", url, `${home}/clone`], env);
+    console.log(`clone beside two slow readers: ${Math.round(ms)} ms`);
+    // git stopped for both slow readers (what the relay still holds drains to them slowly).
+    const deadline = Date.now() + 30_000;
+    const cutOff = () => server.logs().split("git response read too slowly").length - 1;
+    while (cutOff() < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    assertEquals(cutOff(), 2);
+
+    // Over SSH: a fetch of the pack that is never read ends at the SSH git idle timeout.
+    const mallory = await createUser(server, "mallory");
+    const client = new ssh2.Client();
+    try {
+      await new Promise<void>((resolve, reject) => {
+        client.on("error", reject);
+        client.on("ready", () => {
+          client.exec(
+            "git-upload-pack 'alice/big.git'",
+            (err: Error | undefined, stream: ssh2.ClientChannel) => {
+              if (err) return reject(err);
+              stream.pause(); // never read: the advertisement and the pack stay unread
+              stream.write(body);
+              resolve();
+            },
+          );
+        });
+        client.connect({
+          host: "127.0.0.1",
+          port: server.sshPort,
+          username: "git",
+          privateKey: Deno.readTextFileSync(mallory.key.privatePath),
+          readyTimeout: 15_000,
+        });
+      });
+      // The session ends (its log line is written once the command returned).
+      const ended = () => /ssh session[^\n]*mallory/.test(server.logs());
+      const until = Date.now() + 30_000;
+      while (!ended() && Date.now() < until) await new Promise((r) => setTimeout(r, 200));
+      assert(ended(), "an SSH session that stopped reading is still running");
+    } finally {
+      client.end();
+    }
+    assertStringIncludes(server.logs(), "ssh git idle timeout");
+  } finally {
+    for (const conn of readers) {
+      try {
+        conn.close();
+      } catch { /* closed */ }
+    }
+    await server.stop();
+  }
 });

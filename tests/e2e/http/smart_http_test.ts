@@ -2,216 +2,208 @@
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, createUser, login } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import { serverTest, tempHome } from "../../helpers/server.ts";
 import { commitFile } from "../../helpers/git.ts";
 
-const server = await startTestServer();
-const home = await Deno.makeTempDir({ prefix: "signet-home-" });
-const env = gitEnv(home);
-const git = (args: string[], cwd?: string) => run("git", args, { cwd, env });
+serverTest("smart HTTP", {}, async (server, t) => {
+  const home = await tempHome();
+  const env = gitEnv(home);
+  const git = (args: string[], cwd?: string) => run("git", args, { cwd, env });
+  const alice = await createUser(server, "alice");
+  const bob = await createUser(server, "bob");
+  const aliceToken = await login(server, alice);
+  const bobToken = await login(server, bob);
+  await createRepo(server, aliceToken, "hello");
+  const url = `${server.httpUrl}/alice/hello.git`;
+  const work = `${home}/work`;
+  await runOk("git", ["init", "-q", "-b", "main", work], { env });
+  /** Pushes main to the repository with `token` in an Authorization: Bearer header. */
+  const pushWithBearer = (token: string) =>
+    git(["-c", `http.extraHeader=Authorization: Bearer ${token}`, "push", url, "main"], work);
+  const commit = async (msg: string) => {
+    return await commitFile(work, env, "file.txt", msg, msg);
+  };
+  const remoteHead = async () =>
+    (await runOk("git", [
+      "--git-dir",
+      `${server.dataDir}/repos/alice/hello.git`,
+      "rev-parse",
+      "main",
+    ], { env })
+      .catch(() => "")).trim();
 
-Deno.test({
-  name: "smart HTTP",
-  ...SERVER_TEST,
-  async fn(t) {
-    const alice = await createUser(server, "alice");
-    const bob = await createUser(server, "bob");
-    const aliceToken = await login(server, alice);
-    const bobToken = await login(server, bob);
-    await createRepo(server, aliceToken, "hello");
-    const url = `${server.httpUrl}/alice/hello.git`;
-    const work = `${home}/work`;
-    await runOk("git", ["init", "-q", "-b", "main", work], { env });
-    /** Pushes main to the repository with `token` in an Authorization: Bearer header. */
-    const pushWithBearer = (token: string) =>
-      git(["-c", `http.extraHeader=Authorization: Bearer ${token}`, "push", url, "main"], work);
-    const commit = async (msg: string) => {
-      return await commitFile(work, env, "file.txt", msg, msg);
-    };
-    const remoteHead = async () =>
-      (await runOk("git", [
+  await t.step("push without credentials: 401 with Basic realm=service", async () => {
+    await commit("one");
+    const r = await git(["push", url, "main"], work);
+    assert(r.code !== 0);
+    const res = await fetch(`${url}/info/refs?service=git-receive-pack`);
+    assertEquals(res.status, 401);
+    assertEquals(res.headers.get("WWW-Authenticate"), 'Basic realm="service"');
+    assertEquals(typeof (await res.json()).error, "string");
+  });
+
+  await t.step("owner pushes with Basic user:token", async () => {
+    const head = await commit("basic");
+    const authed = url.replace("http://", `http://alice:${aliceToken}@`);
+    const r = await git(["push", authed, "main"], work);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(await remoteHead(), head);
+    // Pushed objects are kept as the pack the client sent (receive.unpackLimit=1), not
+    // unpacked into loose objects that git would compress again.
+    const objects = `${server.dataDir}/repos/alice/hello.git/objects`;
+    const loose = (await runOk("git", ["count-objects", "-v"], {
+      cwd: `${server.dataDir}/repos/alice/hello.git`,
+      env,
+    })).match(/^count: (\d+)$/m)?.[1];
+    assertEquals(loose, "0");
+    assert([...Deno.readDirSync(`${objects}/pack`)].some((e) => e.name.endsWith(".pack")));
+  });
+
+  await t.step("owner pushes with Bearer token", async () => {
+    const head = await commit("bearer");
+    const r = await pushWithBearer(aliceToken);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(await remoteHead(), head);
+  });
+
+  await t.step("anonymous clone has the commits (protocol v2 and v0)", async () => {
+    const expected = await remoteHead();
+    for (const proto of ["2", "0"]) {
+      const dir = `${home}/clone-v${proto}`;
+      const r = await git(["-c", `protocol.version=${proto}`, "clone", "-q", url, dir]);
+      assertEquals(r.code, 0, r.stderr);
+      assertEquals(
+        (await runOk("git", ["rev-parse", "HEAD"], { cwd: dir, env })).trim(),
+        expected,
+      );
+    }
+    const fetched = await git(["fetch", "-q", url], `${home}/clone-v2`);
+    assertEquals(fetched.code, 0);
+  });
+
+  await t.step("non-owner push is refused and leaves the repo unchanged", async () => {
+    const before = await remoteHead();
+    await commit("evil");
+    const basic = await git(
+      ["push", url.replace("http://", `http://bob:${bobToken}@`), "main"],
+      work,
+    );
+    assert(basic.code !== 0);
+    const bearer = await pushWithBearer(bobToken);
+    assert(bearer.code !== 0);
+    const res = await fetch(`${url}/info/refs?service=git-receive-pack`, {
+      headers: { Authorization: `Bearer ${bobToken}` },
+    });
+    assertEquals(res.status, 403);
+    await res.body?.cancel();
+    const post = await fetch(`${url}/git-receive-pack`, {
+      method: "POST",
+      headers: {
+        Authorization: `Bearer ${bobToken}`,
+        "Content-Type": "application/x-git-receive-pack-request",
+      },
+      body: "0000",
+    });
+    assertEquals(post.status, 403);
+    await post.body?.cancel();
+    assertEquals(await remoteHead(), before);
+    await runOk("git", ["reset", "-q", "--hard", "HEAD~1"], { cwd: work, env });
+  });
+
+  await t.step(
+    "token of bob with Basic user alice is refused; a changed character is 401",
+    async () => {
+      const mixed = await fetch(`${url}/info/refs?service=git-receive-pack`, {
+        headers: { Authorization: `Basic ${btoa(`alice:${bobToken}`)}` },
+      });
+      assertEquals(mixed.status, 403);
+      await mixed.body?.cancel();
+      const flipped = aliceToken.slice(0, -1) + (aliceToken.endsWith("0") ? "1" : "0");
+      const bad = await fetch(`${url}/info/refs?service=git-receive-pack`, {
+        headers: { Authorization: `Basic ${btoa(`alice:${flipped}`)}` },
+      });
+      assertEquals(bad.status, 401);
+      await bad.body?.cancel();
+    },
+  );
+
+  await t.step("unknown repo 404, traversal and dumb protocol refused", async () => {
+    const paths = [
+      "/alice/nope.git/info/refs?service=git-upload-pack",
+      "/alice/%2e%2e/info/refs?service=git-upload-pack",
+      "/alice/..%2fbob/info/refs?service=git-upload-pack",
+      "/%2e%2e/hello.git/info/refs?service=git-upload-pack",
+      "/alice/-x.git/info/refs?service=git-upload-pack",
+      "/alice/hello.git/info/refs",
+      "/alice/hello.git/HEAD",
+      "/alice/hello.git/objects/info/packs",
+      "/alice/hello.git/config",
+      "/alice/hello.git/info/refs?service=git-upload-archive",
+    ];
+    for (const p of paths) {
+      const res = await fetch(`${server.httpUrl}${p}`);
+      assert(res.status >= 400 && res.status < 500, `${p}: ${res.status}`);
+      await res.body?.cancel();
+    }
+    const ok = await fetch(`${url}/info/refs?service=git-upload-pack`);
+    assertEquals(ok.status, 200);
+    assertStringIncludes(ok.headers.get("Content-Type") ?? "", "git-upload-pack-advertisement");
+    await ok.body?.cancel();
+  });
+
+  await t.step("large (gzip-encoded) fetch requests work", async () => {
+    // 80 branches make the want list exceed 1 KiB, so git gzips the upload-pack request.
+    for (let i = 0; i < 80; i++) {
+      await runOk("git", ["branch", `b${i}`], { cwd: work, env });
+    }
+    const authed = url.replace("http://", `http://alice:${aliceToken}@`);
+    assertEquals((await git(["push", "-q", authed, "--all"], work)).code, 0);
+    for (const proto of ["2", "0"]) {
+      const dir = `${home}/many-v${proto}`;
+      const r = await git([
+        "-c",
+        `protocol.version=${proto}`,
+        "clone",
+        "-q",
+        "--mirror",
+        url,
+        dir,
+      ], undefined);
+      assertEquals(r.code, 0, r.stderr);
+      const refs = await runOk("git", ["for-each-ref", "refs/heads"], { cwd: dir, env });
+      assertEquals(refs.trim().split("\n").length, 81);
+    }
+  });
+
+  await t.step("push records the push time", async () => {
+    const repo = await (await fetch(`${server.httpUrl}/api/repos/alice/hello`)).json();
+    assert(repo.repo.pushed_at !== null);
+  });
+
+  await t.step("a 12 MB push (more than the body kept in memory) arrives intact", async () => {
+    const big = new Uint8Array(12 * 1024 * 1024);
+    for (let i = 0; i < big.length; i += 65536) {
+      crypto.getRandomValues(big.subarray(i, i + 65536));
+    }
+    await Deno.writeFile(`${work}/big.bin`, big);
+    await runOk("git", ["-c", "core.compression=0", "add", "big.bin"], { cwd: work, env });
+    await runOk("git", ["commit", "-q", "-m", "big"], { cwd: work, env });
+    const authed = url.replace("http://", `http://alice:${aliceToken}@`);
+    const r = await git(["-c", "pack.compression=0", "push", authed, "main"], work);
+    assertEquals(r.code, 0, r.stderr);
+    const stored = await new Deno.Command("git", {
+      args: [
         "--git-dir",
         `${server.dataDir}/repos/alice/hello.git`,
-        "rev-parse",
-        "main",
-      ], { env })
-        .catch(() => "")).trim();
-
-    await t.step("push without credentials: 401 with Basic realm=service", async () => {
-      await commit("one");
-      const r = await git(["push", url, "main"], work);
-      assert(r.code !== 0);
-      const res = await fetch(`${url}/info/refs?service=git-receive-pack`);
-      assertEquals(res.status, 401);
-      assertEquals(res.headers.get("WWW-Authenticate"), 'Basic realm="service"');
-      assertEquals(typeof (await res.json()).error, "string");
-    });
-
-    await t.step("owner pushes with Basic user:token", async () => {
-      const head = await commit("basic");
-      const authed = url.replace("http://", `http://alice:${aliceToken}@`);
-      const r = await git(["push", authed, "main"], work);
-      assertEquals(r.code, 0, r.stderr);
-      assertEquals(await remoteHead(), head);
-      // Pushed objects are kept as the pack the client sent (receive.unpackLimit=1), not
-      // unpacked into loose objects that git would compress again.
-      const objects = `${server.dataDir}/repos/alice/hello.git/objects`;
-      const loose = (await runOk("git", ["count-objects", "-v"], {
-        cwd: `${server.dataDir}/repos/alice/hello.git`,
-        env,
-      })).match(/^count: (\d+)$/m)?.[1];
-      assertEquals(loose, "0");
-      assert([...Deno.readDirSync(`${objects}/pack`)].some((e) => e.name.endsWith(".pack")));
-    });
-
-    await t.step("owner pushes with Bearer token", async () => {
-      const head = await commit("bearer");
-      const r = await pushWithBearer(aliceToken);
-      assertEquals(r.code, 0, r.stderr);
-      assertEquals(await remoteHead(), head);
-    });
-
-    await t.step("anonymous clone has the commits (protocol v2 and v0)", async () => {
-      const expected = await remoteHead();
-      for (const proto of ["2", "0"]) {
-        const dir = `${home}/clone-v${proto}`;
-        const r = await git(["-c", `protocol.version=${proto}`, "clone", "-q", url, dir]);
-        assertEquals(r.code, 0, r.stderr);
-        assertEquals(
-          (await runOk("git", ["rev-parse", "HEAD"], { cwd: dir, env })).trim(),
-          expected,
-        );
-      }
-      const fetched = await git(["fetch", "-q", url], `${home}/clone-v2`);
-      assertEquals(fetched.code, 0);
-    });
-
-    await t.step("non-owner push is refused and leaves the repo unchanged", async () => {
-      const before = await remoteHead();
-      await commit("evil");
-      const basic = await git(
-        ["push", url.replace("http://", `http://bob:${bobToken}@`), "main"],
-        work,
-      );
-      assert(basic.code !== 0);
-      const bearer = await pushWithBearer(bobToken);
-      assert(bearer.code !== 0);
-      const res = await fetch(`${url}/info/refs?service=git-receive-pack`, {
-        headers: { Authorization: `Bearer ${bobToken}` },
-      });
-      assertEquals(res.status, 403);
-      await res.body?.cancel();
-      const post = await fetch(`${url}/git-receive-pack`, {
-        method: "POST",
-        headers: {
-          Authorization: `Bearer ${bobToken}`,
-          "Content-Type": "application/x-git-receive-pack-request",
-        },
-        body: "0000",
-      });
-      assertEquals(post.status, 403);
-      await post.body?.cancel();
-      assertEquals(await remoteHead(), before);
-      await runOk("git", ["reset", "-q", "--hard", "HEAD~1"], { cwd: work, env });
-    });
-
-    await t.step(
-      "token of bob with Basic user alice is refused; a changed character is 401",
-      async () => {
-        const mixed = await fetch(`${url}/info/refs?service=git-receive-pack`, {
-          headers: { Authorization: `Basic ${btoa(`alice:${bobToken}`)}` },
-        });
-        assertEquals(mixed.status, 403);
-        await mixed.body?.cancel();
-        const flipped = aliceToken.slice(0, -1) + (aliceToken.endsWith("0") ? "1" : "0");
-        const bad = await fetch(`${url}/info/refs?service=git-receive-pack`, {
-          headers: { Authorization: `Basic ${btoa(`alice:${flipped}`)}` },
-        });
-        assertEquals(bad.status, 401);
-        await bad.body?.cancel();
-      },
-    );
-
-    await t.step("unknown repo 404, traversal and dumb protocol refused", async () => {
-      const paths = [
-        "/alice/nope.git/info/refs?service=git-upload-pack",
-        "/alice/%2e%2e/info/refs?service=git-upload-pack",
-        "/alice/..%2fbob/info/refs?service=git-upload-pack",
-        "/%2e%2e/hello.git/info/refs?service=git-upload-pack",
-        "/alice/-x.git/info/refs?service=git-upload-pack",
-        "/alice/hello.git/info/refs",
-        "/alice/hello.git/HEAD",
-        "/alice/hello.git/objects/info/packs",
-        "/alice/hello.git/config",
-        "/alice/hello.git/info/refs?service=git-upload-archive",
-      ];
-      for (const p of paths) {
-        const res = await fetch(`${server.httpUrl}${p}`);
-        assert(res.status >= 400 && res.status < 500, `${p}: ${res.status}`);
-        await res.body?.cancel();
-      }
-      const ok = await fetch(`${url}/info/refs?service=git-upload-pack`);
-      assertEquals(ok.status, 200);
-      assertStringIncludes(ok.headers.get("Content-Type") ?? "", "git-upload-pack-advertisement");
-      await ok.body?.cancel();
-    });
-
-    await t.step("large (gzip-encoded) fetch requests work", async () => {
-      // 80 branches make the want list exceed 1 KiB, so git gzips the upload-pack request.
-      for (let i = 0; i < 80; i++) {
-        await runOk("git", ["branch", `b${i}`], { cwd: work, env });
-      }
-      const authed = url.replace("http://", `http://alice:${aliceToken}@`);
-      assertEquals((await git(["push", "-q", authed, "--all"], work)).code, 0);
-      for (const proto of ["2", "0"]) {
-        const dir = `${home}/many-v${proto}`;
-        const r = await git([
-          "-c",
-          `protocol.version=${proto}`,
-          "clone",
-          "-q",
-          "--mirror",
-          url,
-          dir,
-        ], undefined);
-        assertEquals(r.code, 0, r.stderr);
-        const refs = await runOk("git", ["for-each-ref", "refs/heads"], { cwd: dir, env });
-        assertEquals(refs.trim().split("\n").length, 81);
-      }
-    });
-
-    await t.step("push records the push time", async () => {
-      const repo = await (await fetch(`${server.httpUrl}/api/repos/alice/hello`)).json();
-      assert(repo.repo.pushed_at !== null);
-    });
-
-    await t.step("a 12 MB push (more than the body kept in memory) arrives intact", async () => {
-      const big = new Uint8Array(12 * 1024 * 1024);
-      for (let i = 0; i < big.length; i += 65536) {
-        crypto.getRandomValues(big.subarray(i, i + 65536));
-      }
-      await Deno.writeFile(`${work}/big.bin`, big);
-      await runOk("git", ["-c", "core.compression=0", "add", "big.bin"], { cwd: work, env });
-      await runOk("git", ["commit", "-q", "-m", "big"], { cwd: work, env });
-      const authed = url.replace("http://", `http://alice:${aliceToken}@`);
-      const r = await git(["-c", "pack.compression=0", "push", authed, "main"], work);
-      assertEquals(r.code, 0, r.stderr);
-      const stored = await new Deno.Command("git", {
-        args: [
-          "--git-dir",
-          `${server.dataDir}/repos/alice/hello.git`,
-          "cat-file",
-          "blob",
-          "main:big.bin",
-        ],
-        env,
-        stdout: "piped",
-      }).output();
-      assertEquals(stored.code, 0);
-      assertEquals(stored.stdout.length, big.length);
-      assert(stored.stdout.every((b, i) => b === big[i]), "pushed blob differs");
-    });
-
-    await server.stop();
-  },
+        "cat-file",
+        "blob",
+        "main:big.bin",
+      ],
+      env,
+      stdout: "piped",
+    }).output();
+    assertEquals(stored.code, 0);
+    assertEquals(stored.stdout.length, big.length);
+    assert(stored.stdout.every((b, i) => b === big[i]), "pushed blob differs");
+  });
 });

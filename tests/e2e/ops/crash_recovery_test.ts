@@ -3,24 +3,21 @@
  * server starts, git fsck is clean, every acknowledged push and write is present, every branch takes
  * a new push, and SQLite's integrity check passes.
  */
-import { ON_POSTGRES } from "../../../testing/postgres.ts";
-import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { userWithRepo } from "../../../testing/accounts.ts";
 import { client, newKey } from "../../helpers/registry.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import { assertDatabaseIntact, serverTest, startTestServer } from "../../helpers/server.ts";
 
 const PUSHES = 10;
 const WRITES = 10;
 /** Spacing of the registry writes, so they reach the server in different group commits. */
 const WRITE_GAP_MS = 5;
 
-Deno.test({
-  name: "kill -9 with pushes and registry writes in flight loses nothing acknowledged",
-  ...SERVER_TEST,
-  async fn() {
-    const server = await startTestServer();
+serverTest(
+  "kill -9 with pushes and registry writes in flight loses nothing acknowledged",
+  {},
+  async (server) => {
     const home = await Deno.makeTempDir({ prefix: "signet-home-" });
     const env = gitEnv(home);
     const { token } = await userWithRepo(server, "alice", "crash");
@@ -124,14 +121,9 @@ Deno.test({
         const after = await run("git", ["push", "-q", "-f", url, `b${i}`], { cwd: work, env });
         assertEquals(after.code, 0, `push to b${i} after the restart: ${after.stderr}`);
       }
-      if (!ON_POSTGRES) { // the embedded file's own check (PostgreSQL keeps no file here)
-        const db = new DatabaseSync(`${again.dataDir}/signet.db`, { readOnly: true });
-        const rows = db.prepare("PRAGMA integrity_check").all() as { integrity_check: string }[];
-        db.close();
-        assertEquals(rows.map((r) => r.integrity_check), ["ok"]);
-      }
+      assertDatabaseIntact(again); // SQLite's own check (PostgreSQL keeps no file here)
     } finally {
       await again.stop();
     }
   },
-});
+);

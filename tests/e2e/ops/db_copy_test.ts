@@ -2,27 +2,25 @@
  * `signet db copy --to postgres://…` (issue 25): a real embedded (SQLite) server filled through the
  * API, git and the registry client is copied into a fresh PostgreSQL database; the SQLite file is
  * unchanged, and the server started on PostgreSQL serves everything as before. A non-empty target
- * is refused; a failed or killed copy leaves the target empty. Plus backup/restore on PostgreSQL.
+ * is refused; a failed or killed copy leaves the target empty. Backup and restore on PostgreSQL:
+ * tests/e2e/ops/postgres_backup_test.ts.
  */
 import { DatabaseSync } from "node:sqlite";
 import postgres from "postgres";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, createUser, login, mintInvite } from "../../../testing/accounts.ts";
 import { client, newKey } from "../../helpers/registry.ts";
-import { gitEnv, run, runOk } from "../../../testing/run.ts";
+import { gitEnv, runOk } from "../../../testing/run.ts";
 import { runOnPty } from "../../helpers/pty.ts";
+import { MAIN, rawResponse as raw, runSignet as signet } from "../../helpers/cli.ts";
+import { commitFile } from "../../helpers/git.ts";
 import { startTestServer, type TestServer } from "../../helpers/server.ts";
 import { signBody } from "../../../client/registry.ts";
 import { verifyChain } from "../../../server/registry/audit.ts";
 import { openSqliteStore } from "../../../db/sqlite/store.ts";
-import { ON_POSTGRES, PASSWORD_ROLE, startPostgres } from "../../../testing/postgres.ts";
+import { ON_POSTGRES, startPostgres } from "../../../testing/postgres.ts";
 
-const ROOT = new URL("../../../", import.meta.url).pathname;
 const SQLITE = { SERVICE_DATABASE_URL: "" }; // the embedded engine, whatever the environment says
-
-function signet(args: string[], env: Record<string, string>) {
-  return run(Deno.execPath(), ["run", "-A", `${ROOT}main.ts`, ...args], { env });
-}
 
 async function sha256(path: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(path));
@@ -73,11 +71,6 @@ function sqliteNonceKey(path: string): string {
   }
 }
 
-async function raw(url: string, headers: Record<string, string> = {}) {
-  const res = await fetch(url, { headers });
-  return { status: res.status, etag: res.headers.get("etag"), body: await res.text() };
-}
-
 /** Everything observable that must survive the move, as exact response bytes. */
 async function snapshot(server: TestServer, bots: string[]) {
   const admin = { Authorization: `Bearer ${server.adminKey}` };
@@ -119,14 +112,10 @@ Deno.test({
       await createRepo(server, tokenA, "proj");
       await createRepo(server, tokenA, "empty");
       const work = `${home}/w`;
-      await runOk("git", ["init", "-q", "-b", "main", work], { env });
-      await Deno.writeTextFile(`${work}/f`, "hello");
-      await runOk("git", ["add", "."], { cwd: work, env });
-      await runOk("git", ["commit", "-q", "-m", "first"], { cwd: work, env });
       const pushUrl = (s: TestServer, token: string) =>
         `http://alice:${token}@127.0.0.1:${s.httpPort}/alice/proj.git`;
-      await runOk("git", ["push", "-q", pushUrl(server, tokenA), "main"], { cwd: work, env });
-      const pushed = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
+      await runOk("git", ["init", "-q", "-b", "main", work], { env });
+      const pushed = await commitFile(work, env, "f", "hello", "first", pushUrl(server, tokenA));
 
       const c = client(server.registryUrl);
       const [k1, k2, k3, k4] = await Promise.all(["k1", "k2", "k3", "k4"].map((id) => newKey(id)));
@@ -320,7 +309,7 @@ Deno.test({
       rw.close();
       const killed = await pg.createDatabase();
       const child = new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", `${ROOT}main.ts`, "db", "copy", "--to", killed],
+        args: ["run", "-A", MAIN, "db", "copy", "--to", killed],
         env: { SERVICE_DATA_DIR: dataDir },
         stdout: "null",
         stderr: "piped",
@@ -342,7 +331,7 @@ Deno.test({
       // On a terminal, progress counts the rows of each table as they go in.
       const ok = await runOnPty(
         Deno.execPath(),
-        ["run", "-A", `${ROOT}main.ts`, "db", "copy", "--to", whole],
+        ["run", "-A", MAIN, "db", "copy", "--to", whole],
         [],
         {
           env: { SERVICE_DATA_DIR: dataDir },
@@ -360,140 +349,6 @@ Deno.test({
       assertEquals(state.registry_used_nonces, 200_000);
       assertEquals(state.users, 1);
       assertEquals(state.nonce_key, sqliteNonceKey(dbFile));
-    } finally {
-      await pg.destroy();
-    }
-  },
-});
-
-Deno.test({
-  name:
-    "backup and restore on PostgreSQL: pg_dump into the backup dir, restore into an empty database",
-  ignore: ON_POSTGRES, // each test brings its own PostgreSQL: run once
-  sanitizeOps: false,
-  sanitizeResources: false,
-  async fn() {
-    const pg = await startPostgres();
-    const home = await Deno.makeTempDir();
-    const env = gitEnv(home);
-    const url = await pg.createDatabase();
-    const dataDir = await Deno.makeTempDir({ prefix: "signet-pgbackup-" });
-    let server = await startTestServer({ dataDir, env: { SERVICE_DATABASE_URL: url } });
-    try {
-      const alice = await createUser(server, "alice");
-      const token = await login(server, alice);
-      await createRepo(server, token, "proj");
-      const work = `${home}/w`;
-      await runOk("git", ["init", "-q", "-b", "main", work], { env });
-      await Deno.writeTextFile(`${work}/f`, "hello");
-      await runOk("git", ["add", "."], { cwd: work, env });
-      await runOk("git", ["commit", "-q", "-m", "first"], { cwd: work, env });
-      const repoUrl = (s: TestServer) =>
-        `http://alice:${token}@127.0.0.1:${s.httpPort}/alice/proj.git`;
-      await runOk("git", ["push", "-q", repoUrl(server), "main"], { cwd: work, env });
-      const pushed = (await runOk("git", ["rev-parse", "HEAD"], { cwd: work, env })).trim();
-      const c = client(server.registryUrl);
-      const k = await newKey("k1", "bot1");
-      await c.createBot({ bot_id: "bot1", name: "Bot One", keys: [k.pub] }, [k.signer]);
-      const botBefore = await raw(`${server.registryUrl}/v1/bots/bot1`);
-
-      const backupDir = `${await Deno.makeTempDir()}/snap`;
-      const b = await signet(["backup", backupDir], {
-        SERVICE_DATA_DIR: dataDir,
-        SERVICE_DATABASE_URL: url,
-      });
-      assertEquals(b.code, 0, b.stderr);
-      assertStringIncludes(b.stdout, "1 repositories");
-      assert((await Deno.stat(`${backupDir}/signet.pgdump`)).size > 0);
-      assertEquals((await Deno.stat(`${backupDir}/signet.pgdump`)).mode! & 0o777, 0o600);
-      await Deno.stat(`${backupDir}/repos/alice/proj.git/HEAD`);
-      await server.stop();
-
-      // Refused: a database that already has tables (changes nothing), a SQLite-mode restore.
-      const emptyDir = await Deno.makeTempDir();
-      const refused = await signet(["restore", backupDir], {
-        SERVICE_DATA_DIR: emptyDir,
-        SERVICE_DATABASE_URL: url,
-      });
-      assertEquals(refused.code, 1);
-      assertStringIncludes(refused.stderr, "is not empty");
-      const sqliteMode = await signet(["restore", backupDir], { SERVICE_DATA_DIR: emptyDir });
-      assertEquals(sqliteMode.code, 1);
-      assertStringIncludes(sqliteMode.stderr, "PostgreSQL backup");
-
-      // Restore into a fresh database and an empty data dir, start, find everything.
-      const url2 = await pg.createDatabase();
-      const r = await signet(["restore", backupDir], {
-        SERVICE_DATA_DIR: emptyDir,
-        SERVICE_DATABASE_URL: url2,
-      });
-      assertEquals(r.code, 0, r.stderr);
-      server = await startTestServer({ dataDir: emptyDir, env: { SERVICE_DATABASE_URL: url2 } });
-      const me = await raw(`${server.httpUrl}/api/user`, { Authorization: `Bearer ${token}` });
-      assertEquals(me.status, 200, me.body);
-      await login(server, alice);
-      const clone = `${home}/clone`;
-      await runOk("git", ["clone", "-q", repoUrl(server), clone], { env });
-      assertEquals((await runOk("git", ["rev-parse", "HEAD"], { cwd: clone, env })).trim(), pushed);
-      assertEquals(await raw(`${server.registryUrl}/v1/bots/bot1`), botBefore);
-      assertEquals(verifyChain(await client(server.registryUrl).log()), null);
-    } finally {
-      await server.stop();
-      await pg.destroy();
-    }
-  },
-});
-
-Deno.test({
-  name: "db copy and PostgreSQL backup with a password: it works and is never shown",
-  // A shared cluster (SERVICE_TEST_POSTGRES_URL) is not given a password role.
-  ignore: ON_POSTGRES,
-  sanitizeOps: false,
-  sanitizeResources: false,
-  async fn() {
-    const pg = await startPostgres();
-    try {
-      const password = "s3cret:p@ss/word";
-      const db = `pw_${Date.now().toString(36)}`;
-      const admin = postgres(pg.url(), { max: 1, onnotice: () => {} });
-      try {
-        await admin.unsafe(`CREATE ROLE ${PASSWORD_ROLE} LOGIN PASSWORD '${password}'`);
-        await admin.unsafe(`CREATE DATABASE ${db} OWNER ${PASSWORD_ROLE}`);
-      } finally {
-        await admin.end();
-      }
-      const base = new URL(pg.url(db));
-      base.username = PASSWORD_ROLE;
-      base.password = encodeURIComponent(password);
-      const url = base.toString();
-      const dataDir = await Deno.makeTempDir({ prefix: "signet-dbcopy-pw-" });
-      const store = await openSqliteStore(`${dataDir}/signet.db`);
-      await store.users.insert("alice", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIA alice");
-      await store.close();
-      const hidden = (r: { stdout: string; stderr: string }) => {
-        for (const part of [password, encodeURIComponent(password)]) {
-          assert(!r.stdout.includes(part) && !r.stderr.includes(part), r.stdout + r.stderr);
-        }
-      };
-      const copy = await signet(["db", "copy", "--to", url], { SERVICE_DATA_DIR: dataDir });
-      assertEquals(copy.code, 0, copy.stderr);
-      hidden(copy);
-      assertStringIncludes(copy.stdout, `${PASSWORD_ROLE}@127.0.0.1`);
-      const wrong = new URL(url);
-      wrong.password = "nope";
-      const refused = await signet(["db", "copy", "--to", wrong.toString()], {
-        SERVICE_DATA_DIR: dataDir,
-      });
-      assertEquals(refused.code, 1);
-      assertStringIncludes(refused.stderr, "password authentication failed");
-      const backupDir = `${await Deno.makeTempDir()}/snap`;
-      const b = await signet(["backup", backupDir], {
-        SERVICE_DATA_DIR: dataDir,
-        SERVICE_DATABASE_URL: url,
-      });
-      assertEquals(b.code, 0, b.stderr);
-      hidden(b);
-      assert((await Deno.stat(`${backupDir}/signet.pgdump`)).size > 0);
     } finally {
       await pg.destroy();
     }

@@ -13,6 +13,20 @@ import { freePort } from "../../../testing/ports.ts";
 // Each test brings its own PostgreSQL: run once, in the suite's SQLite run.
 const SERVER_TEST = { sanitizeOps: false, sanitizeResources: false, ignore: ON_POSTGRES };
 
+/** Calls `ask` up to `tries` times, 250 ms apart, until it answers `status`; the last answer. */
+async function askUntil(
+  ask: () => Promise<Response>,
+  status: number,
+  tries: number,
+): Promise<Response> {
+  for (let i = 1;; i++) {
+    const res = await ask();
+    if (res.status === status || i === tries) return res;
+    await res.body?.cancel();
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
 Deno.test({
   name: "an unreachable SERVICE_DATABASE_URL stops the start within 10 s, naming host and port",
   ...SERVER_TEST,
@@ -69,15 +83,9 @@ Deno.test({
 
       await pg.stop();
       // Requests get a clean 503 (JSON, no hang) while the database is away.
-      let down: Response | undefined;
-      for (let i = 0; i < 40; i++) {
-        down = await reposOf();
-        if (down.status === 503) break;
-        await down.body?.cancel();
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      assertEquals(down!.status, 503);
-      assertStringIncludes((await down!.json()).error, "database");
+      const down = await askUntil(reposOf, 503, 40);
+      assertEquals(down.status, 503);
+      assertStringIncludes((await down.json()).error, "database");
       const health = await fetch(`${server.httpUrl}/api/health`);
       assertEquals(health.status, 503);
       assertStringIncludes(JSON.stringify(await health.json()), "error");
@@ -90,15 +98,9 @@ Deno.test({
       await signup.body?.cancel();
 
       await pg.start();
-      let up: Response | undefined;
-      for (let i = 0; i < 80; i++) {
-        up = await reposOf();
-        if (up.status === 200) break;
-        await up.body?.cancel();
-        await new Promise((r) => setTimeout(r, 250));
-      }
-      assertEquals(up!.status, 200);
-      assertEquals((await up!.json()).repos.map((r: { name: string }) => r.name), ["kept"]);
+      const up = await askUntil(reposOf, 200, 80);
+      assertEquals(up.status, 200);
+      assertEquals((await up.json()).repos.map((r: { name: string }) => r.name), ["kept"]);
       assertEquals((await fetch(`${server.httpUrl}/api/health`)).status, 200);
       stop = true;
       await load;

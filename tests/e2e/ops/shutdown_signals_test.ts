@@ -3,30 +3,18 @@
  * forwards): the repeat is one request, so the server still drains and stops cleanly.
  */
 import { assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { serveProcess } from "../../helpers/server.ts";
+import { serveProcess, StreamLog } from "../../helpers/server.ts";
 
 Deno.test("two SIGINTs back to back still shut down cleanly", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "signet-signal-" });
   try {
     const child = serveProcess(dataDir);
-    let log = "";
-    const decoder = new TextDecoder();
-    const reader = child.stderr.getReader();
-    const deadline = Date.now() + 60_000;
-    while (!log.includes('"signet started"') && Date.now() < deadline) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      log += decoder.decode(value, { stream: true });
-    }
-    assertStringIncludes(log, '"signet started"');
+    const stderr = new StreamLog(child.stderr);
+    assertStringIncludes(await stderr.readUntil('"signet started"'), '"signet started"');
     // Back to back, as the terminal and deno task deliver them.
     child.kill("SIGINT");
     child.kill("SIGINT");
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      log += decoder.decode(value, { stream: true });
-    }
+    const log = await stderr.readUntil();
     const status = await child.status;
     assertEquals(status.code, 0, log);
     assertStringIncludes(log, '"msg":"stopped"');

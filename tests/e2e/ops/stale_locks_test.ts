@@ -6,7 +6,7 @@ import { assert, assertEquals } from "../../helpers/assert.ts";
 import { userWithRepo } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
-import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import { serverTest, startTestServer } from "../../helpers/server.ts";
 import { removeStaleGitFiles, staleCutoff } from "../../../server/domain/stale_locks.ts";
 
 const HOUR_AGO = () => new Date(Date.now() - 3_600_000);
@@ -74,11 +74,10 @@ Deno.test("removeStaleGitFiles removes only old lock and temporary files", async
   }
 });
 
-Deno.test({
-  name: "a push succeeds over a stale ref lock and waits out a live one, on both transports",
-  ...SERVER_TEST,
-  async fn() {
-    const server = await startTestServer();
+serverTest(
+  "a push succeeds over a stale ref lock and waits out a live one, on both transports",
+  {},
+  async (server) => {
     const home = await Deno.makeTempDir({ prefix: "signet-home-" });
     try {
       const { user: alice, token } = await userWithRepo(server, "alice", "locked");
@@ -124,32 +123,27 @@ Deno.test({
       await Deno.remove(home, { recursive: true });
     }
   },
-});
+);
 
-Deno.test({
-  name: "start-up removes lock files left from before the start",
-  ...SERVER_TEST,
-  async fn() {
-    const server = await startTestServer();
-    await userWithRepo(server, "alice", "crashed");
-    await server.kill();
-    const gitDir = `${server.dataDir}/repos/alice/crashed.git`;
-    // Seconds old, as after a crash and a quick restart.
-    await plant(`${gitDir}/refs/heads/main.lock`, new Date(Date.now() - 10_000));
-    await plant(`${gitDir}/packed-refs.lock`, new Date(Date.now() - 10_000));
-    const again = await startTestServer({ dataDir: server.dataDir });
-    try {
-      // The sweep runs in the background after the start.
-      const deadline = Date.now() + 20_000;
-      while (await exists(`${gitDir}/packed-refs.lock`) && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      assert(!(await exists(`${gitDir}/refs/heads/main.lock`)), "ref lock kept over a restart");
-      assert(!(await exists(`${gitDir}/packed-refs.lock`)), "packed-refs.lock kept");
-    } finally {
-      await again.stop();
+serverTest("start-up removes lock files left from before the start", {}, async (server) => {
+  await userWithRepo(server, "alice", "crashed");
+  await server.kill();
+  const gitDir = `${server.dataDir}/repos/alice/crashed.git`;
+  // Seconds old, as after a crash and a quick restart.
+  await plant(`${gitDir}/refs/heads/main.lock`, new Date(Date.now() - 10_000));
+  await plant(`${gitDir}/packed-refs.lock`, new Date(Date.now() - 10_000));
+  const again = await startTestServer({ dataDir: server.dataDir });
+  try {
+    // The sweep runs in the background after the start.
+    const deadline = Date.now() + 20_000;
+    while (await exists(`${gitDir}/packed-refs.lock`) && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
     }
-  },
+    assert(!(await exists(`${gitDir}/refs/heads/main.lock`)), "ref lock kept over a restart");
+    assert(!(await exists(`${gitDir}/packed-refs.lock`)), "packed-refs.lock kept");
+  } finally {
+    await again.stop();
+  }
 });
 
 Deno.test("the stale cutoff is the start right after it, then 30 s before now", () => {

@@ -3,7 +3,7 @@
  * nearest known name; the server still starts, and the client's variables do not warn.
  */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { serveProcess } from "../../helpers/server.ts";
+import { serveProcess, StreamLog } from "../../helpers/server.ts";
 import { unknownVariables } from "../../../server/config.ts";
 
 Deno.test("unknownVariables names each unknown SERVICE_ variable and the nearest known one", () => {
@@ -34,18 +34,10 @@ Deno.test("signet serve warns once about SERVICE_HTTP_BNID and still starts", as
       SERVICE_HOST: "http://127.0.0.1:1",
       SERVICE_REGISTRY_URL: "http://127.0.0.1:2",
     });
-    let log = "";
-    const decoder = new TextDecoder();
-    const reader = child.stderr.getReader();
-    const deadline = Date.now() + 60_000;
-    while (!log.includes('"signet started"') && Date.now() < deadline) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      log += decoder.decode(value, { stream: true });
-    }
+    const stderr = new StreamLog(child.stderr);
+    const log = await stderr.readUntil('"signet started"');
     child.kill("SIGTERM");
-    reader.releaseLock();
-    await child.stderr.cancel();
+    await stderr.cancel();
     await child.status;
     assertStringIncludes(log, '"signet started"');
     const warnings = log.split("\n").filter((line) => line.includes("unknown setting"));

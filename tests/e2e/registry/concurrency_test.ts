@@ -1,12 +1,13 @@
 /** 20 concurrent signed updates to one bot: all serialized, logged in one order, none lost. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { client, newKey } from "../../helpers/registry.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { serverTest } from "../../helpers/server.ts";
 import { replayLog } from "../../../server/registry/replay.ts";
 
-Deno.test("concurrent updates to one bot are serialized without lost updates", async () => {
-  const server = await startTestServer();
-  try {
+serverTest(
+  "concurrent updates to one bot are serialized without lost updates",
+  {},
+  async (server) => {
     const c = client(server.registryUrl);
     const k = await newKey("k1");
     const created = await c.createBot({ bot_id: "busy", keys: [k.pub] }, [k.signer]);
@@ -60,7 +61,5 @@ Deno.test("concurrent updates to one bot are serialized without lost updates", a
     const statuses = outcomes.map((r) => r.status).sort();
     assertEquals(statuses, [200, ...Array(19).fill(412)]);
     assertEquals((await c.getBot("busy")).version, 22);
-  } finally {
-    await server.stop();
-  }
-});
+  },
+);

@@ -10,13 +10,12 @@
  * both rounds.
  */
 import { ON_POSTGRES } from "../../../testing/postgres.ts";
-import { DatabaseSync } from "node:sqlite";
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { login, type TestUser, userWithRepo } from "../../../testing/accounts.ts";
 import { client, newKey } from "../../helpers/registry.ts";
 import { RegistryError, type Signer } from "../../../client/registry.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
-import { SERVER_TEST, startTestServer, type TestServer } from "../../helpers/server.ts";
+import { assertDatabaseIntact, serverTest, type TestServer } from "../../helpers/server.ts";
 import { commitFile } from "../../helpers/git.ts";
 
 const SECONDS = Number(Deno.env.get("HOSTILE_LOAD_SECONDS") ?? 120);
@@ -76,26 +75,25 @@ class Tally {
   }
 }
 
-Deno.test({
-  name: `load: ${SECONDS} s of mixed traffic in ${ROUNDS} rounds, memory does not grow with it`,
-  ...SERVER_TEST,
-  // Four minutes of wall time whatever the engine; the PostgreSQL run skips it so the two runs
-  // stay inside CI's 15 minutes (docs/decisions/storage.md, "The suite on both engines").
-  ignore: ON_POSTGRES,
-  async fn() {
-    const server = await startTestServer({
-      env: {
-        SERVICE_RATE_LIMITS: "on",
-        // Every client is 127.0.0.1: per-IP buckets are opened up so that only the per-user and
-        // per-bot buckets the abusers hammer produce 429s.
-        SERVICE_RATE_LIMIT_LOGIN_IP: "100000/100000",
-        SERVICE_RATE_LIMIT_NONCE_IP: "100000/100000",
-        SERVICE_RATE_LIMIT_REGISTRY_WRITE_IP: "100000/100000",
-        SERVICE_RATE_LIMIT_SIGNUP_IP: "100/100",
-        SERVICE_RATE_LIMIT_LOGIN_USER: "60/60",
-        SERVICE_RATE_LIMIT_REGISTRY_WRITE_BOT: "20/20",
-      },
-    });
+// Four minutes of wall time whatever the engine; the PostgreSQL run skips it so the two runs
+// stay inside CI's 15 minutes (docs/decisions/storage.md, "The suite on both engines").
+serverTest(
+  `load: ${SECONDS} s of mixed traffic in ${ROUNDS} rounds, memory does not grow with it`,
+  {
+    ignore: ON_POSTGRES,
+    env: {
+      SERVICE_RATE_LIMITS: "on",
+      // Every client is 127.0.0.1: per-IP buckets are opened up so that only the per-user and
+      // per-bot buckets the abusers hammer produce 429s.
+      SERVICE_RATE_LIMIT_LOGIN_IP: "100000/100000",
+      SERVICE_RATE_LIMIT_NONCE_IP: "100000/100000",
+      SERVICE_RATE_LIMIT_REGISTRY_WRITE_IP: "100000/100000",
+      SERVICE_RATE_LIMIT_SIGNUP_IP: "100/100",
+      SERVICE_RATE_LIMIT_LOGIN_USER: "60/60",
+      SERVICE_RATE_LIMIT_REGISTRY_WRITE_BOT: "20/20",
+    },
+  },
+  async (server) => {
     const home = await Deno.makeTempDir({ prefix: "signet-home-" });
     const env = gitEnv(home);
     const { user: alice, token } = await userWithRepo(server, "alice", "load");
@@ -187,15 +185,9 @@ Deno.test({
     assertEquals(fsck.code, 0, fsck.stderr);
     const health = await fetch(`${server.httpUrl}/api/health`);
     assertEquals(health.status, 200, await health.text());
-    if (!ON_POSTGRES) { // the embedded file's own check (PostgreSQL keeps no file here)
-      const db = new DatabaseSync(`${server.dataDir}/signet.db`, { readOnly: true });
-      const rows = db.prepare("PRAGMA integrity_check").all() as { integrity_check: string }[];
-      db.close();
-      assertEquals(rows.map((r) => r.integrity_check), ["ok"]);
-    }
-    await server.stop();
+    assertDatabaseIntact(server); // SQLite's own check (PostgreSQL keeps no file here)
   },
-});
+);
 
 interface TrafficOptions {
   server: TestServer;

@@ -2,7 +2,7 @@
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, createUser, login, makeKey, userWithRepo } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
-import { SERVER_TEST, startTestServer } from "../../helpers/server.ts";
+import { SERVER_TEST, serverTest, startTestServer } from "../../helpers/server.ts";
 import { scanHostKeyFingerprint, ssh, sshOptions } from "../../helpers/ssh.ts";
 import { connectWithPassword, connectWithSwappedSigner } from "../../helpers/ssh2_client.ts";
 
@@ -149,23 +149,16 @@ async function waitForLog(server: { logs(): string }, text: string): Promise<voi
   }
 }
 
-Deno.test({
-  name: "SERVICE_SSH_BIND=off: no SSH listener, no SSH clone URLs, no host key",
-  ...SERVER_TEST,
-  async fn() {
-    const server = await startTestServer({ env: { SERVICE_SSH_BIND: "off" } });
-    try {
-      const { user: alice } = await userWithRepo(server, "alice", "x");
-      const view = await (await fetch(`${server.httpUrl}/api/repos/alice/x`)).json();
-      assertEquals(view.repo.clone_urls.ssh, null);
-      const r = await ssh(server.sshPort, alice.key, "repo list");
-      assertEquals(r.code, 255, "nothing listens on the SSH port");
-      assertEquals(
-        await Deno.stat(`${server.dataDir}/ssh_host_ed25519_key`).catch(() => null),
-        null,
-      );
-    } finally {
-      await server.stop();
-    }
-  },
+serverTest("SERVICE_SSH_BIND=off: no SSH listener, no SSH clone URLs, no host key", {
+  env: { SERVICE_SSH_BIND: "off" },
+}, async (server) => {
+  const { user: alice } = await userWithRepo(server, "alice", "x");
+  const view = await (await fetch(`${server.httpUrl}/api/repos/alice/x`)).json();
+  assertEquals(view.repo.clone_urls.ssh, null);
+  const r = await ssh(server.sshPort, alice.key, "repo list");
+  assertEquals(r.code, 255, "nothing listens on the SSH port");
+  assertEquals(
+    await Deno.stat(`${server.dataDir}/ssh_host_ed25519_key`).catch(() => null),
+    null,
+  );
 });

@@ -9,7 +9,7 @@ import { assert, assertEquals } from "../../helpers/assert.ts";
 import { inProcessSsh } from "../../helpers/in_process.ts";
 import { makeKey, type TestKey } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
-import { gitSshEnv, ssh, sshOptions } from "../../helpers/ssh.ts";
+import { gitSshEnv, spawnSsh, ssh } from "../../helpers/ssh.ts";
 import { SERVER_TEST } from "../../helpers/server.ts";
 import { commitFile } from "../../helpers/git.ts";
 
@@ -46,12 +46,7 @@ async function closedAfter(conn: Deno.TcpConn): Promise<number> {
 
 /** Spawns `ssh -T` into the signup prompt with stdin held open; it sits idle there. */
 function idleSignup(port: number, key: TestKey) {
-  const child = new Deno.Command("ssh", {
-    args: [...sshOptions(port, key), "-T", "git@127.0.0.1"],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
+  const child = spawnSsh(port, key, ["-T"], { stdin: "piped", stdout: "piped", stderr: "null" });
   const writer = child.stdin.getWriter();
   let output = "";
   const reading = (async () => {

@@ -6,8 +6,8 @@
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { type TestUser, userWithRepo } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
-import { SERVER_TEST, startTestServer, type TestServer } from "../../helpers/server.ts";
-import { gitSshEnv, sshOptions } from "../../helpers/ssh.ts";
+import { serverTest, type TestServer } from "../../helpers/server.ts";
+import { gitSshEnv, spawnSsh } from "../../helpers/ssh.ts";
 import { PreAuthFlood, rawSshFrom } from "../../helpers/ssh_raw.ts";
 import { commitFile } from "../../helpers/git.ts";
 
@@ -44,11 +44,10 @@ async function logged(server: TestServer, text: string): Promise<void> {
   assertStringIncludes(server.logs(), text);
 }
 
-Deno.test({
-  name: "ssh flood: five networks × 16 silent connections, default limits; a clone gets through",
-  ...SERVER_TEST,
-  async fn() {
-    const server = await startTestServer();
+serverTest(
+  "ssh flood: five networks × 16 silent connections, default limits; a clone gets through",
+  {},
+  async (server) => {
     const home = await Deno.makeTempDir({ prefix: "signet-ssh-flood-" });
     const { user, head } = await seed(server, home);
     // The issue's attack: 5 addresses × 16 (the per-address cap) = 80 connections, more than
@@ -79,60 +78,52 @@ Deno.test({
     }
     assertStringIncludes(server.logs(), "ssh connection refused:");
   },
-});
+);
 
-Deno.test({
-  name: "ssh flood: at full, a newcomer network takes a flooder's slot; idle timeout from env",
-  ...SERVER_TEST,
-  async fn(t) {
-    const server = await startTestServer({
-      env: {
-        SERVICE_SSH_MAX_STARTUPS: "2:30:8",
-        SERVICE_SSH_MAX_STARTUPS_PER_PREFIX: "4",
-        SERVICE_SSH_IDLE_TIMEOUT: "1",
-      },
-    });
-    const home = await Deno.makeTempDir({ prefix: "signet-ssh-flood-" });
-    const { user, head } = await seed(server, home);
-
-    await t.step("three networks want 12 slots of 8; a clone from a fourth gets one", async () => {
-      const flood = new PreAuthFlood(
-        server.sshPort,
-        ["127.0.1.2", "127.0.2.2", "127.0.3.2"],
-        4,
-        IDENT,
-      );
-      try {
-        await flood.holding(8);
-        await new Promise((r) => setTimeout(r, 500));
-        assertEquals(flood.held(), 8, "more unauthenticated connections than full");
-        for (const from of ["127.0.1.2", "127.0.2.2", "127.0.3.2"]) {
-          assert(flood.held(from) <= 4, `${from} holds ${flood.held(from)}`);
-        }
-        await cloneFromLoopback(server, user, home, head);
-      } finally {
-        await flood.stop();
-      }
-      await logged(server, "dropped: a new network needed its slot");
-    });
-
-    await t.step("an idle authenticated connection is closed after 1 s", async () => {
-      const start = Date.now();
-      const child = new Deno.Command("ssh", {
-        args: [...sshOptions(server.sshPort, user.key), "-N", "git@127.0.0.1"],
-        stdin: "null",
-        stdout: "null",
-        stderr: "null",
-      }).spawn();
-      const timer = setTimeout(() => child.kill(), 30_000);
-      const status = await child.status;
-      clearTimeout(timer);
-      const ms = Date.now() - start;
-      assert(ms >= 900 && ms < 30_000, `ssh -N ended after ${ms} ms`);
-      assert(status.signal === null, "killed by the test: the server never closed it");
-      await logged(server, "ssh idle timeout");
-    });
-
-    await server.stop();
+serverTest("ssh flood: at full, a newcomer network takes a flooder's slot; idle timeout from env", {
+  env: {
+    SERVICE_SSH_MAX_STARTUPS: "2:30:8",
+    SERVICE_SSH_MAX_STARTUPS_PER_PREFIX: "4",
+    SERVICE_SSH_IDLE_TIMEOUT: "1",
   },
+}, async (server, t) => {
+  const home = await Deno.makeTempDir({ prefix: "signet-ssh-flood-" });
+  const { user, head } = await seed(server, home);
+
+  await t.step("three networks want 12 slots of 8; a clone from a fourth gets one", async () => {
+    const flood = new PreAuthFlood(
+      server.sshPort,
+      ["127.0.1.2", "127.0.2.2", "127.0.3.2"],
+      4,
+      IDENT,
+    );
+    try {
+      await flood.holding(8);
+      await new Promise((r) => setTimeout(r, 500));
+      assertEquals(flood.held(), 8, "more unauthenticated connections than full");
+      for (const from of ["127.0.1.2", "127.0.2.2", "127.0.3.2"]) {
+        assert(flood.held(from) <= 4, `${from} holds ${flood.held(from)}`);
+      }
+      await cloneFromLoopback(server, user, home, head);
+    } finally {
+      await flood.stop();
+    }
+    await logged(server, "dropped: a new network needed its slot");
+  });
+
+  await t.step("an idle authenticated connection is closed after 1 s", async () => {
+    const start = Date.now();
+    const child = spawnSsh(server.sshPort, user.key, ["-N"], {
+      stdin: "null",
+      stdout: "null",
+      stderr: "null",
+    });
+    const timer = setTimeout(() => child.kill(), 30_000);
+    const status = await child.status;
+    clearTimeout(timer);
+    const ms = Date.now() - start;
+    assert(ms >= 900 && ms < 30_000, `ssh -N ended after ${ms} ms`);
+    assert(status.signal === null, "killed by the test: the server never closed it");
+    await logged(server, "ssh idle timeout");
+  });
 });

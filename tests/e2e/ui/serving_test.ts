@@ -1,10 +1,11 @@
 /** The embedded UI as HTTP: content types, caching, CSP, and the admin info endpoint. */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { startTestServer } from "../../helpers/server.ts";
+import { serverTest } from "../../helpers/server.ts";
 
-Deno.test("UI pages and assets are served with strict headers and long-lived caching", async (t) => {
-  const server = await startTestServer();
-  try {
+serverTest(
+  "UI pages and assets are served with strict headers and long-lived caching",
+  {},
+  async (server, t) => {
     let html = "";
     await t.step("the dashboard page is no-cache HTML with a strict CSP", async () => {
       for (const path of ["/admin", "/admin/invites", "/admin/users", "/admin/repos"]) {
@@ -111,7 +112,5 @@ Deno.test("UI pages and assets are served with strict headers and long-lived cac
         });
       },
     );
-  } finally {
-    await server.stop();
-  }
-});
+  },
+);
