@@ -9,6 +9,8 @@
  * `deno task bench --scale [--quick]`: the registry at 1,000,000 bots on both engines instead
  * (bench/scale.ts; writes bench/SCALE.md).
  * It exits non-zero only when something fails (a clone, a server), never because of timings.
+ * (Over 400 lines on purpose: it is the one script that orders the phases, start to finish; each
+ * phase's work lives in its own module.)
  */
 import { parseArgs } from "node:util";
 import { cmd, cmdOk, exists, gitClientEnv, progress } from "./util.ts";
