@@ -11,10 +11,16 @@
  * serialization failure (another instance's batch) runs the batch again; an outage fails it all.
  */
 import type postgres from "postgres";
-import { isConnectionError, sqlState } from "./sql.ts";
+import { freshTxState, isConnectionError, sqlState, type TxState } from "./sql.ts";
 
-/** One transaction's work on the connection it is given (the batch's, or a savepoint's). */
-export type BatchedWork<T> = (sql: postgres.TransactionSql<Record<string, never>>) => Promise<T>;
+/**
+ * One transaction's work on the connection it is given (the batch's, or a savepoint's), with what
+ * the batch's transaction has learnt so far (shared by the works of one batch).
+ */
+export type BatchedWork<T> = (
+  sql: postgres.TransactionSql<Record<string, never>>,
+  state: TxState,
+) => Promise<T>;
 
 /** Runs `fn` inside one transaction on a connection of the pool (postgres.js `sql.begin`). */
 export type Begin = <T>(
@@ -126,10 +132,11 @@ export class GroupCommit {
       return await this.guard((abandoned) =>
         this.begin(async (sql) => {
           const outcomes: Outcome[] = [];
+          let state = freshTxState();
           for (const { work } of batch) {
             if (!savepoints) {
               try {
-                outcomes.push({ ok: true, value: await work(sql) });
+                outcomes.push({ ok: true, value: await work(sql, state) });
               } catch (err) {
                 failed = err;
                 throw err;
@@ -137,10 +144,12 @@ export class GroupCommit {
               continue;
             }
             try {
-              outcomes.push({ ok: true, value: await sql.savepoint((sp) => work(sp)) });
+              outcomes.push({ ok: true, value: await sql.savepoint((sp) => work(sp, state)) });
             } catch (err) {
               if (isConnectionError(err)) throw err;
               outcomes.push({ ok: false, value: err });
+              // What the failed work learnt (a lock, a head) was rolled back with it.
+              state = freshTxState();
             }
           }
           // A caller already told "unavailable": roll back rather than commit behind its back.

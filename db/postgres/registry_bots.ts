@@ -10,6 +10,39 @@ import type {
 } from "../registry_bots.ts";
 import { changes, rows, type Sql } from "./sql.ts";
 
+/**
+ * The statements inserting one bot's index rows from JSON lists (no array types needed): `id` is
+ * the bot id's SQL, `from` what it comes from ("b, " for a bot row a statement inserts first, so
+ * nothing is inserted when it inserted nothing), and `lists` the three lists' parameters.
+ */
+function indexRowInserts(id: string, from: string, lists: [string, string, string]): string[] {
+  return [
+    `INSERT INTO registry_keys (bot_id, key_id, public_key, status)
+     SELECT ${id}, k."keyId", k."publicKey", k.status FROM ${from}
+       jsonb_to_recordset(${
+      lists[0]
+    }::text::jsonb) AS k("keyId" text, "publicKey" text, status text)`,
+    `INSERT INTO registry_capabilities (capability, bot_id)
+     SELECT t.c, ${id} FROM ${from} jsonb_array_elements_text(${lists[1]}::text::jsonb) AS t(c)`,
+    `INSERT INTO registry_controllers (bot_id, controller_id)
+     SELECT ${id}, t.c FROM ${from} jsonb_array_elements_text(${lists[2]}::text::jsonb) AS t(c)`,
+  ];
+}
+
+/** A new bot and its index rows in one statement; returns 1 when inserted, 0 when it existed. */
+const INSERT_BOT = (() => {
+  const [keys, capabilities, controllers] = indexRowInserts("b.bot_id", "b,", ["$8", "$9", "$10"]);
+  return `WITH b AS (
+      INSERT INTO registry_bots (bot_id, status, search_text, record, version, created_at, updated_at)
+      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (bot_id) DO NOTHING
+      RETURNING bot_id
+    ), k AS (${keys}), c AS (${capabilities}), n AS (${controllers})
+    SELECT count(*)::int AS inserted FROM b`;
+})();
+
+/** An existing bot's index rows, inserted again after an update deleted them. */
+const REINSERT_INDEX_ROWS = indexRowInserts("$1", "", ["$2", "$2", "$2"]);
+
 /** The bots store over `sql`. */
 export function pgBots(sql: Sql): BotStore {
   return {
@@ -21,59 +54,36 @@ export function pgBots(sql: Sql): BotStore {
       ))[0];
     },
     async save(bot) {
-      const inserted = await changes(
+      const lists = [
+        JSON.stringify(bot.keys),
+        JSON.stringify(bot.capabilities),
+        JSON.stringify(bot.controllers),
+      ];
+      // One round trip for a new bot (the common write); an existing one inserts nothing here.
+      const [{ inserted }] = await rows<{ inserted: number }>(sql, INSERT_BOT, [
+        bot.botId,
+        bot.status,
+        bot.searchText,
+        bot.record,
+        bot.version,
+        bot.createdAt,
+        bot.updatedAt,
+        ...lists,
+      ]);
+      if (inserted === 1) return;
+      // search_text is only SET when it changed, so the GIN index is not rewritten needlessly.
+      await changes(
         sql,
-        `INSERT INTO registry_bots
-           (bot_id, status, search_text, record, version, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (bot_id) DO NOTHING`,
-        [
-          bot.botId,
-          bot.status,
-          bot.searchText,
-          bot.record,
-          bot.version,
-          bot.createdAt,
-          bot.updatedAt,
-        ],
-      ) === 1;
-      if (!inserted) {
-        // search_text is only SET when it changed, so the GIN index is not rewritten needlessly.
-        await changes(
-          sql,
-          `UPDATE registry_bots SET status = $1, record = $2, version = $3, updated_at = $4,
-             search_text = CASE WHEN search_text IS DISTINCT FROM $5 THEN $5 ELSE search_text END
-           WHERE bot_id = $6`,
-          [bot.status, bot.record, bot.version, bot.updatedAt, bot.searchText, bot.botId],
-        );
-        for (const table of ["registry_keys", "registry_capabilities", "registry_controllers"]) {
-          await changes(sql, `DELETE FROM ${table} WHERE bot_id = $1`, [bot.botId]);
-        }
+        `UPDATE registry_bots SET status = $1, record = $2, version = $3, updated_at = $4,
+           search_text = CASE WHEN search_text IS DISTINCT FROM $5 THEN $5 ELSE search_text END
+         WHERE bot_id = $6`,
+        [bot.status, bot.record, bot.version, bot.updatedAt, bot.searchText, bot.botId],
+      );
+      for (const table of ["registry_keys", "registry_capabilities", "registry_controllers"]) {
+        await changes(sql, `DELETE FROM ${table} WHERE bot_id = $1`, [bot.botId]);
       }
-      // Lists go over as JSON text (no array types needed): one statement per table.
-      if (bot.keys.length > 0) {
-        await changes(
-          sql,
-          `INSERT INTO registry_keys (bot_id, key_id, public_key, status)
-           SELECT $1, k."keyId", k."publicKey", k.status
-           FROM jsonb_to_recordset($2::text::jsonb) AS k("keyId" text, "publicKey" text, status text)`,
-          [bot.botId, JSON.stringify(bot.keys)],
-        );
-      }
-      if (bot.capabilities.length > 0) {
-        await changes(
-          sql,
-          `INSERT INTO registry_capabilities (capability, bot_id)
-           SELECT c, $1 FROM jsonb_array_elements_text($2::text::jsonb) AS t(c)`,
-          [bot.botId, JSON.stringify(bot.capabilities)],
-        );
-      }
-      if (bot.controllers.length > 0) {
-        await changes(
-          sql,
-          `INSERT INTO registry_controllers (bot_id, controller_id)
-           SELECT $1, c FROM jsonb_array_elements_text($2::text::jsonb) AS t(c)`,
-          [bot.botId, JSON.stringify(bot.controllers)],
-        );
+      for (const [i, insert] of REINSERT_INDEX_ROWS.entries()) {
+        if (lists[i] !== "[]") await changes(sql, insert, [bot.botId, lists[i]]);
       }
     },
     /**

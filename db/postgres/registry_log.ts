@@ -1,18 +1,24 @@
 /** PostgreSQL audit log store (see ../registry_log.ts). */
 import type { AuditLogStore } from "../registry_log.ts";
-import { rows, type Sql } from "./sql.ts";
+import { rows, type Sql, type TxState } from "./sql.ts";
 
 /** The advisory lock every registry writer takes ("SignetLg" as a 64-bit integer). */
 export const LOG_LOCK = "6010448901548821607";
 
-/** The audit log store over `sql`. */
-export function pgLog(sql: Sql): AuditLogStore {
+/**
+ * The audit log store over `sql`. Inside a transaction, `tx` remembers that the lock is held and
+ * the head its own appends left, so the writes of one batch take the lock and read the head once.
+ */
+export function pgLog(sql: Sql, tx?: TxState): AuditLogStore {
   return {
     // Held until the transaction ends: writers queue here, so the head read next cannot fork.
     async lock() {
+      if (tx?.logLocked) return;
       await rows(sql, `SELECT pg_advisory_xact_lock(${LOG_LOCK})`);
+      if (tx) tx.logLocked = true;
     },
     async head() {
+      if (tx?.logLocked && tx.logHead) return { ...tx.logHead };
       return (await rows<{ seq: number; hash: string }>(
         sql,
         "SELECT seq, hash FROM registry_log ORDER BY seq DESC LIMIT 1",
@@ -25,6 +31,7 @@ export function pgLog(sql: Sql): AuditLogStore {
          VALUES ($1, $2, $3, $4, $5, $6)`,
         [row.seq, row.botId, row.operation, row.entry, row.hash, row.createdMs],
       );
+      if (tx?.logLocked) tx.logHead = { seq: row.seq, hash: row.hash };
     },
     async read(opts) {
       const found = opts.botId === undefined

@@ -34,6 +34,21 @@ export async function changes(sql: Sql, text: string, params: unknown[] = []): P
   return res.count;
 }
 
+/**
+ * What one transaction has learnt that its later statements may reuse instead of asking again:
+ * that it holds the audit log's lock, and the log's head after its own last append. Only valid
+ * while nothing it covers is rolled back: a batch starts a fresh one after a failed savepoint.
+ */
+export interface TxState {
+  logLocked: boolean;
+  logHead?: { seq: number; hash: string };
+}
+
+/** A state that knows nothing yet. */
+export function freshTxState(): TxState {
+  return { logLocked: false };
+}
+
 /** The message every outage surfaces as (the HTTP layer answers 503). */
 export const UNAVAILABLE = "the database is unavailable; try again shortly";
 

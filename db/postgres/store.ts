@@ -16,7 +16,14 @@ import { pgBots } from "./registry_bots.ts";
 import { pgLog } from "./registry_log.ts";
 import { pgNonces } from "./registry_nonces.ts";
 import { pgRepos } from "./repos.ts";
-import { isConnectionError, mapError, type Sql, sqlState, UNAVAILABLE } from "./sql.ts";
+import {
+  isConnectionError,
+  mapError,
+  type Sql,
+  sqlState,
+  type TxState,
+  UNAVAILABLE,
+} from "./sql.ts";
 import { pgTokens } from "./tokens.ts";
 import { pgUsers } from "./users.ts";
 
@@ -35,8 +42,8 @@ export interface PostgresStoreOptions {
   onNotice?: (message: string) => void;
 }
 
-/** The resources running their SQL over `sql`. */
-export function resourcesOver(sql: Sql): Resources {
+/** The resources running their SQL over `sql` (inside a transaction: with its `tx` state). */
+export function resourcesOver(sql: Sql, tx?: TxState): Resources {
   return {
     users: pgUsers(sql),
     invites: pgInvites(sql),
@@ -44,7 +51,7 @@ export function resourcesOver(sql: Sql): Resources {
     tokens: pgTokens(sql),
     repos: pgRepos(sql),
     bots: pgBots(sql),
-    log: pgLog(sql),
+    log: pgLog(sql, tx),
     nonces: pgNonces(sql),
     attestations: pgAttestations(sql),
   };
@@ -165,8 +172,8 @@ class PostgresStore implements Store {
     const outer = current.getStore();
     if (outer) return fn(outer.resources);
     if (this.#closed) return Promise.reject(new DomainError("unavailable", UNAVAILABLE));
-    return this.#commits.run((sql) => {
-      const resources = resourcesOver(sql);
+    return this.#commits.run((sql, state) => {
+      const resources = resourcesOver(sql, state);
       return current.run({ sql, resources }, () => fn(resources));
     }).catch((err) => {
       throw mapError(err);

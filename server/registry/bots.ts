@@ -61,14 +61,33 @@ export async function getBot(from: Resources, botId: string): Promise<Bot> {
 /**
  * A synchronous lookup over the records of `botIds`, read now (the policy rules look up the
  * controllers a record names, and only those). Looking up any other bot is a bug, not a miss.
+ * The reads are issued together (one round trip on an engine that pipelines them); `known` holds
+ * records already read in the same transaction.
  */
-export async function loadLookup(from: Resources, botIds: Iterable<string>): Promise<BotLookup> {
-  const records = new Map<string, Bot | undefined>();
-  for (const id of new Set(botIds)) records.set(id, await findBot(from, id));
+export async function loadLookup(
+  from: Resources,
+  botIds: Iterable<string>,
+  known: ReadonlyMap<string, Bot | undefined> = new Map(),
+): Promise<BotLookup> {
+  const wanted = new Set(botIds);
+  const records = await loadRecords(from, [...wanted].filter((id) => !known.has(id)));
+  for (const id of wanted) if (known.has(id)) records.set(id, known.get(id));
   return (id) => {
     if (!records.has(id)) throw new Error(`bot ${id} was looked up but not loaded`);
     return records.get(id);
   };
+}
+
+// The records of `botIds`, read together.
+async function loadRecords(
+  from: Resources,
+  botIds: Iterable<string>,
+): Promise<Map<string, Bot | undefined>> {
+  const records = new Map<string, Bot | undefined>();
+  await Promise.all(
+    [...new Set(botIds)].map(async (id) => records.set(id, await findBot(from, id))),
+  );
+  return records;
 }
 
 /** The ids of the controllers `records` name (absent or malformed lists name none). */
@@ -160,19 +179,24 @@ async function verifyMutation(
   return async (tx) => {
     await tx.log.lock();
     const now = new Date(rc.now()).toISOString();
+    // The bot itself and the records phase 1 knew it would need, read together.
+    const [found, early] = await Promise.all([
+      findBot(tx, req.botId),
+      loadRecords(tx, [...controllerIds(target, payload), ...signatures.map((s) => s.botId)]),
+    ]);
     let current: Bot | null = null;
     if (creating) {
-      if (await findBot(tx, req.botId)) {
-        throw new DomainError("conflict", `bot ${req.botId} already exists`);
-      }
+      if (found) throw new DomainError("conflict", `bot ${req.botId} already exists`);
     } else {
-      current = mustBeActive(await getBot(tx, req.botId));
+      if (!found) throw new DomainError("not_found", `bot ${req.botId} not found`);
+      current = mustBeActive(found);
       checkIfMatch(current, req.ifMatch);
     }
+    early.set(req.botId, found);
     const lookup = await loadLookup(tx, [
       ...controllerIds(current, target, payload),
       ...signatures.map((s) => s.botId),
-    ]);
+    ], early);
     const state = current ?? target;
     const signers = stillValid(signatures, state, lookup);
     const check = checkOperation(req, current, payload, lookup);
