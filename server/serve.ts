@@ -100,8 +100,8 @@ export async function startServer(
         config.registryBind,
         "registry",
         registryHandler(ctx, await openRegistry(store)),
-        // The guard's thread reads the embedded database file itself; PostgreSQL reads go to the app.
-        store.engine === "sqlite" ? guardRegistryReads(config.databasePath) : null,
+        // The guard's thread reads the database itself: the embedded file, or PostgreSQL.
+        guardRegistryReads(config.databaseUrl ?? config.databasePath),
       ),
     )
     : null;

@@ -89,7 +89,7 @@ async function openLocalAnswerer(
 ): Promise<LocalAnswerer | null> {
   try {
     const loaded: LocalAnswererModule = await import(module);
-    return loaded.openLocalAnswerer(arg);
+    return await loaded.openLocalAnswerer(arg);
   } catch (err) {
     send({ type: "log", level: "warn", msg: unavailable, error: String(err) });
     return null;
@@ -256,6 +256,6 @@ class Guard {
     while (this.#open.size > 0) await new Promise((r) => setTimeout(r, 10));
     clearInterval(this.#sweeper);
     this.#report();
-    this.answerer?.close();
+    await this.answerer?.close();
   }
 }

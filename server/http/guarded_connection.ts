@@ -35,9 +35,10 @@ export interface LocalAnswer {
 
 /** Answers some bodyless requests on the guard thread (`head`: the header block as text). */
 export interface LocalAnswerer {
-  answer(head: string): LocalAnswer | null;
+  /** The answer, or null to pass the request on (a promise when the answerer must wait for it). */
+  answer(head: string): LocalAnswer | null | Promise<LocalAnswer | null>;
   /** Releases what the answerer holds (its database connection). */
-  close(): void;
+  close(): void | Promise<void>;
 }
 
 /**
@@ -45,7 +46,7 @@ export interface LocalAnswerer {
  * guard knows nothing of what it answers).
  */
 export interface LocalAnswererModule {
-  openLocalAnswerer(arg: string): LocalAnswerer;
+  openLocalAnswerer(arg: string): LocalAnswerer | Promise<LocalAnswerer>;
 }
 
 /** Why the guard closed a connection (the `reason` label of the metric). */
@@ -254,7 +255,9 @@ export class GuardedConnection {
       const startMs = performance.now();
       let answer;
       try {
-        answer = answerer.answer(head.text);
+        // Only an answer still to come is awaited: a ready one is written in this same turn.
+        const pending = answerer.answer(head.text);
+        answer = pending instanceof Promise ? await pending : pending;
       } catch {
         answer = null; // the app answers it (and reports what went wrong)
       }

@@ -40,8 +40,10 @@ const FORBIDDEN: Record<string, string[]> = {
  * files and tools, and is under no rule above.)
  */
 const EXCEPTIONS = new Set([
-  "server/registry/http/guard_registry_reads.ts -> db/sqlite/registry_bots.ts",
-  "server/registry/http/guard_registry_reads.ts -> db/sqlite/database.ts",
+  "server/registry/http/guard_reads_sqlite.ts -> db/sqlite/registry_bots.ts",
+  "server/registry/http/guard_reads_sqlite.ts -> db/sqlite/database.ts",
+  "server/registry/http/guard_reads_postgres.ts -> db/postgres/registry_bots.ts",
+  "server/registry/http/guard_reads_postgres.ts -> db/postgres/store.ts",
 ]);
 
 const IMPORT_PATTERNS = [

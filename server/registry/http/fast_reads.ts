@@ -52,15 +52,15 @@ export function withFastReads(rc: RegistryContext, app: Deno.ServeHandler): Deno
 }
 
 /**
- * Lets the connection guard's thread answer stored bots and plain searches from `databasePath`,
- * logged and counted here.
+ * Lets the connection guard's thread answer stored bots and plain searches from `database` (the
+ * SQLite file's path, or the PostgreSQL URL), logged and counted here.
  */
-export function guardRegistryReads(databasePath: string): LocalReads {
+export function guardRegistryReads(database: string): LocalReads {
   const countBot = countOk(GET_BOT_ROUTE);
   const countSearch = countOk(SEARCH_ROUTE);
   return {
     module: new URL("./guard_registry_reads.ts", import.meta.url).href,
-    arg: databasePath,
+    arg: database,
     unavailable: "guard cannot read the registry; the app answers its reads",
     report(served: ServedLocally[]) {
       const now = performance.now();

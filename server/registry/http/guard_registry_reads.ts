@@ -1,14 +1,15 @@
 /**
- * The registry's hot reads, answered on the connection guard's thread from its own read-only SQLite
+ * The registry's hot reads, answered on the connection guard's thread from its own database
  * connection, so they cost the app thread nothing and skip the hop to it: `GET /v1/bots/{bot_id}`
  * of a stored bot (stored_bot_reads.ts) and plain searches (plain_search.ts). Only plain requests
  * qualify (HTTP/1.1, GET, origin-form target, no body, no Expect or Upgrade); the response is byte
  * for byte what Deno.serve writes for the routed request. Everything else, including unknown bots
- * and searches the router would refuse, goes to the app.
+ * and searches the router would refuse, goes to the app. The rows come from a GuardReadSource:
+ * a read-only SQLite connection (guard_reads_sqlite.ts), or a small PostgreSQL pool
+ * (guard_reads_postgres.ts, loaded only for a `postgres://` URL).
  */
-import { loadBotRowBytes, searchBotRecords } from "../../../db/sqlite/registry_bots.ts";
-import { type Database, openReadOnlyDatabase } from "../../../db/sqlite/database.ts";
-import type { PlanMemory } from "../../../db/registry_bots.ts";
+import type { BotHit, PlanMemory } from "../../../db/registry_bots.ts";
+import type { GuardReadSource, Maybe } from "./guard_read_source.ts";
 import { pathOf, storedBotHeaders, storedBotId } from "./stored_bot_reads.ts";
 import { plainSearchParams, SEARCH_ROUTE, searchHeaders } from "./plain_search.ts";
 import { planMemory, planSearch, searchPage, type SearchParams } from "../search.ts";
@@ -26,21 +27,15 @@ const SEARCH_HEAD_START = okHead(searchHeaders());
 const REFUSED_HEADERS = /\r?\n(?:expect|upgrade)[ \t]*:/i;
 const CONNECTION_CLOSE = /\r?\nconnection[ \t]*:[^\n]*\bclose\b/i;
 
-/** Answers stored bots and plain searches from the database at `databasePath`. */
+/** Answers stored bots and plain searches from `source`. */
 export class GuardRegistryReads implements LocalAnswerer {
-  readonly #db: Database;
   /** This thread's own planner memory (plan hints only) for searches. */
   readonly #plans: PlanMemory = planMemory();
-  #reading = false;
-  /** Read transactions begun, and reads in them (for tests). */
-  readonly stats = { transactions: 0, reads: 0 };
 
-  constructor(databasePath: string) {
-    this.#db = openReadOnlyDatabase(databasePath);
-  }
+  constructor(readonly source: GuardReadSource) {}
 
   /** The response to the bodyless request `head` (its header block), or null to pass it on. */
-  answer(head: string): LocalAnswer | null {
+  answer(head: string): Maybe<LocalAnswer | null> {
     if (!head.startsWith("GET /")) return null;
     const lineEnd = head.indexOf("\n");
     const line = head.slice(4, head[lineEnd - 1] === "\r" ? lineEnd - 1 : lineEnd);
@@ -52,58 +47,31 @@ export class GuardRegistryReads implements LocalAnswerer {
     const path = pathOf(target);
     const botId = storedBotId(path);
     if (botId === null) return null;
-    this.#beginRead();
-    this.stats.reads++;
-    const row = loadBotRowBytes(this.#db, botId);
-    if (!row) return null;
-    return response(head, `${HEAD_START}etag: "${row.version}"\r\n`, row.record, path);
+    const answer = (row: { record: Uint8Array; version: number } | undefined) =>
+      row ? response(head, `${HEAD_START}etag: "${row.version}"\r\n`, row.record, path) : null;
+    const row = this.source.loadBot(botId);
+    return row instanceof Promise ? row.then(answer, () => null) : answer(row);
   }
 
   /** A plain search's page, or null when searchBots refuses it (the router answers the error). */
-  #searchPage(head: string, params: SearchParams): LocalAnswer | null {
-    this.#beginRead();
-    this.stats.reads++;
-    let page: string;
+  #searchPage(head: string, params: SearchParams): Maybe<LocalAnswer | null> {
+    let plan;
+    let rows;
     try {
-      const plan = planSearch(params);
-      page = searchPage(searchBotRecords(this.#db, plan.query, this.#plans), plan.limit);
+      plan = planSearch(params);
+      rows = this.source.search(plan.query, this.#plans);
     } catch {
       return null; // the router answers the error
     }
-    return response(head, SEARCH_HEAD_START, encoder.encode(page), SEARCH_ROUTE);
+    const limit = plan.limit;
+    const answer = (hits: BotHit[]) =>
+      response(head, SEARCH_HEAD_START, encoder.encode(searchPage(hits, limit)), SEARCH_ROUTE);
+    return rows instanceof Promise ? rows.then(answer, () => null) : answer(rows);
   }
 
-  /**
-   * Reads answered in one run of the event loop share one read transaction, ended once that run's
-   * work is done (a microtask): beginning and ending one takes SQLite's shared-memory locks, about
-   * half the cost of a lookup on its own. Requests that arrive later see later commits.
-   */
-  #beginRead(): void {
-    if (this.#reading) return;
-    try {
-      this.#db.exec("BEGIN");
-    } catch {
-      return; // each read then runs in a transaction of its own, as SQLite does by default
-    }
-    this.#reading = true;
-    this.stats.transactions++;
-    queueMicrotask(() => this.#endRead());
-  }
-
-  #endRead(): void {
-    if (!this.#reading) return;
-    this.#reading = false;
-    try {
-      this.#db.exec("COMMIT");
-    } catch {
-      if (this.#db.isTransaction) this.#db.exec("ROLLBACK");
-    }
-  }
-
-  /** Closes the database connection (ending a read transaction still open). */
-  close(): void {
-    this.#endRead();
-    this.#db.close();
+  /** Closes the source's connection. */
+  close(): void | Promise<void> {
+    return this.source.close();
   }
 }
 
@@ -136,6 +104,13 @@ function httpDate(): string {
   return dateText;
 }
 
-/** The guard thread's entry (see LocalAnswererModule): the registry's reads from `databasePath`. */
-export const openLocalAnswerer: LocalAnswererModule["openLocalAnswerer"] = (databasePath) =>
-  new GuardRegistryReads(databasePath);
+/**
+ * The guard thread's entry (see LocalAnswererModule): the registry's reads from `database`, the
+ * SQLite file's path or a `postgres://` URL.
+ */
+export const openLocalAnswerer: LocalAnswererModule["openLocalAnswerer"] = async (database) => {
+  const source: GuardReadSource = /^postgres(ql)?:\/\//.test(database)
+    ? await (await import("./guard_reads_postgres.ts")).openPostgresReads(database)
+    : (await import("./guard_reads_sqlite.ts")).openSqliteReads(database);
+  return new GuardRegistryReads(source);
+};

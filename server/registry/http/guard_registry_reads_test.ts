@@ -6,6 +6,14 @@ import { botWrite } from "../bots.ts";
 import type { Bot } from "../../../protocol/registry/bot.ts";
 import { applyOperation } from "../record.ts";
 import { GuardRegistryReads } from "./guard_registry_reads.ts";
+import { openSqliteReads } from "./guard_reads_sqlite.ts";
+import type { LocalAnswer } from "../../http/guarded_connection.ts";
+
+/** An answer the SQLite source gives at once (never a promise: it is written in the same turn). */
+function now(answer: LocalAnswer | null | Promise<LocalAnswer | null>): LocalAnswer | null {
+  if (answer instanceof Promise) throw new Error("the SQLite source answered later");
+  return answer;
+}
 
 function bot(version: number): Bot {
   const created = applyOperation(
@@ -31,26 +39,27 @@ async function fixture() {
   const dir = await Deno.makeTempDir({ prefix: "signet-guard-reads-" });
   const db = openDatabase(`${dir}/signet.db`);
   transaction(db, () => saveBot(db, botWrite(bot(1))));
-  const reads = new GuardRegistryReads(`${dir}/signet.db`);
+  const source = openSqliteReads(`${dir}/signet.db`);
+  const reads = new GuardRegistryReads(source);
   const dispose = async () => {
     reads.close();
     db.close();
     await Deno.remove(dir, { recursive: true });
   };
-  return { db, reads, dispose };
+  return { db, reads, source, dispose };
 }
 
 Deno.test("guard reads: one read transaction per event-loop run, later runs see later commits", async () => {
-  const { db, reads, dispose } = await fixture();
+  const { db, reads, source, dispose } = await fixture();
   try {
-    const first = [reads.answer(GET), reads.answer(GET), reads.answer(GET)];
+    const first = [now(reads.answer(GET)), now(reads.answer(GET)), now(reads.answer(GET))];
     assertEquals(first.map((a) => etag(a!.bytes)), ["1", "1", "1"]);
-    assertEquals(reads.stats, { transactions: 1, reads: 3 });
+    assertEquals(source.stats, { transactions: 1, reads: 3 });
     await new Promise((r) => setTimeout(r, 0));
     // Committed by the writing connection between two runs: the next read must see it.
     transaction(db, () => saveBot(db, botWrite(bot(2))));
-    assertEquals(etag(reads.answer(GET)!.bytes), "2");
-    assertEquals(reads.stats, { transactions: 2, reads: 4 });
+    assertEquals(etag(now(reads.answer(GET))!.bytes), "2");
+    assertEquals(source.stats, { transactions: 2, reads: 4 });
     await new Promise((r) => setTimeout(r, 0));
     // The read transaction ended with its run: the writer is not held back (a checkpoint can
     // copy everything and restart the log).
@@ -63,7 +72,7 @@ Deno.test("guard reads: one read transaction per event-loop run, later runs see 
 
 Deno.test("guard reads: plain searches answered here, searches the router refuses passed on", async () => {
   const { db, reads, dispose } = await fixture();
-  const get = (target: string) => reads.answer(`GET ${target} HTTP/1.1\r\nHost: r\r\n\r\n`);
+  const get = (target: string) => now(reads.answer(`GET ${target} HTTP/1.1\r\nHost: r\r\n\r\n`));
   try {
     const answer = get("/v1/search?q=txn&status=active")!;
     const text = new TextDecoder().decode(answer.bytes);
@@ -85,7 +94,7 @@ Deno.test("guard reads: plain searches answered here, searches the router refuse
       assertEquals(get(target), null, target);
     }
     assertEquals(
-      reads.answer("GET /v1/search?q=txn HTTP/1.1\r\nHost: r\r\nExpect: 100-continue\r\n\r\n"),
+      now(reads.answer("GET /v1/search?q=txn HTTP/1.1\r\nHost: r\r\nExpect: 100-continue\r\n\r\n")),
       null,
     );
   } finally {

@@ -1,0 +1,14 @@
+/** What the guard thread's registry reads read from (guard_registry_reads.ts), per engine. */
+import type { BotHit, BotQuery, PlanMemory } from "../../../db/registry_bots.ts";
+
+/** A value now, or one to wait for. */
+export type Maybe<T> = T | Promise<T>;
+
+/** Where the guard's reads come from (one database connection of the thread's own). */
+export interface GuardReadSource {
+  /** The stored record's bytes and version, or undefined for an unknown bot. */
+  loadBot(botId: string): Maybe<{ record: Uint8Array; version: number } | undefined>;
+  /** One search page's rows (as the store's `bots.search`). */
+  search(query: BotQuery, memory: PlanMemory): Maybe<BotHit[]>;
+  close(): void | Promise<void>;
+}
