@@ -43,6 +43,31 @@ const INSERT_BOT = (() => {
 /** An existing bot's index rows, inserted again after an update deleted them. */
 const REINSERT_INDEX_ROWS = indexRowInserts("$1", "", ["$2", "$2", "$2"]);
 
+/**
+ * The stored rows of several bots in one statement, each record as the UTF-8 bytes PostgreSQL
+ * sent (never decoded into a string and encoded again); unknown ids are absent from the map. The
+ * guard thread's reads of many bots at once.
+ */
+export async function loadBotRowBytes(
+  sql: Sql,
+  botIds: string[],
+): Promise<Map<string, { record: Uint8Array; version: number }>> {
+  const found = await sql.unsafe(
+    `SELECT b.bot_id, b.record, b.version
+     FROM jsonb_array_elements_text($1::text::jsonb) AS w(id)
+     JOIN registry_bots b ON b.bot_id = w.id`,
+    [JSON.stringify(botIds)],
+    { prepare: true },
+  ).raw();
+  const out = new Map<string, { record: Uint8Array; version: number }>();
+  for (const [id, record, version] of found as unknown as Uint8Array[][]) {
+    out.set(decoder.decode(id), { record, version: Number(decoder.decode(version)) });
+  }
+  return out;
+}
+
+const decoder = new TextDecoder();
+
 /** The bots store over `sql`. */
 export function pgBots(sql: Sql): BotStore {
   return {

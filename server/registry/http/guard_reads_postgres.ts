@@ -6,7 +6,7 @@
  */
 import postgres from "postgres";
 import type { BotQuery, PlanMemory } from "../../../db/registry_bots.ts";
-import { pgBots } from "../../../db/postgres/registry_bots.ts";
+import { loadBotRowBytes, pgBots } from "../../../db/postgres/registry_bots.ts";
 import { INT8_AS_NUMBER, socketOptions } from "../../../db/postgres/store.ts";
 import type { GuardReadSource } from "./guard_read_source.ts";
 
@@ -14,8 +14,6 @@ import type { GuardReadSource } from "./guard_read_source.ts";
 const POOL_SIZE = 4;
 /** Past this, a read is handed to the app instead. */
 const READ_TIMEOUT_MS = 2_000;
-
-const encoder = new TextEncoder();
 
 /** Reads from the PostgreSQL database at `url` (connecting lazily, on the first read). */
 export function openPostgresReads(url: string): GuardReadSource {
@@ -32,14 +30,52 @@ export function openPostgresReads(url: string): GuardReadSource {
     connection: { application_name: "signet-guard", statement_timeout: READ_TIMEOUT_MS },
   }) as unknown as postgres.Sql<Record<string, never>>;
   const bots = pgBots(sql);
+  const loads = new BatchedLoads((ids) => bounded(loadBotRowBytes(sql, ids)));
   return {
-    async loadBot(botId: string) {
-      const row = await bounded(bots.loadRow(botId));
-      return row && { record: encoder.encode(row.record), version: row.version };
-    },
+    loadBot: (botId: string) => loads.load(botId),
     search: (query: BotQuery, memory: PlanMemory) => bounded(bots.search(query, memory)),
     close: () => sql.end({ timeout: 1 }),
   };
+}
+
+type Row = { record: Uint8Array; version: number };
+
+/**
+ * Bot reads, at most POOL_SIZE statements at a time: ids asked for while all are busy wait and go
+ * together in the next one (one statement for many requests under load, none waiting when idle).
+ */
+class BatchedLoads {
+  #queue = new Map<string, { resolve(row: Row | undefined): void; reject(e: unknown): void }[]>();
+  #inFlight = 0;
+  constructor(private readonly read: (ids: string[]) => Promise<Map<string, Row>>) {}
+
+  load(botId: string): Promise<Row | undefined> {
+    return new Promise((resolve, reject) => {
+      const waiting = this.#queue.get(botId);
+      if (waiting) waiting.push({ resolve, reject });
+      else this.#queue.set(botId, [{ resolve, reject }]);
+      this.#pump();
+    });
+  }
+
+  #pump(): void {
+    while (this.#inFlight < POOL_SIZE && this.#queue.size > 0) {
+      const batch = this.#queue;
+      this.#queue = new Map();
+      this.#inFlight++;
+      this.read([...batch.keys()]).then(
+        (found) => {
+          for (const [id, waiters] of batch) for (const w of waiters) w.resolve(found.get(id));
+        },
+        (err) => {
+          for (const waiters of batch.values()) for (const w of waiters) w.reject(err);
+        },
+      ).finally(() => {
+        this.#inFlight--;
+        this.#pump();
+      });
+    }
+  }
 }
 
 // `p`, or a rejection once READ_TIMEOUT_MS has passed.
