@@ -5,6 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Transaction } from "../../db/store.ts";
+import type { LogRow } from "../../db/registry_log.ts";
 import { canonicalJson } from "../../protocol/registry/jcs.ts";
 import type { SignerRefT } from "../../protocol/registry/bot.ts";
 import type { LogEntryT, ProofT, SignerSetT } from "../../protocol/registry/schemas.ts";
@@ -35,11 +36,13 @@ export interface LogDraft {
 }
 
 /**
- * Appends the entry for `draft` to the log (inside the caller's transaction, after its
- * `tx.log.lock()`) and returns it.
+ * The entry for `draft` that follows `head` (the log's head, read after `tx.log.lock()`), and the
+ * row that appends it.
  */
-export async function appendEntry(tx: Transaction, draft: LogDraft): Promise<LogEntryT> {
-  const head = await tx.log.head();
+export function nextEntry(
+  head: { seq: number; hash: string } | undefined,
+  draft: LogDraft,
+): { entry: LogEntryT; row: LogRow } {
   const partial: Omit<LogEntryT, "hash"> = {
     seq: (head?.seq ?? 0) + 1,
     bot_id: draft.botId,
@@ -55,14 +58,26 @@ export async function appendEntry(tx: Transaction, draft: LogDraft): Promise<Log
     prev_hash: head?.hash ?? GENESIS_HASH,
   };
   const entry: LogEntryT = { ...partial, hash: entryHash(partial) };
-  await tx.log.append({
-    seq: entry.seq,
-    botId: entry.bot_id,
-    operation: entry.operation,
-    entry: JSON.stringify(entry),
-    hash: entry.hash,
-    createdMs: draft.nowMs,
-  });
+  return {
+    entry,
+    row: {
+      seq: entry.seq,
+      botId: entry.bot_id,
+      operation: entry.operation,
+      entry: JSON.stringify(entry),
+      hash: entry.hash,
+      createdMs: draft.nowMs,
+    },
+  };
+}
+
+/**
+ * Appends the entry for `draft` to the log (inside the caller's transaction, after its
+ * `tx.log.lock()`) and returns it.
+ */
+export async function appendEntry(tx: Transaction, draft: LogDraft): Promise<LogEntryT> {
+  const { entry, row } = nextEntry(await tx.log.head(), draft);
+  await tx.log.append(row);
   return entry;
 }
 

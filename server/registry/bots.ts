@@ -13,7 +13,7 @@ import type { Resources, Transaction } from "../../db/store.ts";
 import type { BotWrite } from "../../db/registry_bots.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { registryOperations } from "../metrics.ts";
-import { appendEntry } from "./audit.ts";
+import { nextEntry } from "./audit.ts";
 import {
   type BotLookup,
   enforce,
@@ -182,7 +182,11 @@ async function verifyMutation(
     // The bot itself and the records phase 1 knew it would need, read together.
     const [found, early] = await Promise.all([
       findBot(tx, req.botId),
-      loadRecords(tx, [...controllerIds(target, payload), ...signatures.map((s) => s.botId)]),
+      loadRecords(
+        tx,
+        [...controllerIds(target, payload), ...signatures.map((s) => s.botId)]
+          .filter((id) => id !== req.botId),
+      ),
     ]);
     let current: Bot | null = null;
     if (creating) {
@@ -217,18 +221,7 @@ async function verifyMutation(
     if (split.proof && signatures.length === 1) explainSingleSigner(signatures[0], state, lookup);
     const approvedBy = enforce(reqs, signers);
 
-    for (const sig of signatures) {
-      if (
-        !isRepeatInThisRequest(sig, signatures) &&
-        !(await tx.nonces.markUsed(sig.nonce, sig.nonceExpiresMs))
-      ) {
-        throw new DomainError(
-          "invalid",
-          "nonce has already been used (replay); get a new one from GET /v1/nonce",
-        );
-      }
-    }
-    const entry = await appendEntry(tx, {
+    const { entry, row } = nextEntry(await tx.log.head(), {
       botId: req.botId,
       operation: req.operation,
       method: req.method,
@@ -250,9 +243,34 @@ async function verifyMutation(
       logHash: entry.hash,
       approvedBy,
     });
+    const write = botWrite(next);
+    // The nonces, the log entry and the record go to the database together (one round trip on an
+    // engine that pipelines them); what they answered is checked after, and a failed check rolls
+    // all of them back with the transaction.
+    const fresh = signatures.filter((sig) => !isRepeatInThisRequest(sig, signatures));
+    const [marked] = await together(
+      Promise.all(fresh.map((sig) => tx.nonces.markUsed(sig.nonce, sig.nonceExpiresMs))),
+      tx.log.append(row),
+      tx.bots.save(write),
+    );
+    if (marked.includes(false)) {
+      throw new DomainError(
+        "invalid",
+        "nonce has already been used (replay); get a new one from GET /v1/nonce",
+      );
+    }
     checkStoredRecord(next, current, lookup);
-    return { bot: next, record: await storeBot(tx, next) };
+    return { bot: next, record: write.record };
   };
+}
+
+/** Waits for every one of `calls`; then throws the first failure, in order, or returns all. */
+async function together<T extends unknown[]>(
+  ...calls: { [K in keyof T]: Promise<T[K]> }
+): Promise<T> {
+  const settled = await Promise.allSettled(calls);
+  for (const s of settled) if (s.status === "rejected") throw s.reason;
+  return settled.map((s) => (s as PromiseFulfilledResult<unknown>).value) as T;
 }
 
 /**
