@@ -19,6 +19,13 @@ export { unknownVariables } from "./config/unknown.ts";
 /** Everything `signet serve` needs to know, resolved from env. */
 export interface ServerConfig {
   dataDir: string;
+  /** This instance's name among those sharing the data dir and database (SERVICE_INSTANCE_NAME). */
+  instanceName: string;
+  /**
+   * This instance's private directory, `<data dir>/run/<instance name>`: its lock file, the
+   * connection guard's sockets, spilled request bodies and the clone cache; never another's.
+   */
+  instanceDir: string;
   reposDir: string;
   databasePath: string;
   /** PostgreSQL to use instead of the embedded SQLite file (SERVICE_DATABASE_URL); null = SQLite. */
@@ -95,6 +102,8 @@ export function loadServerConfig(
   const dataDir = v.SERVICE_DATA_DIR;
   return {
     dataDir,
+    instanceName: v.SERVICE_INSTANCE_NAME,
+    instanceDir: `${dataDir}/run/${v.SERVICE_INSTANCE_NAME}`,
     reposDir: `${dataDir}/repos`,
     databasePath: `${dataDir}/signet.db`,
     databaseUrl: v.SERVICE_DATABASE_URL,

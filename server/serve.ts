@@ -31,6 +31,7 @@ import { CloneCache } from "./domain/clone_cache.ts";
 import { recoverAtStart } from "./domain/stale_locks.ts";
 import { activeTransfers, drainTransfers } from "./transfers.ts";
 import { fixMmapThreshold, releaseMemoryWhenIdle } from "./memory.ts";
+import { claimInstance } from "./instance.ts";
 import { gitTransfers, httpRequests, logins, sshSessionsActive } from "./metrics.ts";
 
 /** A running server, for tests and graceful shutdown. */
@@ -46,7 +47,22 @@ export interface RunningServer {
 export async function startServer(
   config: ServerConfig = loadServerConfig(),
 ): Promise<RunningServer> {
+  // Before anything touches the data dir: no second process with this name, nor beside SQLite.
+  const claim = await claimInstance(config, config.databaseUrl === null ? "sqlite" : "postgres");
+  try {
+    return await startClaimed(config, claim.release);
+  } catch (err) {
+    claim.release();
+    throw err;
+  }
+}
+
+async function startClaimed(config: ServerConfig, release: () => void): Promise<RunningServer> {
   await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
+  // Request bodies this instance spilled before it was killed: its own directory, nobody else's.
+  await Deno.remove(`${config.instanceDir}/tmp`, { recursive: true }).catch((err) => {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  });
   // Files a killed git left behind: reclaimed in the background (each push checks its own repo).
   recoverAtStart(config.reposDir).catch((err) =>
     log("warn", "stale git file sweep failed", { error: String(err) })
@@ -70,7 +86,10 @@ export async function startServer(
     limiter: new RateLimiter(config.rateLimitsEnabled, config.rateLimitRules),
   };
   if (config.cloneCacheBytes > 0) {
-    ctx.cloneCache = await CloneCache.create(config.dataDir, config.cloneCacheBytes);
+    ctx.cloneCache = await CloneCache.create(
+      `${config.instanceDir}/clone-cache`,
+      config.cloneCacheBytes,
+    );
   }
 
   const stopMaintenance = startMaintenance(ctx, [purgeExpiredRegistryNonces, pruneCloneCache]);
@@ -123,6 +142,7 @@ export async function startServer(
   });
 
   log("info", "signet started", {
+    instance: config.instanceName,
     data_dir: config.dataDir,
     database: config.databaseUrl === null
       ? config.databasePath
@@ -160,6 +180,7 @@ export async function startServer(
       await Promise.race([stopped, new Promise((r) => setTimeout(r, 1000))]);
       await ssh?.close();
       await store.close();
+      release();
       log("info", "stopped");
     },
   };
@@ -186,24 +207,20 @@ async function listen(
     headerTimeoutMs,
     idleTimeoutMs,
     maxHeaderBytes: MAX_HEADER_BYTES,
-    socketPath: await guardSocketPath(config.dataDir, name),
+    socketPath: await guardSocketPath(config.instanceDir, name),
     maxConnectionsPerIp: config.httpMaxConnectionsPerIp ?? DEFAULT_MAX_CONNECTIONS_PER_IP,
     exemptAddresses: config.trustedProxies,
   }, localReads);
 }
 
 /**
- * `<data dir>/run/<name>.sock` (directory mode 0700), or a fresh private temporary directory when
- * that path is too long for a Unix socket address (108 bytes on Linux).
+ * `<instance dir>/<name>.sock` (the instance's private directory, mode 0700, made by
+ * claimInstance), or a fresh private temporary directory when that path is too long for a Unix
+ * socket address (108 bytes on Linux).
  */
-async function guardSocketPath(dataDir: string, name: string): Promise<string> {
+async function guardSocketPath(dir: string, name: string): Promise<string> {
   const file = `${name}.sock`;
-  const dir = `${dataDir}/run`;
-  if (new TextEncoder().encode(`${dir}/${file}`).length <= 100) {
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    await Deno.chmod(dir, 0o700);
-    return `${dir}/${file}`;
-  }
+  if (new TextEncoder().encode(`${dir}/${file}`).length <= 100) return `${dir}/${file}`;
   return `${await Deno.makeTempDir({ prefix: "signet-" })}/${file}`;
 }
 

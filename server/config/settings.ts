@@ -16,6 +16,7 @@ import {
   parseBaseUrl,
   parseBind,
   parseDatabaseUrl,
+  parseInstanceName,
   parseMaxStartups,
   parsePositiveInteger,
   parseSeconds,
@@ -93,6 +94,13 @@ export const SETTINGS = {
     "a directory (default /srv/signet; from source, data/ in the checkout)",
     "data directory",
     (value) => absolute(value || DEFAULTS.SERVICE_DATA_DIR),
+  ),
+  SERVICE_INSTANCE_NAME: setting(
+    '1-63 letters, digits, ".", "_" or "-" (default: the host name)',
+    "this instance's name among those sharing one data directory and one PostgreSQL database: " +
+      "its private files go in <data dir>/run/<name>, and health answers, metrics and logs carry " +
+      "it; two running instances on one data directory must have different names",
+    (value) => parseInstanceName(value, () => Deno.hostname()),
   ),
   SERVICE_HTTP_BIND: bindSetting("SERVICE_HTTP_BIND", "hosting HTTP address"),
   SERVICE_SSH_BIND: bindSetting("SERVICE_SSH_BIND", "SSH address"),

@@ -6,7 +6,7 @@
  * that every push bumps, and entries of older generations are never used again. git's output is
  * written to a file as fast as git makes it, and every client reading that response, the first
  * included, follows the file (so a slow client never holds git, and identical requests arriving
- * meanwhile share the run). Entries live under the data directory, within a byte budget.
+ * meanwhile share the run). Entries live in the instance's own directory, within a byte budget.
  */
 import { sha256Hex } from "../../protocol/secrets.ts";
 
@@ -189,9 +189,8 @@ export class CloneCache {
 
   private constructor(readonly dir: string, readonly budgetBytes: number) {}
 
-  /** Empties (or creates) the cache directory under `dataDir`. */
-  static async create(dataDir: string, budgetBytes: number): Promise<CloneCache> {
-    const dir = `${dataDir}/cache/clones`;
+  /** Empties (or creates) the cache directory `dir` (one instance's own: it is emptied at start). */
+  static async create(dir: string, budgetBytes: number): Promise<CloneCache> {
     await Deno.remove(dir, { recursive: true }).catch((err) => {
       if (!(err instanceof Deno.errors.NotFound)) throw err;
     });

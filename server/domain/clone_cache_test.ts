@@ -110,7 +110,7 @@ function cacheTest(
   Deno.test(name, async () => {
     const dir = await Deno.makeTempDir();
     try {
-      await fn(await CloneCache.create(dir, budget), dir);
+      await fn(await CloneCache.create(`${dir}/cache/clones`, budget), dir);
     } finally {
       await Deno.remove(dir, { recursive: true });
     }

@@ -174,7 +174,7 @@ async function serveGit(
       gzip ? gunzip(body) : body,
       {
         memoryLimit: BODY_MEMORY_LIMIT,
-        spillDir: `${ctx.config.dataDir}/tmp`,
+        spillDir: `${ctx.config.instanceDir}/tmp`,
         // The pack (git enforces SERVICE_MAX_PUSH_BYTES on it) and its ref update commands.
         maxBytes: ctx.config.maxPushBytes + MAX_UPLOAD_REQUEST_BYTES,
         rate,
