@@ -92,7 +92,7 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
     store,
     config: { ...config, adminKey: admin.key },
     sshPort: config.sshBind?.port ?? null,
-    limiter: new RateLimiter(config.rateLimitsEnabled, config.rateLimitRules),
+    limiter: new RateLimiter(config.rateLimitsEnabled, config.rateLimitRules, store.rateBuckets),
   };
   if (config.cloneCacheBytes > 0) {
     ctx.cloneCache = await CloneCache.create(
