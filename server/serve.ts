@@ -93,7 +93,7 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
   const ctx: Signet = {
     store,
     config: { ...config, adminKey: admin.key },
-    sshPort: config.sshBind?.port ?? null,
+    sshPort: config.sshBind ? config.sshPublicPort ?? config.sshBind.port : null,
     limiter: new RateLimiter(config.rateLimitsEnabled, config.rateLimitRules, store.rateBuckets),
   };
   if (config.cloneCacheBytes > 0) {
@@ -125,7 +125,7 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
       }),
     )
     : null;
-  if (ssh) ctx.sshPort = ssh.port;
+  if (ssh && config.sshPublicPort === null) ctx.sshPort = ssh.port;
   const registry = config.registryBind
     ? await explainBindFailure(
       "SERVICE_REGISTRY_BIND",
