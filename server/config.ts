@@ -19,6 +19,13 @@ export { unknownVariables } from "./config/unknown.ts";
 /** Everything `signet serve` needs to know, resolved from env. */
 export interface ServerConfig {
   dataDir: string;
+  /** This instance's name among those sharing the data dir and database (SERVICE_INSTANCE_NAME). */
+  instanceName: string;
+  /**
+   * This instance's private directory, `<data dir>/run/<instance name>`: its lock file, the
+   * connection guard's sockets, spilled request bodies and the clone cache; never another's.
+   */
+  instanceDir: string;
   reposDir: string;
   databasePath: string;
   /** PostgreSQL to use instead of the embedded SQLite file (SERVICE_DATABASE_URL); null = SQLite. */
@@ -27,6 +34,8 @@ export interface ServerConfig {
   adminKeyFile: string;
   httpBind: BindAddress | null;
   sshBind: BindAddress | null;
+  /** The SSH port clone URLs name (SERVICE_SSH_PUBLIC_PORT); null = the bound port. */
+  sshPublicPort: number | null;
   sshHostKeyPath: string;
   registryBind: BindAddress | null;
   baseUrl: string | null;
@@ -95,6 +104,8 @@ export function loadServerConfig(
   const dataDir = v.SERVICE_DATA_DIR;
   return {
     dataDir,
+    instanceName: v.SERVICE_INSTANCE_NAME,
+    instanceDir: `${dataDir}/run/${v.SERVICE_INSTANCE_NAME}`,
     reposDir: `${dataDir}/repos`,
     databasePath: `${dataDir}/signet.db`,
     databaseUrl: v.SERVICE_DATABASE_URL,
@@ -102,6 +113,7 @@ export function loadServerConfig(
     adminKeyFile: `${dataDir}/admin_key`,
     httpBind: v.SERVICE_HTTP_BIND,
     sshBind: v.SERVICE_SSH_BIND,
+    sshPublicPort: v.SERVICE_SSH_PUBLIC_PORT,
     sshHostKeyPath: v.SERVICE_SSH_HOST_KEY ?? `${dataDir}/ssh_host_ed25519_key`,
     registryBind: v.SERVICE_REGISTRY_BIND,
     baseUrl: v.SERVICE_BASE_URL,

@@ -149,6 +149,8 @@ Deno.test("every setting in the table refuses a bad value, naming it and its for
     SERVICE_HTTP_HEADER_TIMEOUT: "1h",
     SERVICE_HTTP_IDLE_TIMEOUT: "never",
     SERVICE_RATE_LIMITS: "yes",
+    SERVICE_INSTANCE_NAME: "../web",
+    SERVICE_SSH_PUBLIC_PORT: "70000",
   };
   for (const name of Object.keys(RATE_LIMIT_SETTINGS)) bad[name] = "10";
   const help = serveHelp();
@@ -164,6 +166,19 @@ Deno.test("every setting in the table refuses a bad value, naming it and its for
   assertStringIncludes(refusal({ SERVICE_GIT_CONCURRENCY: "eight" }), "positive integer");
   assertStringIncludes(refusal({ SERVICE_RATE_LIMIT_LOGIN_IP: "10" }), "<burst>/<per minute>");
   assertStringIncludes(refusal({ SERVICE_RATE_LIMITS: "yes" }), "on or off");
+});
+
+Deno.test("the instance name: the host name by default, its private directory under run/", () => {
+  const byDefault = loadServerConfig(BASE);
+  assertEquals(byDefault.instanceName, Deno.hostname());
+  assertEquals(byDefault.instanceDir, `/tmp/signet-config-test/run/${Deno.hostname()}`);
+  const named = loadServerConfig({ ...BASE, SERVICE_INSTANCE_NAME: "web-2.eu_west" });
+  assertEquals(named.instanceName, "web-2.eu_west");
+  assertEquals(named.instanceDir, "/tmp/signet-config-test/run/web-2.eu_west");
+  // Names that would leave run/ or make an odd path or label are refused.
+  for (const bad of ["..", ".hidden", "a/b", "-x", "a b", "x".repeat(64), "é"]) {
+    assertStringIncludes(refusal({ SERVICE_INSTANCE_NAME: bad }), "SERVICE_INSTANCE_NAME");
+  }
 });
 
 Deno.test("rate limits and git's PATH come from the same configuration", () => {

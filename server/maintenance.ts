@@ -2,9 +2,13 @@
 import type { Signet } from "./context.ts";
 import { CHALLENGE_LIFETIME_MS } from "./domain/accounts.ts";
 import { log } from "./log.ts";
+import { emptyTrash } from "./domain/repo_locks.ts";
 
 /** Extra cleanup steps other parts register (e.g. the registry's expired nonces). */
 export type CleanupStep = (ctx: Signet, nowMs: number) => number | Promise<number>;
+
+/** Removes what deleted repositories left in the trash (a cleanup step). */
+export const emptyRepoTrash: CleanupStep = (ctx) => emptyTrash(ctx);
 
 /** Keeps the clone cache within its age and size limits (a cleanup step). */
 export const pruneCloneCache: CleanupStep = (ctx, nowMs) => ctx.cloneCache?.prune(nowMs) ?? 0;
@@ -18,7 +22,7 @@ export async function runMaintenance(
   let removed = await ctx.store.challenges.deleteExpired(nowMs - CHALLENGE_LIFETIME_MS);
   removed += await ctx.store.tokens.deleteExpired(new Date(nowMs).toISOString());
   for (const step of steps) removed += await step(ctx, nowMs);
-  ctx.limiter.sweep(nowMs);
+  removed += await ctx.limiter.sweep(nowMs);
   return removed;
 }
 

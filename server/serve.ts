@@ -19,19 +19,28 @@ import {
   serveGuarded,
 } from "./http/connection_guard.ts";
 import { withForwardedClients } from "./http/client_address.ts";
-import { log } from "./log.ts";
+import { log, setLogInstance } from "./log.ts";
+import project from "../deno.json" with { type: "json" };
 import { registryHandler } from "./registry/http/app.ts";
 import { openRegistry } from "./registry/context.ts";
 import { guardRegistryReads } from "./registry/http/fast_reads.ts";
 import { purgeExpiredRegistryNonces } from "./registry/maintenance.ts";
 import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server.ts";
 import { RateLimiter } from "./ratelimit.ts";
-import { pruneCloneCache, startMaintenance } from "./maintenance.ts";
+import { emptyRepoTrash, pruneCloneCache, startMaintenance } from "./maintenance.ts";
 import { CloneCache } from "./domain/clone_cache.ts";
 import { recoverAtStart } from "./domain/stale_locks.ts";
+import { emptyTrash } from "./domain/repo_locks.ts";
 import { activeTransfers, drainTransfers } from "./transfers.ts";
 import { fixMmapThreshold, releaseMemoryWhenIdle } from "./memory.ts";
-import { gitTransfers, httpRequests, logins, sshSessionsActive } from "./metrics.ts";
+import { claimInstance } from "./instance.ts";
+import {
+  gitTransfers,
+  httpRequests,
+  logins,
+  setMetricsInstance,
+  sshSessionsActive,
+} from "./metrics.ts";
 
 /** A running server, for tests and graceful shutdown. */
 export interface RunningServer {
@@ -46,11 +55,29 @@ export interface RunningServer {
 export async function startServer(
   config: ServerConfig = loadServerConfig(),
 ): Promise<RunningServer> {
+  setLogInstance(config.instanceName);
+  setMetricsInstance(config.instanceName, project.version);
+  // Before anything touches the data dir: no second process with this name, nor beside SQLite.
+  const claim = await claimInstance(config, config.databaseUrl === null ? "sqlite" : "postgres");
+  try {
+    return await startClaimed(config, claim.release);
+  } catch (err) {
+    claim.release();
+    throw err;
+  }
+}
+
+async function startClaimed(config: ServerConfig, release: () => void): Promise<RunningServer> {
   await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
+  // Request bodies this instance spilled before it was killed: its own directory, nobody else's.
+  await Deno.remove(`${config.instanceDir}/tmp`, { recursive: true }).catch((err) => {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  });
   // Files a killed git left behind: reclaimed in the background (each push checks its own repo).
-  recoverAtStart(config.reposDir).catch((err) =>
-    log("warn", "stale git file sweep failed", { error: String(err) })
-  );
+  // On PostgreSQL other instances may be running git in these repositories right now.
+  recoverAtStart(config.reposDir, Date.now(), { shared: config.databaseUrl !== null }).catch((
+    err,
+  ) => log("warn", "stale git file sweep failed", { error: String(err) }));
   fixMmapThreshold();
   const admin = await resolveAdminKey(config.adminKey, config.adminKeyFile);
   const store = await openStore({
@@ -66,14 +93,22 @@ export async function startServer(
   const ctx: Signet = {
     store,
     config: { ...config, adminKey: admin.key },
-    sshPort: config.sshBind?.port ?? null,
-    limiter: new RateLimiter(config.rateLimitsEnabled, config.rateLimitRules),
+    sshPort: config.sshBind ? config.sshPublicPort ?? config.sshBind.port : null,
+    limiter: new RateLimiter(config.rateLimitsEnabled, config.rateLimitRules, store.rateBuckets),
   };
   if (config.cloneCacheBytes > 0) {
-    ctx.cloneCache = await CloneCache.create(config.dataDir, config.cloneCacheBytes);
+    ctx.cloneCache = await CloneCache.create(
+      `${config.instanceDir}/clone-cache`,
+      config.cloneCacheBytes,
+    );
   }
 
-  const stopMaintenance = startMaintenance(ctx, [purgeExpiredRegistryNonces, pruneCloneCache]);
+  void emptyTrash(ctx); // what a crash left in the trash, in the background (it never throws)
+  const stopMaintenance = startMaintenance(ctx, [
+    purgeExpiredRegistryNonces,
+    pruneCloneCache,
+    emptyRepoTrash,
+  ]);
   // SSH and the registry first: once HTTP answers (health checks), every listener is up, and clone
   // URLs know the SSH port even when the bind asked for port 0.
   const ssh = config.sshBind
@@ -90,7 +125,7 @@ export async function startServer(
       }),
     )
     : null;
-  if (ssh) ctx.sshPort = ssh.port;
+  if (ssh && config.sshPublicPort === null) ctx.sshPort = ssh.port;
   const registry = config.registryBind
     ? await explainBindFailure(
       "SERVICE_REGISTRY_BIND",
@@ -99,7 +134,7 @@ export async function startServer(
         config,
         config.registryBind,
         "registry",
-        registryHandler(ctx, await openRegistry(store)),
+        registryHandler(ctx, await openRegistry(store, config.instanceName)),
         // The guard's thread reads the database itself: the embedded file, or PostgreSQL.
         guardRegistryReads(config.databaseUrl ?? config.databasePath),
       ),
@@ -123,6 +158,7 @@ export async function startServer(
   });
 
   log("info", "signet started", {
+    instance: config.instanceName,
     data_dir: config.dataDir,
     database: config.databaseUrl === null
       ? config.databasePath
@@ -160,6 +196,7 @@ export async function startServer(
       await Promise.race([stopped, new Promise((r) => setTimeout(r, 1000))]);
       await ssh?.close();
       await store.close();
+      release();
       log("info", "stopped");
     },
   };
@@ -186,24 +223,20 @@ async function listen(
     headerTimeoutMs,
     idleTimeoutMs,
     maxHeaderBytes: MAX_HEADER_BYTES,
-    socketPath: await guardSocketPath(config.dataDir, name),
+    socketPath: await guardSocketPath(config.instanceDir, name),
     maxConnectionsPerIp: config.httpMaxConnectionsPerIp ?? DEFAULT_MAX_CONNECTIONS_PER_IP,
     exemptAddresses: config.trustedProxies,
   }, localReads);
 }
 
 /**
- * `<data dir>/run/<name>.sock` (directory mode 0700), or a fresh private temporary directory when
- * that path is too long for a Unix socket address (108 bytes on Linux).
+ * `<instance dir>/<name>.sock` (the instance's private directory, mode 0700, made by
+ * claimInstance), or a fresh private temporary directory when that path is too long for a Unix
+ * socket address (108 bytes on Linux).
  */
-async function guardSocketPath(dataDir: string, name: string): Promise<string> {
+async function guardSocketPath(dir: string, name: string): Promise<string> {
   const file = `${name}.sock`;
-  const dir = `${dataDir}/run`;
-  if (new TextEncoder().encode(`${dir}/${file}`).length <= 100) {
-    await Deno.mkdir(dir, { recursive: true, mode: 0o700 });
-    await Deno.chmod(dir, 0o700);
-    return `${dir}/${file}`;
-  }
+  if (new TextEncoder().encode(`${dir}/${file}`).length <= 100) return `${dir}/${file}`;
   return `${await Deno.makeTempDir({ prefix: "signet-" })}/${file}`;
 }
 

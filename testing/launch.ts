@@ -9,6 +9,10 @@ import { testDatabaseFor } from "./postgres.ts";
 /** A running server. */
 export interface LaunchedServer {
   dataDir: string;
+  /** The instance's name (SERVICE_INSTANCE_NAME, default the host name). */
+  instanceName: string;
+  /** Its private directory, `<data dir>/run/<instance name>` (sockets, spills, clone cache). */
+  instanceDir: string;
   httpUrl: string;
   httpPort: number;
   sshPort: number;
@@ -34,7 +38,8 @@ export interface LaunchPorts {
 /** Options for launchSignet. */
 export interface LaunchOptions {
   dataDir: string;
-  adminKey: string;
+  /** SERVICE_ADMIN_KEY; null leaves it unset (the server keeps one in `<data dir>/admin_key`). */
+  adminKey: string | null;
   /** Extra env vars for the server (rate limits are off unless this turns them on). */
   env?: Record<string, string>;
   /** Ports to use (e.g. after a restart); free ones when absent. */
@@ -68,7 +73,7 @@ async function launchOnce(opts: LaunchOptions): Promise<LaunchedServer> {
     SERVICE_HTTP_BIND: `127.0.0.1:${ports.http}`,
     SERVICE_SSH_BIND: `127.0.0.1:${ports.ssh}`,
     SERVICE_REGISTRY_BIND: `127.0.0.1:${ports.registry}`,
-    SERVICE_ADMIN_KEY: adminKey,
+    ...(adminKey === null ? {} : { SERVICE_ADMIN_KEY: adminKey }),
     SERVICE_BASE_URL: `http://127.0.0.1:${ports.http}`,
     // Throughput tests and the bench would trip the limits; the hostile suite turns them back on.
     SERVICE_RATE_LIMITS: "off",
@@ -146,13 +151,16 @@ async function launchOnce(opts: LaunchOptions): Promise<LaunchedServer> {
     await child.status;
     await drained;
   };
+  const instanceName = env.SERVICE_INSTANCE_NAME || Deno.hostname();
   return {
     dataDir,
+    instanceName,
+    instanceDir: `${dataDir}/run/${instanceName}`,
     httpUrl,
     httpPort: ports.http,
     sshPort: ports.ssh,
     registryUrl: `http://127.0.0.1:${ports.registry}`,
-    adminKey,
+    adminKey: adminKey ?? (await Deno.readTextFile(`${dataDir}/admin_key`)).trim(),
     pid: child.pid,
     logs,
     stop: () => finish("SIGTERM"),

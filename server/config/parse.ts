@@ -57,6 +57,27 @@ export function parseDatabaseUrl(value: string | undefined): string | null {
   return value;
 }
 
+/** An instance name: what `hostname` accepts, 1-63 letters, digits, `.`, `_`, `-`, a letter or digit first. */
+const INSTANCE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,62}$/;
+
+/**
+ * SERVICE_INSTANCE_NAME: names this process among the instances sharing one data dir and one
+ * database (its private directory `<data dir>/run/<name>`, health answers, metrics, logs).
+ * Default: `hostname`, the machine's name (one instance per machine needs no setting).
+ */
+export function parseInstanceName(value: string | undefined, hostname: () => string): string {
+  const name = value === undefined || value === "" ? hostname() : value;
+  if (!INSTANCE_NAME.test(name)) {
+    const what = value === undefined || value === ""
+      ? `the host name "${name}" is not usable as SERVICE_INSTANCE_NAME; set SERVICE_INSTANCE_NAME`
+      : `SERVICE_INSTANCE_NAME="${name}"`;
+    throw new ConfigError(
+      `${what}: use 1-63 letters, digits, ".", "_" or "-", starting with a letter or digit`,
+    );
+  }
+  return name;
+}
+
 /** A database URL safe to log: `postgres://user@host:port/database`, never the password. */
 export function redactDatabaseUrl(value: string): string {
   const url = new URL(value);

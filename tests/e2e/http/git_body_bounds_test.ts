@@ -145,7 +145,7 @@ serverTest(
     const path = "/alice/repo.git/git-upload-pack";
     const headers = { "Content-Type": "application/x-git-upload-pack-request" };
     const gzipped = { ...headers, "Content-Encoding": "gzip" };
-    const spill = `${server.dataDir}/tmp`;
+    const spill = `${server.instanceDir}/tmp`;
     const spillFiles = () => {
       try {
         return [...Deno.readDirSync(spill)].map((e) => e.name);

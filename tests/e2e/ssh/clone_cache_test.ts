@@ -50,7 +50,7 @@ serverTest("clones are answered from the clone cache until a push", {}, async (s
       "ssh",
       "cache",
     ]]);
-    const files = [...Deno.readDirSync(`${server.dataDir}/cache/clones`)];
+    const files = [...Deno.readDirSync(`${server.instanceDir}/clone-cache`)];
     assertEquals(files.length, 1, "one response on disk");
   });
 

@@ -1,0 +1,106 @@
+/**
+ * One instance's claim on the data dir. Several `signet serve` processes may share one data dir
+ * (repositories on shared storage) when they share one PostgreSQL database; each keeps its
+ * process-private files in its own `<data dir>/run/<instance name>/`. Two advisory file locks,
+ * held for the process's life and released by the kernel when it exits (so a killed process never
+ * blocks a restart), keep that safe:
+ *
+ * - `<data dir>/run/data.lock`: shared by every instance on PostgreSQL, exclusive on the embedded
+ *   SQLite database (one process's file), so a SQLite instance never runs beside another instance;
+ * - `<instance dir>/lock`: exclusive, so two processes never take the same instance name.
+ *
+ * The instance lock file holds its holder's pid and host, for the refusal message only.
+ */
+import type { Engine } from "../db/store.ts";
+import { ConfigError, type ServerConfig } from "./config.ts";
+
+/** The held locks; `release` lets them go (process exit does too). */
+export interface InstanceClaim {
+  release(): void;
+}
+
+/**
+ * Claims the data dir for this instance (`engine`: the database it runs on), creating the
+ * instance directory (mode 0700). Throws ConfigError saying who holds it and what to do when
+ * another live process does.
+ */
+export async function claimInstance(
+  config: Pick<ServerConfig, "dataDir" | "instanceName" | "instanceDir">,
+  engine: Engine,
+): Promise<InstanceClaim> {
+  const runDir = `${config.dataDir}/run`;
+  await Deno.mkdir(runDir, { recursive: true, mode: 0o700 });
+  await Deno.chmod(runDir, 0o700);
+  const data = await lockFile(`${runDir}/data.lock`, engine === "sqlite", false);
+  if (!data.held) {
+    throw new ConfigError(
+      engine === "sqlite"
+        ? `another signet serve is running on the data directory ${config.dataDir}; the ` +
+          `embedded SQLite database belongs to one process: to run several instances on one ` +
+          `data directory, give them one PostgreSQL database (SERVICE_DATABASE_URL)`
+        : `a signet serve on the embedded SQLite database is running on the data directory ` +
+          `${config.dataDir}; stop it before starting instances that share this data directory`,
+    );
+  }
+  try {
+    await Deno.mkdir(config.instanceDir, { recursive: true, mode: 0o700 });
+    await Deno.chmod(config.instanceDir, 0o700);
+    const own = await lockFile(`${config.instanceDir}/lock`, true);
+    if (!own.held) {
+      throw new ConfigError(
+        `instance "${config.instanceName}" is already running on the data directory ${config.dataDir}${
+          own.holder ? ` (${own.holder})` : ""
+        }; give each instance its own SERVICE_INSTANCE_NAME`,
+      );
+    }
+    return {
+      release() {
+        own.release();
+        data.release();
+      },
+    };
+  } catch (err) {
+    data.release();
+    throw err;
+  }
+}
+
+interface Lock {
+  held: boolean;
+  /** Who holds it, from the file, when `held` is false. */
+  holder?: string;
+  release(): void;
+}
+
+/**
+ * Tries to lock `path` (created 0600), exclusively or shared, never waiting; `signed`: write
+ * this process's pid and host into it.
+ */
+async function lockFile(path: string, exclusive: boolean, signed = exclusive): Promise<Lock> {
+  const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
+  if (!await file.tryLock(exclusive)) {
+    file.close();
+    let holder: string | undefined;
+    try {
+      holder = (await Deno.readTextFile(path)).trim().split("\n")[0] || undefined;
+    } catch { /* gone meanwhile */ }
+    return { held: false, holder, release() {} };
+  }
+  if (signed) {
+    // The holder's identity, for another process's refusal message.
+    await file.truncate(0);
+    await file.write(new TextEncoder().encode(`pid ${Deno.pid} on ${Deno.hostname()}\n`));
+  }
+  let released = false;
+  return {
+    held: true,
+    release() {
+      if (released) return;
+      released = true;
+      try {
+        file.unlockSync();
+        file.close();
+      } catch { /* closed already */ }
+    },
+  };
+}
