@@ -1,5 +1,24 @@
-/** Tests of several instances on one data dir and one PostgreSQL database (testing/cluster.ts). */
-import { type Cluster, type ClusterOptions, launchCluster } from "../../testing/cluster.ts";
+/**
+ * Tests of several instances on one data dir and one PostgreSQL database (testing/cluster.ts):
+ * `clusterTest` for the instances alone, `balancedTest` for the cluster behind nginx.
+ */
+import {
+  type BalancedCluster,
+  type BalancedClusterOptions,
+  type Cluster,
+  type ClusterInstance,
+  type ClusterOptions,
+  launchCluster,
+  startBalancedCluster,
+} from "../../testing/cluster.ts";
+import {
+  mintInvite,
+  postJson,
+  sshSign,
+  type TestKey,
+  type TestUser,
+} from "../../testing/accounts.ts";
+import type { LaunchedServer } from "../../testing/launch.ts";
 import { ON_POSTGRES, startPostgres, type TestPostgres } from "../../testing/postgres.ts";
 import { SERVER_TEST } from "./server.ts";
 
@@ -42,4 +61,83 @@ export function clusterTest(
       }
     },
   });
+}
+
+/**
+ * A `Deno.test` that starts a cluster behind nginx (`startBalancedCluster`), runs `fn` with it
+ * (steps share it: one cluster per test file keeps the suite short) and always stops it, printing
+ * the end of every instance's log and nginx's on a failure. These tests belong to the suite's
+ * PostgreSQL run (scripts/suite.ts leaves tests/e2e/cluster/ out of the SQLite run), where the
+ * cluster's database is a fresh one in the suite's PostgreSQL.
+ */
+export function balancedTest(
+  name: string,
+  opts: BalancedClusterOptions,
+  fn: (cluster: BalancedCluster, t: Deno.TestContext) => Promise<void>,
+): void {
+  Deno.test({
+    name,
+    ...SERVER_TEST,
+    async fn(t) {
+      const cluster = await startBalancedCluster(opts);
+      try {
+        await fn(cluster, t);
+      } catch (err) {
+        console.error(cluster.describe());
+        throw err;
+      } finally {
+        await cluster.stop();
+      }
+    },
+  });
+}
+
+/**
+ * The shape testing/accounts.ts takes for a server (`httpUrl`, `adminKey`), for an instance or
+ * for the balancer.
+ */
+export function via(cluster: BalancedCluster, at?: ClusterInstance): LaunchedServer {
+  const httpUrl = at ? at.httpUrl : cluster.httpUrl;
+  return { httpUrl, adminKey: cluster.adminKey } as LaunchedServer;
+}
+
+/** The instance that answered `res` through the balancer (nginx's X-Signet-Upstream, last hop). */
+export function answeredBy(cluster: BalancedCluster, res: Response): string | undefined {
+  const hops = res.headers.get("x-signet-upstream")?.split(",").map((h) => h.trim());
+  return hops ? cluster.instanceAt(hops[hops.length - 1])?.name : undefined;
+}
+
+/** Signs up `username` with `key` and a fresh invite at `url` (an instance or the balancer). */
+export async function signUpAt(
+  cluster: BalancedCluster,
+  url: string,
+  username: string,
+  key: TestKey,
+): Promise<TestUser> {
+  const r = await postJson(`${url}/api/signup`, {
+    username,
+    public_key: key.publicLine,
+    invite_code: await mintInvite(via(cluster)),
+  });
+  if (r.status !== 201) throw new Error(`signup failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return { id: (r.body.user as { id: number }).id, username, key };
+}
+
+/** A login challenge issued at `issuer`, signed and verified at `verifier`; the token. */
+export async function loginAcross(
+  issuer: string,
+  verifier: string,
+  user: TestUser,
+): Promise<{ status: number; token?: string; body: Record<string, unknown> }> {
+  const ch = await postJson(`${issuer}/api/login/challenge`, { username: user.username });
+  if (ch.status !== 200) {
+    throw new Error(`challenge failed: ${ch.status} ${JSON.stringify(ch.body)}`);
+  }
+  const nonce = ch.body.nonce as string;
+  const r = await postJson(`${verifier}/api/login/verify`, {
+    username: user.username,
+    nonce,
+    signature: await sshSign(user.key, nonce),
+  });
+  return { status: r.status, token: r.body.token as string | undefined, body: r.body };
 }
