@@ -19,6 +19,8 @@ import {
   type TestUser,
 } from "../../testing/accounts.ts";
 import type { LaunchedServer } from "../../testing/launch.ts";
+import { gitEnv, run, type RunResult } from "../../testing/run.ts";
+import { gitSshEnv } from "./ssh.ts";
 import { ON_POSTGRES, startPostgres, type TestPostgres } from "../../testing/postgres.ts";
 import { SERVER_TEST } from "./server.ts";
 
@@ -140,4 +142,103 @@ export async function loginAcross(
     signature: await sshSign(user.key, nonce),
   });
   return { status: r.status, token: r.body.token as string | undefined, body: r.body };
+}
+
+/** Where git reaches the cluster: the balancer or one instance. */
+export interface Entry {
+  httpUrl: string;
+  sshPort: number;
+}
+
+/** The balancer as an Entry. */
+export function balancer(cluster: BalancedCluster): Entry {
+  return { httpUrl: cluster.httpUrl, sshPort: cluster.sshPort };
+}
+
+/** An instance as an Entry (its own ports, not the balancer). */
+export function direct(instance: ClusterInstance): Entry {
+  return { httpUrl: instance.httpUrl, sshPort: instance.ports.ssh };
+}
+
+/** A repository as git reaches it over one transport: its URL, git options and env. */
+export interface Remote {
+  url: string;
+  /** Options before git's command (the bearer header over HTTP). */
+  args: string[];
+  env: Record<string, string>;
+}
+
+/** `owner/name` at `entry` over `transport`, authenticated with `token` (HTTP) or `key` (SSH). */
+export function remote(
+  entry: Entry,
+  transport: "http" | "ssh",
+  repo: string,
+  auth: { token: string; key: TestKey },
+  home: string,
+): Remote {
+  if (transport === "http") {
+    return {
+      url: `${entry.httpUrl}/${repo}.git`,
+      args: ["-c", `http.extraHeader=Authorization: Bearer ${auth.token}`],
+      env: gitEnv(home),
+    };
+  }
+  return {
+    url: `ssh://git@127.0.0.1:${entry.sshPort}/${repo}.git`,
+    args: [],
+    env: gitSshEnv(entry.sshPort, auth.key, home),
+  };
+}
+
+/** Runs `git <remote.args> <args…>` in `cwd` with the remote's env. */
+export function git(r: Remote, args: string[], cwd?: string): Promise<RunResult> {
+  return run("git", [...r.args, ...args], { cwd, env: r.env });
+}
+
+/** A bare clone of `r` into `dir`: git's result and, when it succeeded, `main`'s commit. */
+export async function cloneMain(
+  r: Remote,
+  dir: string,
+): Promise<RunResult & { head?: string }> {
+  const res = await git(r, ["clone", "-q", "--bare", r.url, dir]);
+  if (res.code !== 0) return res;
+  const head = await run("git", ["--git-dir", dir, "rev-parse", "main"], { env: r.env });
+  return { ...res, head: head.code === 0 ? head.stdout.trim() : undefined };
+}
+
+/** A git refusal of a push that lost a race: non-fast-forward, or the ref moved under it. */
+export const LOST_RACE =
+  /\[rejected\][^\n]*\((non-fast-forward|fetch first)\)|\[remote rejected\][^\n]*\((failed to update ref|cannot lock ref[^)]*)\)/;
+
+/** `git fsck` of the repository `owner/name` in the cluster's shared data dir: its output. */
+export async function fsck(cluster: BalancedCluster, repo: string): Promise<RunResult> {
+  return await run("git", [
+    "--git-dir",
+    `${cluster.dataDir}/repos/${repo}.git`,
+    "fsck",
+    "--no-progress",
+    "--no-dangling",
+  ]);
+}
+
+/** The commits of `main` in `owner/name` as the shared data dir holds it. */
+export async function historyOf(cluster: BalancedCluster, repo: string): Promise<Set<string>> {
+  const r = await run("git", [
+    "--git-dir",
+    `${cluster.dataDir}/repos/${repo}.git`,
+    "rev-list",
+    "main",
+  ]);
+  return new Set(r.stdout.split("\n").filter(Boolean));
+}
+
+/**
+ * Every instance's log lines that report a server error: a request answered 5xx, or an error
+ * logged (e.g. an exception in a handler). A clean refusal is a 4xx.
+ */
+export function serverErrors(cluster: BalancedCluster): string[] {
+  return cluster.instances.flatMap((i) =>
+    i.logs().split("\n").filter((l) => /"status":5\d\d/.test(l) || l.includes('"level":"error"'))
+      .map((l) => `${i.name}: ${l}`)
+  );
 }
