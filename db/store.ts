@@ -9,6 +9,7 @@ import type { AttestationStore } from "./registry_attestations.ts";
 import type { BotStore } from "./registry_bots.ts";
 import type { AuditLogStore } from "./registry_log.ts";
 import type { NonceStore } from "./registry_nonces.ts";
+import type { RateBucketStore } from "./rate_buckets.ts";
 import type { RepoStore } from "./repos.ts";
 import type { TokenStore } from "./tokens.ts";
 import type { UserStore } from "./users.ts";
@@ -35,6 +36,11 @@ export type Transaction = Resources;
 /** The open database. Calls outside `transaction` each commit on their own. */
 export interface Store extends Resources {
   readonly engine: Engine;
+  /**
+   * The rate limits' token buckets, shared by every instance on the database; null on an engine
+   * one process owns (SQLite), whose limiter keeps them in memory. Outside any transaction.
+   */
+  readonly rateBuckets: RateBucketStore | null;
   /**
    * Runs `fn` in one transaction: it commits when `fn` resolves and changes nothing when it
    * throws (the error is rethrown). `fn` may run more than once (an engine that groups

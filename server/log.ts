@@ -10,10 +10,22 @@ export type LogFields = Record<string, string | number | boolean | null | undefi
 
 const asJson = !Deno.stderr.isTerminal();
 let quiet = false;
+/** `"instance":"<name>",` in every JSON line once set (several instances log to one place). */
+let instanceJson = "";
+let instanceText = "";
 
 /** Silences all logging (used by client commands). */
 export function setQuiet(value: boolean): void {
   quiet = value;
+}
+
+/**
+ * Names the instance on every later line (SERVICE_INSTANCE_NAME): a JSON field `instance` after
+ * `level`, or `[name]` after the level in terminal text.
+ */
+export function setLogInstance(name: string): void {
+  instanceJson = `"instance":${JSON.stringify(name)},`;
+  instanceText = ` [${name}]`;
 }
 
 /** Writes one log record with a message and fields. */
@@ -22,7 +34,7 @@ export function log(level: "info" | "warn" | "error", msg: string, fields: LogFi
   const time = isoNow();
   const line = asJson
     ? jsonLine(time, level, msg, fields)
-    : `${time} ${level.toUpperCase()} ${msg}${
+    : `${time} ${level.toUpperCase()}${instanceText} ${msg}${
       Object.entries(fields).filter(([, v]) => v !== undefined).map(([k, v]) => ` ${k}=${v}`)
         .join("")
     }`;
@@ -38,7 +50,7 @@ export function log(level: "info" | "warn" | "error", msg: string, fields: LogFi
 // The same text as JSON.stringify({ time, level, msg, ...fields }), without copying the fields.
 function jsonLine(time: string, level: string, msg: string, fields: LogFields): string {
   const rest = JSON.stringify(fields);
-  const head = `{"time":"${time}","level":"${level}","msg":${JSON.stringify(msg)}`;
+  const head = `{"time":"${time}","level":"${level}",${instanceJson}"msg":${JSON.stringify(msg)}`;
   return rest === "{}" ? `${head}}` : `${head},${rest.slice(1)}`;
 }
 

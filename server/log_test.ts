@@ -23,3 +23,25 @@ Deno.test("buffered log lines are all written, in order, including right before 
   assertEquals(lines[2000].level, "warn");
   assertEquals(lines[2001].msg, "last");
 });
+
+Deno.test("once the instance is named, every line carries it", async () => {
+  const script = `
+    import { log, setLogInstance } from "${ROOT}server/log.ts";
+    log("info", "before");
+    setLogInstance("web-2");
+    log("info", "after", { n: 1 });
+    log("error", "failed");
+  `;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", script],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const lines = new TextDecoder().decode(out.stderr).trim().split("\n").map((l) => JSON.parse(l));
+  assertEquals(lines.map((l) => [l.msg, l.instance]), [
+    ["before", undefined],
+    ["after", "web-2"],
+    ["failed", "web-2"],
+  ]);
+  assertEquals(lines[1].n, 1);
+});

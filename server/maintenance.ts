@@ -18,7 +18,7 @@ export async function runMaintenance(
   let removed = await ctx.store.challenges.deleteExpired(nowMs - CHALLENGE_LIFETIME_MS);
   removed += await ctx.store.tokens.deleteExpired(new Date(nowMs).toISOString());
   for (const step of steps) removed += await step(ctx, nowMs);
-  ctx.limiter.sweep(nowMs);
+  removed += await ctx.limiter.sweep(nowMs);
   return removed;
 }
 

@@ -66,9 +66,26 @@ const ALL = [
 ];
 const startedAt = Date.now();
 
+/** `signet_instance_info`'s labels, once the instance is named. */
+let instanceInfo = "";
+
+/**
+ * Adds `signet_instance_info{instance_name="<name>",version="<v>"} 1` to the metrics. The series
+ * carry no instance label of their own: Prometheus labels every series it scrapes with `instance`
+ * (the target's address), and joins this info metric on it (docs/decisions/scaling.md).
+ */
+export function setMetricsInstance(name: string, version: string): void {
+  instanceInfo = labelKey({ instance_name: name, version });
+}
+
 /** Renders every metric in the Prometheus exposition format. */
 export function renderMetrics(): string {
   const lines: string[] = [];
+  if (instanceInfo !== "") {
+    lines.push("# HELP signet_instance_info the instance that answered (SERVICE_INSTANCE_NAME)");
+    lines.push("# TYPE signet_instance_info gauge");
+    lines.push(`signet_instance_info${instanceInfo} 1`);
+  }
   for (const m of ALL) {
     lines.push(`# HELP ${m.name} ${m.help}`);
     lines.push(`# TYPE ${m.name} ${m instanceof Gauge ? "gauge" : "counter"}`);

@@ -1,4 +1,9 @@
-/** In-memory token-bucket rate limits, one bucket per (rule, key). */
+/**
+ * Token-bucket rate limits, one bucket per (rule, key): in memory on the embedded SQLite database
+ * (one process), in the database's `rate_buckets` table on PostgreSQL, so that every instance
+ * sharing it counts against the same buckets.
+ */
+import type { RateBucketStore } from "../db/rate_buckets.ts";
 import { DomainError } from "../protocol/errors.ts";
 
 /** A limit: `burst` requests at once, refilled at `perMinute` per minute. */
@@ -33,37 +38,74 @@ interface Bucket {
   updated: number;
 }
 
-/** A set of token buckets; `enabled=false` (SERVICE_RATE_LIMITS=off) makes every check pass. */
+/** The seconds until a bucket holding `tokens` (< 1) has one again. */
+function retryAfter(tokens: number, perMinute: number): number {
+  return Math.max(1, Math.ceil(((1 - tokens) / perMinute) * 60));
+}
+
+/** Bucket ids of keys longer than this are hashed (a database key stays small). */
+const MAX_SHARED_KEY = 200;
+
+/**
+ * The shared bucket id of (`rule`, `key`): `rule` and the key as a JSON string, which holds no
+ * U+0000 (PostgreSQL text cannot) and keeps distinct keys distinct; a long key by its SHA-256.
+ */
+async function sharedId(rule: RateRuleName, key: string): Promise<string> {
+  if (key.length <= MAX_SHARED_KEY) return `${rule} ${JSON.stringify(key)}`;
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(key));
+  const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+  return `${rule} sha256:${hex}`;
+}
+
+/**
+ * A set of token buckets; `enabled=false` (SERVICE_RATE_LIMITS=off) makes every check pass. With
+ * `shared` (the database's buckets, on PostgreSQL) every instance on the database counts together;
+ * without, the buckets live in this process's memory.
+ */
 export class RateLimiter {
   #buckets = new Map<string, Bucket>();
   constructor(
     readonly enabled: boolean,
     private readonly rules: Record<RateRuleName, RateRule> = RATE_RULES,
+    private readonly shared: RateBucketStore | null = null,
   ) {}
 
-  /** Takes one token for `key` under `rule`; throws RateLimitError when none is left. */
-  take(rule: RateRuleName, key: string, now = Date.now()): void {
+  /**
+   * Takes one token for `key` under `rule`; rejects with RateLimitError when none is left (and
+   * with the database's DomainError("unavailable") when shared buckets cannot be reached).
+   */
+  async take(rule: RateRuleName, key: string, now = Date.now()): Promise<void> {
     if (!this.enabled) return;
     const { burst, perMinute } = this.rules[rule];
+    if (this.shared) {
+      const taken = await this.shared.take(await sharedId(rule, key), burst, perMinute, now);
+      if (!taken.granted) throw new RateLimitError(retryAfter(taken.tokens, perMinute));
+      return;
+    }
     const id = `${rule}\u0000${key}`;
     const b = this.#buckets.get(id) ?? { tokens: burst, updated: now };
     b.tokens = Math.min(burst, b.tokens + ((now - b.updated) / 60_000) * perMinute);
     b.updated = now;
     if (b.tokens < 1) {
       this.#buckets.set(id, b);
-      throw new RateLimitError(Math.max(1, Math.ceil(((1 - b.tokens) / perMinute) * 60)));
+      throw new RateLimitError(retryAfter(b.tokens, perMinute));
     }
     b.tokens -= 1;
     this.#buckets.set(id, b);
   }
 
-  /** Forgets full buckets so memory stays bounded; call periodically. */
-  sweep(now = Date.now()): void {
+  /**
+   * Forgets full buckets so memory (or the shared table) stays bounded; call periodically.
+   * Returns how many database rows it deleted (0 for buckets in memory).
+   */
+  async sweep(now = Date.now()): Promise<number> {
+    if (this.shared) return await this.shared.prune(now);
     for (const [id, b] of this.#buckets) {
       const rule = this.rules[id.slice(0, id.indexOf("\u0000")) as RateRuleName];
       if (b.tokens + ((now - b.updated) / 60_000) * rule.perMinute >= rule.burst) {
         this.#buckets.delete(id);
       }
     }
+    return 0;
   }
 }

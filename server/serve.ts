@@ -19,7 +19,8 @@ import {
   serveGuarded,
 } from "./http/connection_guard.ts";
 import { withForwardedClients } from "./http/client_address.ts";
-import { log } from "./log.ts";
+import { log, setLogInstance } from "./log.ts";
+import project from "../deno.json" with { type: "json" };
 import { registryHandler } from "./registry/http/app.ts";
 import { openRegistry } from "./registry/context.ts";
 import { guardRegistryReads } from "./registry/http/fast_reads.ts";
@@ -32,7 +33,13 @@ import { recoverAtStart } from "./domain/stale_locks.ts";
 import { activeTransfers, drainTransfers } from "./transfers.ts";
 import { fixMmapThreshold, releaseMemoryWhenIdle } from "./memory.ts";
 import { claimInstance } from "./instance.ts";
-import { gitTransfers, httpRequests, logins, sshSessionsActive } from "./metrics.ts";
+import {
+  gitTransfers,
+  httpRequests,
+  logins,
+  setMetricsInstance,
+  sshSessionsActive,
+} from "./metrics.ts";
 
 /** A running server, for tests and graceful shutdown. */
 export interface RunningServer {
@@ -47,6 +54,8 @@ export interface RunningServer {
 export async function startServer(
   config: ServerConfig = loadServerConfig(),
 ): Promise<RunningServer> {
+  setLogInstance(config.instanceName);
+  setMetricsInstance(config.instanceName, project.version);
   // Before anything touches the data dir: no second process with this name, nor beside SQLite.
   const claim = await claimInstance(config, config.databaseUrl === null ? "sqlite" : "postgres");
   try {
@@ -83,7 +92,7 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
     store,
     config: { ...config, adminKey: admin.key },
     sshPort: config.sshBind?.port ?? null,
-    limiter: new RateLimiter(config.rateLimitsEnabled, config.rateLimitRules),
+    limiter: new RateLimiter(config.rateLimitsEnabled, config.rateLimitRules, store.rateBuckets),
   };
   if (config.cloneCacheBytes > 0) {
     ctx.cloneCache = await CloneCache.create(
@@ -118,7 +127,7 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
         config,
         config.registryBind,
         "registry",
-        registryHandler(ctx, await openRegistry(store)),
+        registryHandler(ctx, await openRegistry(store, config.instanceName)),
         // The guard's thread reads the embedded database file itself; PostgreSQL reads go to the app.
         store.engine === "sqlite" ? guardRegistryReads(config.databasePath) : null,
       ),

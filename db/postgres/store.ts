@@ -15,6 +15,8 @@ import { pgBots } from "./registry_bots.ts";
 import { pgLog } from "./registry_log.ts";
 import { pgNonces } from "./registry_nonces.ts";
 import { pgRepos } from "./repos.ts";
+import { pgRateBuckets } from "./rate_buckets.ts";
+import type { RateBucketStore } from "../rate_buckets.ts";
 import { isConnectionError, mapError, type Sql, sqlState, UNAVAILABLE } from "./sql.ts";
 import { pgTokens } from "./tokens.ts";
 import { pgUsers } from "./users.ts";
@@ -113,6 +115,7 @@ class PostgresStore implements Store {
   readonly log;
   readonly nonces;
   readonly attestations;
+  readonly rateBuckets: RateBucketStore;
   #closed = false;
   readonly #pool: Resources;
 
@@ -145,6 +148,11 @@ class PostgresStore implements Store {
     this.log = route("log");
     this.nonces = route("nonces");
     this.attestations = route("attestations");
+    const buckets = pgRateBuckets(sql);
+    this.rateBuckets = {
+      take: (...args) => this.#guard(() => buckets.take(...args)),
+      prune: (nowMs) => this.#guard(() => buckets.prune(nowMs)),
+    };
   }
 
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {

@@ -77,6 +77,7 @@ export async function openSqliteStore(
   return {
     ...(outside as unknown as Resources),
     engine: "sqlite",
+    rateBuckets: null,
     transaction,
     expectTransaction: () => batcher.expect(),
     ping: () => Promise.resolve(),

@@ -45,7 +45,7 @@ export interface SignupInput {
  * consumes the invite in one transaction. Nothing changes when anything fails.
  */
 export async function signup(ctx: Signet, input: SignupInput, from: string): Promise<UserRow> {
-  ctx.limiter.take("signup_ip", from);
+  await ctx.limiter.take("signup_ip", from);
   const username = validateUsername(input.username);
   if (typeof input.public_key !== "string") {
     throw new DomainError("invalid", "public_key must be a string");
@@ -98,8 +98,8 @@ export async function checkUsernameAvailable(ctx: Signet, input: unknown): Promi
  * for challenges in their name, and a signature cannot be guessed, so there is nothing to slow
  * down across addresses (each address is limited by `login_ip` besides).
  */
-function takeLoginToken(ctx: Signet, username: string, from: string): void {
-  ctx.limiter.take("login_user", `${username}\u0000${from}`);
+async function takeLoginToken(ctx: Signet, username: string, from: string): Promise<void> {
+  await ctx.limiter.take("login_user", `${username}\u0000${from}`);
 }
 
 /**
@@ -114,7 +114,7 @@ export async function issueChallenge(
   nowMs = Date.now(),
 ): Promise<string> {
   const username = validateUsername(usernameInput);
-  takeLoginToken(ctx, username, from);
+  await takeLoginToken(ctx, username, from);
   const nonce = randomHex(32);
   if (!(await ctx.store.users.findByName(username))) return nonce;
   await ctx.store.transaction(async (tx) => {
@@ -145,7 +145,7 @@ export async function verifyLogin(
   nowMs = Date.now(),
 ): Promise<{ token: string; expiresAt: string; user: UserRow }> {
   const username = validateUsername(input.username);
-  takeLoginToken(ctx, username, from);
+  await takeLoginToken(ctx, username, from);
   if (typeof input.nonce !== "string" || !/^[0-9a-f]{64}$/.test(input.nonce)) {
     throw new DomainError("invalid", "nonce must be 64 lowercase hex characters");
   }

@@ -4,6 +4,8 @@ import type { Signet } from "../context.ts";
 /** The result of a health check: ok, or the failing component's message. */
 export interface Health {
   status: "ok" | "unavailable";
+  /** The instance that answered (SERVICE_INSTANCE_NAME). */
+  instance: string;
   checks: { database: string; repositories: string };
 }
 
@@ -42,5 +44,9 @@ export async function checkHealth(ctx: Signet): Promise<Health> {
     repositories = `error: ${(err as Error).message}`;
   }
   const ok = database === "ok" && repositories === "ok";
-  return { status: ok ? "ok" : "unavailable", checks: { database, repositories } };
+  return {
+    status: ok ? "ok" : "unavailable",
+    instance: ctx.config.instanceName,
+    checks: { database, repositories },
+  };
 }

@@ -28,6 +28,7 @@ export function hostingApp(ctx: Signet): Hono {
   api.route("/tokens", tokenRoutes(ctx));
   api.get("/health", async (c) => {
     const health = await checkHealth(ctx);
+    c.header("Signet-Instance", health.instance);
     return c.json(health, health.status === "ok" ? 200 : 503);
   });
   api.all("*", (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}` }, 404));

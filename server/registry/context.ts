@@ -5,11 +5,13 @@ import { nonceKeyFromHex } from "./nonce.ts";
 import { planMemory } from "./search.ts";
 
 /**
- * The registry's state: the shared store, the nonce MAC key, a clock, when it started, and the
- * search planner's memory.
+ * The registry's state: the shared store, the instance's name, the nonce MAC key, a clock, when it
+ * started, and the search planner's memory.
  */
 export interface RegistryContext {
   store: Store;
+  /** The instance's name (SERVICE_INSTANCE_NAME), for the health answer. */
+  instance: string;
   nonceKey: Uint8Array;
   startedAtMs: number;
   now(): number;
@@ -17,9 +19,10 @@ export interface RegistryContext {
 }
 
 /** Builds the registry context over an open, migrated store. */
-export async function openRegistry(store: Store): Promise<RegistryContext> {
+export async function openRegistry(store: Store, instance = ""): Promise<RegistryContext> {
   return {
     store,
+    instance,
     nonceKey: nonceKeyFromHex(await store.nonces.keyHex()),
     startedAtMs: Date.now(),
     now: () => Date.now(),

@@ -35,8 +35,9 @@ export function logAuthFailure(state: AuthState, remote: string, reason: string)
  * Answers one authentication request. A key counts only when it is ssh-ed25519 and its
  * signature over the session verifies with that same key: ssh2 does not check signatures, and a
  * client may offer one key and sign with another. Registered or not is decided later.
- * Returns false when the connection should be dropped: it used up its `maxFailures`, or its
- * address ran out of failed attempts (rate limit `ssh_auth_fail_ip`).
+ * Returns (or resolves to, once a failure is counted against the rate limit) false when the
+ * connection should be dropped: it used up its `maxFailures`, or its address ran out of failed
+ * attempts (rate limit `ssh_auth_fail_ip`).
  */
 export function authenticate(
   auth: AuthContext,
@@ -44,22 +45,25 @@ export function authenticate(
   remote: string,
   maxFailures: number,
   limiter: RateLimiter,
-): boolean {
-  const reject = (reason: string | null): boolean => {
+): boolean | Promise<boolean> {
+  const reject = (reason: string | null): boolean | Promise<boolean> => {
     state.failures++;
-    if (reason) {
-      logAuthFailure(state, remote, reason);
-      try {
-        limiter.take("ssh_auth_fail_ip", remote);
-      } catch (err) {
-        if (!(err instanceof RateLimitError)) throw err;
-        // Over the limit: no answer at all, the connection is simply dropped.
-        log("warn", "ssh authentication rate limited", { remote_addr: remote });
-        return false;
+    const answer = () => {
+      auth.reject(["publickey"]);
+      return state.failures < maxFailures;
+    };
+    if (!reason) return answer();
+    logAuthFailure(state, remote, reason);
+    return limiter.take("ssh_auth_fail_ip", remote).then(answer, (err) => {
+      if (!(err instanceof RateLimitError)) {
+        // The shared buckets are unreachable: the failure still counts against maxFailures.
+        log("warn", "ssh authentication rate limit unavailable", { error: String(err) });
+        return answer();
       }
-    }
-    auth.reject(["publickey"]);
-    return state.failures < maxFailures;
+      // Over the limit: no answer at all, the connection is simply dropped.
+      log("warn", "ssh authentication rate limited", { remote_addr: remote });
+      return false;
+    });
   };
   if (auth.username !== SSH_USER) return reject(state.logged ? null : "invalid user");
   if (auth.method === "none") {

@@ -239,7 +239,10 @@ function handleConnection(
 
   client.on("error", () => {});
   client.on("authentication", (request) => {
-    if (!authenticate(request, auth, remote, limits.maxAuthFailures, ctx.limiter)) client.end();
+    Promise.resolve(authenticate(request, auth, remote, limits.maxAuthFailures, ctx.limiter))
+      .then((ok) => {
+        if (!ok) client.end();
+      });
   });
   client.on("ready", () => {
     authenticated();

@@ -3,6 +3,7 @@
  * the one-row `schema_version` table. Never edit a shipped one.
  */
 import { SCHEMA } from "./001_schema.ts";
+import { RATE_BUCKETS } from "./002_rate_buckets.ts";
 
 /** SQL scripts applied in order by db/postgres/migrate.ts. */
-export const MIGRATIONS: readonly string[] = [SCHEMA];
+export const MIGRATIONS: readonly string[] = [SCHEMA, RATE_BUCKETS];

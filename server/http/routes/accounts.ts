@@ -23,13 +23,13 @@ export function accountRoutes(ctx: Signet): Hono {
   });
 
   app.post("/login/challenge", async (c) => {
-    ctx.limiter.take("login_ip", clientIp(c));
+    await ctx.limiter.take("login_ip", clientIp(c));
     const body = await readJsonObject(c);
     return c.json({ nonce: await issueChallenge(ctx, body.username, clientIp(c)) });
   });
 
   app.post("/login/verify", async (c) => {
-    ctx.limiter.take("login_ip", clientIp(c));
+    await ctx.limiter.take("login_ip", clientIp(c));
     const body = await readJsonObject(c);
     try {
       const { token, expiresAt, user } = await verifyLogin(ctx, {

@@ -21,9 +21,9 @@ export function registryIpLimits(ctx: Signet): MiddlewareHandler<RegistryEnv> {
   return async (c, next) => {
     const method = c.req.method;
     if (method === "GET" || method === "HEAD") {
-      if (c.req.path === "/v1/nonce") ctx.limiter.take("nonce_ip", clientIp(c));
+      if (c.req.path === "/v1/nonce") await ctx.limiter.take("nonce_ip", clientIp(c));
     } else if (method !== "OPTIONS") {
-      ctx.limiter.take("registry_write_ip", clientIp(c));
+      await ctx.limiter.take("registry_write_ip", clientIp(c));
     }
     await next();
   };
@@ -35,7 +35,7 @@ export function registryBotLimits(ctx: Signet): MiddlewareHandler<RegistryEnv> {
     const method = c.req.method;
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
       const bot = mutatedBot(c.req.path, c.var.body ?? {});
-      if (bot !== undefined) ctx.limiter.take("registry_write_bot", bot);
+      if (bot !== undefined) await ctx.limiter.take("registry_write_bot", bot);
     }
     await next();
   };

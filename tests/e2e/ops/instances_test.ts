@@ -32,11 +32,22 @@ clusterTest(
       }
     });
 
-    await t.step("both answer, each under its own listeners", async () => {
+    await t.step("health, the registry's health, metrics and logs name the instance", async () => {
       for (const s of [a, b]) {
         const res = await fetch(`${s.httpUrl}/api/health`);
         assertEquals(res.status, 200);
-        await res.body?.cancel();
+        assertEquals(res.headers.get("signet-instance"), s.instanceName);
+        const body = await res.json();
+        assertEquals([body.status, body.instance], ["ok", s.instanceName]);
+        const registry = await fetch(`${s.registryUrl}/health`);
+        assertEquals(registry.headers.get("signet-instance"), s.instanceName);
+        assertEquals(await registry.json(), { status: "ok" });
+        const metrics = await (await fetch(`${s.httpUrl}/metrics`, {
+          headers: { authorization: `Bearer ${s.adminKey}` },
+        })).text();
+        assertStringIncludes(metrics, `signet_instance_info{instance_name="${s.instanceName}",`);
+        const started = s.logs().split("\n").find((l) => l.includes('"msg":"signet started"'));
+        assertEquals(JSON.parse(started!).instance, s.instanceName);
       }
     });
 

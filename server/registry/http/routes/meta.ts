@@ -12,6 +12,9 @@ import {
 import { registryStats } from "../../stats.ts";
 import { errors, jsonResponse, type RegistryEnv, router } from "../router.ts";
 
+/** The response header naming the instance that answered a health check. */
+export const INSTANCE_HEADER = "Signet-Instance";
+
 const health = createRoute({
   method: "get",
   path: "/health",
@@ -73,6 +76,8 @@ export const ROOT_LINKS: Record<string, string> = {
 export function metaRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv> {
   const app = router();
   app.openapi(health, async (c) => {
+    // Which instance answered; a header, as the spec's HealthResponse has one property.
+    if (rc.instance) c.header(INSTANCE_HEADER, rc.instance);
     try {
       await rc.store.ping();
       return c.json({ status: "ok" as const }, 200);
