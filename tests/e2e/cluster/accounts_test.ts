@@ -21,16 +21,23 @@ balancedTest("accounts: one login spans instances; one invite makes one account"
   let user: TestUser | undefined;
   let token = "";
 
-  await t.step("the balancer sends requests to both instances in turn", async () => {
-    const seen = new Set<string | undefined>();
-    for (let i = 0; i < 4; i++) {
-      const res = await fetch(`${cluster.httpUrl}/api/health`);
-      assertEquals(res.status, 200);
-      await res.body?.cancel();
-      seen.add(answeredBy(cluster, res));
-    }
-    assertEquals([...seen].sort(), ["a", "b"]);
-  });
+  await t.step(
+    "the balancer sends requests to both instances in turn; each says which",
+    async () => {
+      const seen = new Set<string | undefined>();
+      for (let i = 0; i < 4; i++) {
+        const res = await fetch(`${cluster.httpUrl}/api/health`);
+        assertEquals(res.status, 200);
+        const by = answeredBy(cluster, res);
+        assertEquals((await res.json()).instance, by);
+        seen.add(by);
+        const registry = await fetch(`${cluster.registryUrl}/health`);
+        await registry.body?.cancel();
+        assertEquals(registry.headers.get("Signet-Instance"), answeredBy(cluster, registry));
+      }
+      assertEquals([...seen].sort(), ["a", "b"]);
+    },
+  );
 
   await t.step("signed up at A; a challenge from A verifies at B, once", async () => {
     user = await signUpAt(cluster, a.httpUrl, "alice", await makeKey("alice"));
