@@ -32,10 +32,19 @@ interface Op {
   detail: string;
 }
 
-/** Resolves once `done()` holds, checking every 50 ms; throws after `ms` naming `what`. */
-async function until(done: () => boolean, what: string, ms = 120_000): Promise<void> {
+/**
+ * Resolves once `done()` holds, checking every 50 ms; throws what `broken()` returns once it is
+ * set (a worker that failed), or after `ms`, naming `what`.
+ */
+async function until(
+  done: () => boolean,
+  what: string,
+  broken: () => unknown,
+  ms = 120_000,
+): Promise<void> {
   const deadline = Date.now() + ms;
   while (!done()) {
+    if (broken()) throw broken();
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -61,6 +70,7 @@ balancedTest("failover: kill -9 of one instance mid-traffic loses no acknowledge
   /** Acknowledged pushes: branch → the commits the client saw accepted. */
   const acked = new Map<string, string[]>();
   let n = 0;
+  let broken: unknown;
 
   /** Two pushers (each on a branch of its own) and two cloners, HTTP and SSH, via the balancer. */
   const workers = (["http", "ssh"] as const).flatMap((transport) => {
@@ -89,7 +99,9 @@ balancedTest("failover: kill -9 of one instance mid-traffic loses no acknowledge
         await Deno.remove(dir, { recursive: true }).catch(() => {});
       }
     };
-    return [pusher(), cloner()];
+    // A worker that throws stops the test at the next check, never as an unhandled rejection
+    // (which would end the test file before the cluster is stopped).
+    return [pusher(), cloner()].map((p) => p.catch((err) => (broken ??= err)));
   });
   const names = ["pusher-http", "cloner-http", "pusher-ssh", "cloner-ssh"];
   /** Whether every worker has finished `count` operations that started in `p` and succeeded. */
@@ -100,7 +112,7 @@ balancedTest("failover: kill -9 of one instance mid-traffic loses no acknowledge
 
   try {
     await t.step("both instances serve the traffic", async () => {
-      await until(each("both up", 2), "two operations of each worker");
+      await until(each("both up", 2), "two operations of each worker", () => broken);
       assertEquals(ops.filter((o) => !o.ok).map((o) => o.detail), []);
     });
 
@@ -108,7 +120,11 @@ balancedTest("failover: kill -9 of one instance mid-traffic loses no acknowledge
       phase = "killing";
       await a.kill();
       phase = "a dead";
-      await until(each("a dead", 3), "three operations of each worker after the kill");
+      await until(
+        each("a dead", 3),
+        "three operations of each worker after the kill",
+        () => broken,
+      );
       // Requests nginx had already sent to A on a kept-alive connection when A died can fail
       // (a push is never sent twice); every later one goes to B.
       const failed = ops.filter((o) => o.started === "a dead" && !o.ok);
@@ -128,15 +144,19 @@ balancedTest("failover: kill -9 of one instance mid-traffic loses no acknowledge
         if (!byA) await new Promise((r) => setTimeout(r, 100));
       }
       assert(byA, "A never answered through the balancer again");
-      await until(each("a back", 2), "two operations of each worker after the restart");
+      await until(
+        each("a back", 2),
+        "two operations of each worker after the restart",
+        () => broken,
+      );
       const failed = ops.filter((o) => o.started === "a back" && !o.ok);
       assertEquals(failed.map((o) => `${o.worker}: ${o.detail}`), []);
     });
   } finally {
     stopping = true;
-    await Promise.allSettled(workers);
+    await Promise.all(workers);
   }
-  await Promise.all(workers);
+  if (broken) throw broken;
 
   await t.step("every acknowledged push is in the repository; fsck is clean", async () => {
     const gitDir = `${cluster.dataDir}/repos/alice/busy.git`;

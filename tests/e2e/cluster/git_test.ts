@@ -144,14 +144,15 @@ balancedTest("git: pushes and clones through either instance see one repository"
       const outcomes: Awaited<ReturnType<typeof cloneMain>>[] = [];
       const clients = Array.from({ length: 4 }, async (_, i) => {
         const r = remote(direct(b), i % 2 ? "ssh" : "http", "alice/doomed", auth, home);
-        for (let done = false; !done;) {
+        // Bounded, so clones that never succeed end the test rather than hang it.
+        for (let done = false, k = 0; !done && k < 50; k++) {
           done = deleting;
           const outcome = await cloneMain(r, scratch());
           outcomes.push(outcome);
           if (outcome.code === 0) firstClone();
         }
       });
-      await cloned;
+      await Promise.race([cloned, Promise.all(clients)]);
       const deleted = await fetch(`${a.httpUrl}/api/repos/alice/doomed`, {
         method: "DELETE",
         headers: { Authorization: `Bearer ${token}` },
