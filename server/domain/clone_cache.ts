@@ -2,8 +2,11 @@
  * The clone cache: a protocol v2 fetch that names no `have` (a clone) gets the response an
  * identical request got at the same repository state, so a storm of CI clones runs `git
  * upload-pack` and `pack-objects` once (GitLab's Gitaly keeps a pack-objects cache for the same
- * reason). A response is a function of the request and the refs: each repository has a generation
- * that every push bumps, and entries of older generations are never used again. git's output is
+ * reason). A response is a function of the request and the refs: an entry is keyed on the request
+ * and on the state of the repository's refs read from its files when the clone arrives (so a push
+ * through another instance sharing the repositories is seen at once), and one whose refs changed
+ * while git made it is not kept; a push through this process also retires the repository's
+ * entries at once (each repository has a generation that such a push bumps). git's output is
  * written to a file as fast as git makes it, and every client reading that response, the first
  * included, follows the file (so a slow client never holds git, and identical requests arriving
  * meanwhile share the run). Entries live in the instance's own directory, within a byte budget.
@@ -27,6 +30,16 @@ const READ_BYTES = 64 * 1024;
 export const MAX_CLONE_REQUEST_BYTES = 64 * 1024;
 
 const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** `text`'s UTF-8 bytes followed by `bytes`. */
+function concat(text: string, bytes: Uint8Array): Uint8Array {
+  const head = encoder.encode(text);
+  const out = new Uint8Array(head.length + bytes.length);
+  out.set(head);
+  out.set(bytes, head.length);
+  return out;
+}
 
 /**
  * The length field of the pkt-line at `pos` in `bytes` (which holds its 4 bytes): 0 flush, 1
@@ -212,15 +225,20 @@ export class CloneCache {
   }
 
   /**
-   * The response to the clone request `request` of repository `repoId`: the cached one (or the
-   * one an identical request is making), else a new one from `produce`, recorded as git makes it.
+   * The response to the clone request `request` of repository `repoId` whose refs are now in the
+   * state `refs()` reads: the cached one (or the one an identical request is making at that
+   * state), else a new one from `produce`, recorded as git makes it and kept only when `refs()`
+   * reads the same state once git is done.
    */
   async respond(
     repoId: number,
     request: Uint8Array,
     produce: () => Promise<Produced>,
+    refs: () => Promise<string>,
   ): Promise<{ stream: ReadableStream<Uint8Array>; source: CloneSource }> {
-    const key = `${repoId}.${this.#generations.get(repoId) ?? 0}.${await sha256Hex(request)}`;
+    const generation = this.#generations.get(repoId) ?? 0;
+    const state = await refs();
+    const key = `${repoId}.${generation}.${await sha256Hex(concat(`${state}\0`, request))}`;
     const cached = this.#entries.get(key);
     if (cached && cached.ok !== false) return { stream: cached.reader(), source: "cache" };
     const serial = ++this.#serial;
@@ -236,7 +254,9 @@ export class CloneCache {
       await stream.cancel().catch(() => {});
       throw err;
     }
-    recording.record(produced).then((ok) => {
+    recording.record(produced).then(async (ok) => {
+      // Refs that moved while git ran (a push elsewhere): the answer may be of either state.
+      if (ok) ok = await refs().then((now) => now === state, () => false);
       if (!ok) this.#drop(key, recording);
       else this.prune();
     });

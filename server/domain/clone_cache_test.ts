@@ -84,6 +84,8 @@ function producer(body: string, succeed = true) {
 const text = async (s: ReadableStream<Uint8Array> | Promise<ReadableStream<Uint8Array>>) =>
   await new Response(await s).text();
 const REQUEST = enc.encode(CLONE);
+/** A repository whose refs never change. */
+const refs = () => Promise.resolve("refs");
 /** The files in `dir` once deletions under way are done (they run in the background), up to 2 s. */
 async function filesLeft(dir: string): Promise<string[]> {
   for (let i = 0;; i++) {
@@ -122,18 +124,20 @@ cacheTest(
   1024 * 1024,
   async (cache) => {
     const { counter, produce } = producer("PACK-one");
-    const first = await cache.respond(1, REQUEST, produce);
+    const first = await cache.respond(1, REQUEST, produce, refs);
     assertEquals([first.source, await text(first.stream)], ["made", "PACK-one"]);
-    const second = await cache.respond(1, REQUEST, produce);
+    const second = await cache.respond(1, REQUEST, produce, refs);
     assertEquals([second.source, await text(second.stream)], ["cache", "PACK-one"]);
     assertEquals(counter.runs, 1);
     // Another repository, or another request, is its own entry.
-    await text((await cache.respond(2, REQUEST, produce)).stream);
-    await text((await cache.respond(1, enc.encode(CLONE.replace("ofs", "OFS")), produce)).stream);
+    await text((await cache.respond(2, REQUEST, produce, refs)).stream);
+    await text(
+      (await cache.respond(1, enc.encode(CLONE.replace("ofs", "OFS")), produce, refs)).stream,
+    );
     assertEquals(counter.runs, 3);
     // A push retires the repository's entries.
     cache.refsChanged(1);
-    const after = await cache.respond(1, REQUEST, producer("PACK-two").produce);
+    const after = await cache.respond(1, REQUEST, producer("PACK-two").produce, refs);
     assertEquals([after.source, await text(after.stream)], ["made", "PACK-two"]);
   },
 );
@@ -146,7 +150,7 @@ cacheTest(
     // Each client reads its answer as it comes (the first one's reading finishes the entry).
     const answers = await Promise.all(
       Array.from({ length: 5 }, async () => {
-        const answer = await cache.respond(7, REQUEST, produce);
+        const answer = await cache.respond(7, REQUEST, produce, refs);
         return { source: answer.source, body: await text(answer.stream) };
       }),
     );
@@ -158,29 +162,29 @@ cacheTest(
     // next identical request runs git again.
     const failing = producer("PACK-broken", false);
     await assertRejects(() =>
-      text(cache.respond(8, REQUEST, failing.produce).then((a) => a.stream))
+      text(cache.respond(8, REQUEST, failing.produce, refs).then((a) => a.stream))
     );
-    const retry = await cache.respond(8, REQUEST, failing.produce);
+    const retry = await cache.respond(8, REQUEST, failing.produce, refs);
     assertEquals(retry.source, "made");
     await assertRejects(() => text(retry.stream));
     assertEquals(failing.counter.runs, 2);
     // git's run does not depend on its first reader: the response is kept when that one leaves.
-    const cancelled = await cache.respond(9, REQUEST, producer("PACK-kept").produce);
+    const cancelled = await cache.respond(9, REQUEST, producer("PACK-kept").produce, refs);
     await cancelled.stream.cancel();
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const later = await cache.respond(9, REQUEST, producer("x").produce);
+    const later = await cache.respond(9, REQUEST, producer("x").produce, refs);
     assertEquals([later.source, await text(later.stream)], ["cache", "PACK-kept"]);
   },
 );
 
 cacheTest("the cache keeps to its budget and its maximum age", 20, async (cache, dir) => {
-  await text((await cache.respond(1, REQUEST, producer("A".repeat(12)).produce)).stream);
-  await text((await cache.respond(2, REQUEST, producer("B".repeat(12)).produce)).stream);
+  await text((await cache.respond(1, REQUEST, producer("A".repeat(12)).produce, refs)).stream);
+  await text((await cache.respond(2, REQUEST, producer("B".repeat(12)).produce, refs)).stream);
   assertEquals(cache.size, 1, "two entries of 12 bytes do not fit in 20");
-  assertEquals(await sourceOf(cache.respond(2, REQUEST, producer("").produce)), "cache");
-  await text((await cache.respond(3, REQUEST, producer("C".repeat(30)).produce)).stream);
+  assertEquals(await sourceOf(cache.respond(2, REQUEST, producer("").produce, refs)), "cache");
+  await text((await cache.respond(3, REQUEST, producer("C".repeat(30)).produce, refs)).stream);
   assertEquals(cache.size, 1, "a response larger than the budget is not kept");
-  assertEquals(await sourceOf(cache.respond(2, REQUEST, producer("").produce)), "cache");
+  assertEquals(await sourceOf(cache.respond(2, REQUEST, producer("").produce, refs)), "cache");
   assertEquals(cache.prune(Date.now() + CLONE_CACHE_MAX_AGE_MS + 1), 1);
   assertEquals(cache.size, 0);
   assertEquals(await filesLeft(`${dir}/cache/clones`), [], "no file is left behind");
@@ -196,11 +200,46 @@ cacheTest(
     const answer = cache.respond(3, REQUEST, async () => {
       await gate; // waiting for a git slot
       return await produce();
-    });
+    }, refs);
     await new Promise((resolve) => setTimeout(resolve, 20));
     cache.refsChanged(3);
     open();
     assertEquals(await text((await answer).stream), "PACK-late");
     assertEquals(await filesLeft(`${dir}/cache/clones`), [], "the retired file is gone");
+  },
+);
+
+cacheTest(
+  "refs changed by another process: the next clone misses; an answer made across a change is dropped",
+  1024 * 1024,
+  async (cache) => {
+    let state = "one";
+    const current = () => Promise.resolve(state);
+    assertEquals(await sourceOf(cache.respond(4, REQUEST, producer("A").produce, current)), "made");
+    assertEquals(
+      await sourceOf(cache.respond(4, REQUEST, producer("A").produce, current)),
+      "cache",
+    );
+    state = "two"; // a push through another instance: nothing told this one
+    const fresh = producer("B");
+    const answer = await cache.respond(4, REQUEST, fresh.produce, current);
+    assertEquals([answer.source, await text(answer.stream)], ["made", "B"]);
+    assertEquals(await sourceOf(cache.respond(4, REQUEST, fresh.produce, current)), "cache");
+    // The refs move while git runs: the answer is served, then not kept.
+    let moving = "three";
+    const racing = () => Promise.resolve(moving);
+    const raced = await cache.respond(4, REQUEST, async () => {
+      const made = await producer("C").produce();
+      moving = "four";
+      return made;
+    }, racing);
+    assertEquals(await text(raced.stream), "C");
+    // Dropped once git's run is recorded and the refs read again (in the background).
+    for (let i = 0; cache.size > 2 && i < 100; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assertEquals(cache.size, 2, "the entries of states one and two are left");
+    moving = "three";
+    assertEquals(await sourceOf(cache.respond(4, REQUEST, producer("D").produce, racing)), "made");
   },
 );

@@ -8,6 +8,7 @@ import type { Signet } from "../context.ts";
 import type { CloneSource, Produced } from "./clone_cache.ts";
 import { gitProgram, gitServerEnv, gitSlots } from "./git.ts";
 import { repoDir } from "./repos.ts";
+import { refState } from "./ref_state.ts";
 
 /** A clone response on its way: its bytes, where they came from, and when they were all read. */
 export interface CloneAnswer {
@@ -31,7 +32,12 @@ export async function answerClone(
 ): Promise<CloneAnswer> {
   const produce = () => statelessUploadPack(ctx, repo, request, gitProtocol, slotHeld);
   const { stream, source } = ctx.cloneCache
-    ? await ctx.cloneCache.respond(repo.id, request, produce)
+    ? await ctx.cloneCache.respond(
+      repo.id,
+      request,
+      produce,
+      () => refState(repoDir(ctx, repo.owner, repo.name)),
+    )
     : { stream: (await produce()).stream, source: "made" as const };
   return { source, ...watchEnd(stream) };
 }
