@@ -7,15 +7,7 @@
  * balancing hosting HTTP, registry HTTP and SSH round-robin (testing/nginx.ts).
  */
 import { type LaunchedServer, type LaunchPorts, launchSignet } from "./launch.ts";
-import {
-  balancerConfig,
-  firstFile,
-  NGINX_INSTALL_HINT,
-  NGINX_PATHS,
-  type RunningNginx,
-  startNginx,
-  STREAM_MODULE_PATHS,
-} from "./nginx.ts";
+import { balancerConfig, findNginx, type RunningNginx, startNginx } from "./nginx.ts";
 import { freePort } from "./ports.ts";
 import { startPostgres, type TestPostgres } from "./postgres.ts";
 
@@ -163,11 +155,7 @@ export interface BalancedClusterOptions {
 export async function startBalancedCluster(
   opts: BalancedClusterOptions = {},
 ): Promise<BalancedCluster> {
-  const nginx = firstFile(NGINX_PATHS);
-  const streamModule = firstFile(STREAM_MODULE_PATHS);
-  if (!nginx || !streamModule) {
-    throw new Error(`nginx${nginx ? "'s stream module" : ""} not found: ${NGINX_INSTALL_HINT}`);
-  }
+  const { nginx, streamModule } = findNginx();
   const count = opts.instances ?? 2;
   const work = await Deno.makeTempDir({ prefix: "signet-cluster-" });
   const dataDir = opts.dataDir ?? `${work}/data`;

@@ -26,6 +26,16 @@ export function firstFile(paths: string[]): string | undefined {
   });
 }
 
+/** nginx and its stream module, or an error saying what to install. */
+export function findNginx(): { nginx: string; streamModule: string } {
+  const nginx = firstFile(NGINX_PATHS);
+  const streamModule = firstFile(STREAM_MODULE_PATHS);
+  if (!nginx || !streamModule) {
+    throw new Error(`nginx${nginx ? "'s stream module" : ""} not found: ${NGINX_INSTALL_HINT}`);
+  }
+  return { nginx, streamModule };
+}
+
 /** One balanced listener: the public port and the instances' ports behind it. */
 export interface Balanced {
   listen: number;

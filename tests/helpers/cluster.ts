@@ -16,9 +16,9 @@ import {
   postJson,
   sshSign,
   type TestKey,
+  type TestServer,
   type TestUser,
 } from "../../testing/accounts.ts";
-import type { LaunchedServer } from "../../testing/launch.ts";
 import { gitEnv, run, type RunResult } from "../../testing/run.ts";
 import { gitSshEnv } from "./ssh.ts";
 import { ON_POSTGRES, startPostgres, type TestPostgres } from "../../testing/postgres.ts";
@@ -98,9 +98,8 @@ export function balancedTest(
  * The shape testing/accounts.ts takes for a server (`httpUrl`, `adminKey`), for an instance or
  * for the balancer.
  */
-export function via(cluster: BalancedCluster, at?: ClusterInstance): LaunchedServer {
-  const httpUrl = at ? at.httpUrl : cluster.httpUrl;
-  return { httpUrl, adminKey: cluster.adminKey } as LaunchedServer;
+export function via(cluster: BalancedCluster, at?: ClusterInstance): TestServer {
+  return { httpUrl: at ? at.httpUrl : cluster.httpUrl, adminKey: cluster.adminKey };
 }
 
 /** The instance that answered `res` through the balancer (nginx's X-Signet-Upstream, last hop). */

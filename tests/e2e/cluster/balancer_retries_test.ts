@@ -6,14 +6,7 @@
  */
 import { assertEquals } from "../../helpers/assert.ts";
 import { SERVER_TEST } from "../../helpers/server.ts";
-import {
-  balancerConfig,
-  firstFile,
-  NGINX_INSTALL_HINT,
-  NGINX_PATHS,
-  startNginx,
-  STREAM_MODULE_PATHS,
-} from "../../../testing/nginx.ts";
+import { balancerConfig, findNginx, startNginx } from "../../../testing/nginx.ts";
 import { freePort } from "../../../testing/ports.ts";
 
 /** A stand-in instance: counts the requests (`METHOD path`) that reach it. */
@@ -79,9 +72,7 @@ async function withBalancer(
   ssh: number[],
   fn: (urls: { http: string; ssh: number }) => Promise<void>,
 ): Promise<void> {
-  const nginx = firstFile(NGINX_PATHS);
-  const streamModule = firstFile(STREAM_MODULE_PATHS);
-  if (!nginx || !streamModule) throw new Error(NGINX_INSTALL_HINT);
+  const { nginx, streamModule } = findNginx();
   const dir = await Deno.makeTempDir({ prefix: "signet-balancer-" });
   const ports = { http: freePort(), registry: freePort(), ssh: freePort() };
   const proxy = await startNginx(
