@@ -16,8 +16,11 @@ export interface RepoStore {
   find(owner: string, name: string): Promise<RepoRow | undefined>;
   /** Inserts a repository row; returns its id. A taken name is a DomainError("conflict"). */
   insert(ownerId: number, name: string): Promise<number>;
-  /** Deletes a repository row by id. */
-  delete(id: number): Promise<void>;
+  /**
+   * Deletes a repository row by id; whether it was there (of concurrent deletes of one row,
+   * exactly one gets true).
+   */
+  delete(id: number): Promise<boolean>;
   /** Repositories, of one owner or all, ordered by owner then name. */
   list(owner?: string): Promise<RepoRow[]>;
   /** Records the time of a successful push. */

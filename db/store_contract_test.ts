@@ -176,8 +176,9 @@ const CASES: Record<string, Case> = {
     assertEquals((await s.repos.list("bob")).map((r) => r.name), ["Alpha", "zeta"]);
     await s.repos.touchPushed(r1);
     assert(ISO.test((await s.repos.find("bob", "zeta"))!.pushed_at!));
-    await s.repos.delete(r1);
+    assertEquals(await s.repos.delete(r1), true);
     assertEquals(await s.repos.find("bob", "zeta"), undefined);
+    assertEquals(await s.repos.delete(r1), false, "a second delete finds nothing");
     return stable(all);
   },
 

@@ -34,6 +34,8 @@ export interface ServerConfig {
   adminKeyFile: string;
   httpBind: BindAddress | null;
   sshBind: BindAddress | null;
+  /** The SSH port clone URLs name (SERVICE_SSH_PUBLIC_PORT); null = the bound port. */
+  sshPublicPort: number | null;
   sshHostKeyPath: string;
   registryBind: BindAddress | null;
   baseUrl: string | null;
@@ -111,6 +113,7 @@ export function loadServerConfig(
     adminKeyFile: `${dataDir}/admin_key`,
     httpBind: v.SERVICE_HTTP_BIND,
     sshBind: v.SERVICE_SSH_BIND,
+    sshPublicPort: v.SERVICE_SSH_PUBLIC_PORT,
     sshHostKeyPath: v.SERVICE_SSH_HOST_KEY ?? `${dataDir}/ssh_host_ed25519_key`,
     registryBind: v.SERVICE_REGISTRY_BIND,
     baseUrl: v.SERVICE_BASE_URL,

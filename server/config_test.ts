@@ -150,6 +150,7 @@ Deno.test("every setting in the table refuses a bad value, naming it and its for
     SERVICE_HTTP_IDLE_TIMEOUT: "never",
     SERVICE_RATE_LIMITS: "yes",
     SERVICE_INSTANCE_NAME: "../web",
+    SERVICE_SSH_PUBLIC_PORT: "70000",
   };
   for (const name of Object.keys(RATE_LIMIT_SETTINGS)) bad[name] = "10";
   const help = serveHelp();

@@ -8,7 +8,10 @@ import type { CloneCache } from "./domain/clone_cache.ts";
 export interface Signet {
   store: Store;
   config: ServerConfig & { adminKey: string };
-  /** The SSH port users should connect to, for messages (from the SSH bind). */
+  /**
+   * The SSH port users should connect to, for clone URLs and messages: SERVICE_SSH_PUBLIC_PORT,
+   * else the SSH bind's; null when SSH is off.
+   */
   sshPort: number | null;
   /** Per-IP / per-user / per-bot request limits. */
   limiter: RateLimiter;

@@ -2,9 +2,13 @@
 import type { Signet } from "./context.ts";
 import { CHALLENGE_LIFETIME_MS } from "./domain/accounts.ts";
 import { log } from "./log.ts";
+import { emptyTrash } from "./domain/repo_locks.ts";
 
 /** Extra cleanup steps other parts register (e.g. the registry's expired nonces). */
 export type CleanupStep = (ctx: Signet, nowMs: number) => number | Promise<number>;
+
+/** Removes what deleted repositories left in the trash (a cleanup step). */
+export const emptyRepoTrash: CleanupStep = (ctx) => emptyTrash(ctx);
 
 /** Keeps the clone cache within its age and size limits (a cleanup step). */
 export const pruneCloneCache: CleanupStep = (ctx, nowMs) => ctx.cloneCache?.prune(nowMs) ?? 0;

@@ -27,9 +27,10 @@ import { guardRegistryReads } from "./registry/http/fast_reads.ts";
 import { purgeExpiredRegistryNonces } from "./registry/maintenance.ts";
 import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server.ts";
 import { RateLimiter } from "./ratelimit.ts";
-import { pruneCloneCache, startMaintenance } from "./maintenance.ts";
+import { emptyRepoTrash, pruneCloneCache, startMaintenance } from "./maintenance.ts";
 import { CloneCache } from "./domain/clone_cache.ts";
 import { recoverAtStart } from "./domain/stale_locks.ts";
+import { emptyTrash } from "./domain/repo_locks.ts";
 import { activeTransfers, drainTransfers } from "./transfers.ts";
 import { fixMmapThreshold, releaseMemoryWhenIdle } from "./memory.ts";
 import { claimInstance } from "./instance.ts";
@@ -73,9 +74,10 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
     if (!(err instanceof Deno.errors.NotFound)) throw err;
   });
   // Files a killed git left behind: reclaimed in the background (each push checks its own repo).
-  recoverAtStart(config.reposDir).catch((err) =>
-    log("warn", "stale git file sweep failed", { error: String(err) })
-  );
+  // On PostgreSQL other instances may be running git in these repositories right now.
+  recoverAtStart(config.reposDir, Date.now(), { shared: config.databaseUrl !== null }).catch((
+    err,
+  ) => log("warn", "stale git file sweep failed", { error: String(err) }));
   fixMmapThreshold();
   const admin = await resolveAdminKey(config.adminKey, config.adminKeyFile);
   const store = await openStore({
@@ -91,7 +93,7 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
   const ctx: Signet = {
     store,
     config: { ...config, adminKey: admin.key },
-    sshPort: config.sshBind?.port ?? null,
+    sshPort: config.sshBind ? config.sshPublicPort ?? config.sshBind.port : null,
     limiter: new RateLimiter(config.rateLimitsEnabled, config.rateLimitRules, store.rateBuckets),
   };
   if (config.cloneCacheBytes > 0) {
@@ -101,7 +103,12 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
     );
   }
 
-  const stopMaintenance = startMaintenance(ctx, [purgeExpiredRegistryNonces, pruneCloneCache]);
+  void emptyTrash(ctx); // what a crash left in the trash, in the background (it never throws)
+  const stopMaintenance = startMaintenance(ctx, [
+    purgeExpiredRegistryNonces,
+    pruneCloneCache,
+    emptyRepoTrash,
+  ]);
   // SSH and the registry first: once HTTP answers (health checks), every listener is up, and clone
   // URLs know the SSH port even when the bind asked for port 0.
   const ssh = config.sshBind
@@ -118,7 +125,7 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
       }),
     )
     : null;
-  if (ssh) ctx.sshPort = ssh.port;
+  if (ssh && config.sshPublicPort === null) ctx.sshPort = ssh.port;
   const registry = config.registryBind
     ? await explainBindFailure(
       "SERVICE_REGISTRY_BIND",

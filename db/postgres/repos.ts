@@ -33,9 +33,7 @@ export function pgRepos(sql: Sql): RepoStore {
       }
       return row.id;
     },
-    async delete(id) {
-      await changes(sql, "DELETE FROM repos WHERE id = $1", [id]);
-    },
+    delete: async (id) => await changes(sql, "DELETE FROM repos WHERE id = $1", [id]) === 1,
     list: (owner) =>
       owner !== undefined
         ? rows<RepoRow>(sql, `${SELECT} WHERE u.username = $1 ORDER BY r.name`, [owner])

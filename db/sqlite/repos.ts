@@ -30,8 +30,8 @@ export class SqliteRepos implements Sync<RepoStore> {
     return Number(res.lastInsertRowid);
   }
 
-  delete(id: number): void {
-    this.db.prepare("DELETE FROM repos WHERE id = ?").run(id);
+  delete(id: number): boolean {
+    return Number(this.db.prepare("DELETE FROM repos WHERE id = ?").run(id).changes) === 1;
   }
 
   list(owner?: string): RepoRow[] {

@@ -104,6 +104,17 @@ export const SETTINGS = {
   ),
   SERVICE_HTTP_BIND: bindSetting("SERVICE_HTTP_BIND", "hosting HTTP address"),
   SERVICE_SSH_BIND: bindSetting("SERVICE_SSH_BIND", "SSH address"),
+  SERVICE_SSH_PUBLIC_PORT: setting(
+    "a port number (default: the port of SERVICE_SSH_BIND)",
+    "the SSH port clone URLs and messages name: behind a load balancer, the balancer's",
+    (value) => {
+      const port = parsePositiveInteger("SERVICE_SSH_PUBLIC_PORT", value);
+      if (port !== null && port > 65535) {
+        throw new ConfigError(`SERVICE_SSH_PUBLIC_PORT must be a port (1-65535), got "${value}"`);
+      }
+      return port;
+    },
+  ),
   SERVICE_SSH_HOST_KEY: setting(
     "a file path (default <data dir>/ssh_host_ed25519_key)",
     "SSH host key",

@@ -6,10 +6,7 @@ import { mustOwn } from "./access.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { validateRepoName, validateUsername } from "../../protocol/names.ts";
 import type { RepoView } from "../../protocol/repos.ts";
-import { KeyedLock } from "./keyed_lock.ts";
-
-// Creating and deleting one repository never overlap (directory and row change together).
-const repoLocks = new KeyedLock();
+import { moveToTrash, removeTrashed, withRepoName } from "./repo_locks.ts";
 
 /** Absolute path of the bare repository `<repos>/<owner>/<name>.git`. */
 export function repoDir(ctx: Signet, owner: string, name: string): string {
@@ -59,26 +56,39 @@ export async function getRepo(ctx: Signet, owner: string, name: string): Promise
   return repo;
 }
 
-/** Creates a bare repository owned by `owner`; the row and the directory appear together. */
+/**
+ * Creates a bare repository owned by `owner`; the row and the directory appear together. Of
+ * creates of one name at once, on any instance, exactly one succeeds (the others: conflict).
+ */
 export async function createRepo(
   ctx: Signet,
   owner: UserRow,
   nameInput: unknown,
 ): Promise<RepoRow> {
   const name = validateRepoName(nameInput);
-  return await repoLocks.run(
-    `${owner.username}/${name}`.toLowerCase(),
-    () => initRepo(ctx, owner, name),
-  );
+  let trashed: string | null = null;
+  try {
+    return await withRepoName(ctx, owner.username, name, async () => {
+      if (await ctx.store.repos.find(owner.username, name)) {
+        throw new DomainError("conflict", `repository ${owner.username}/${name} already exists`);
+      }
+      // A directory without a row: left by a crash, or by a delete whose row is gone and that
+      // waits for this name. Nothing of it is wanted.
+      trashed = await moveToTrash(
+        ctx,
+        repoDir(ctx, owner.username, name),
+        `${owner.username}.orphan`,
+      );
+      return await initRepo(ctx, owner, name);
+    });
+  } finally {
+    await removeTrashed(trashed);
+  }
 }
 
-// Creates the directory and the row; runs under the repository's lock.
+// Creates the directory and the row; runs holding the repository's name.
 async function initRepo(ctx: Signet, owner: UserRow, name: string): Promise<RepoRow> {
-  if (await ctx.store.repos.find(owner.username, name)) {
-    throw new DomainError("conflict", `repository ${owner.username}/${name} already exists`);
-  }
   const dir = repoDir(ctx, owner.username, name);
-  await Deno.mkdir(`${ctx.config.reposDir}/${owner.username}`, { recursive: true });
   const init = await new Deno.Command("git", {
     args: ["init", "--quiet", "--bare", "--initial-branch=main", dir],
     stdout: "null",
@@ -90,7 +100,8 @@ async function initRepo(ctx: Signet, owner: UserRow, name: string): Promise<Repo
   try {
     await ctx.store.repos.insert(owner.id, name);
   } catch (err) {
-    if (!(err instanceof DomainError)) await Deno.remove(dir, { recursive: true }).catch(() => {});
+    // The name is held: the directory is this create's alone.
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
     throw err;
   }
   return (await ctx.store.repos.find(owner.username, name))!;
@@ -108,18 +119,22 @@ export async function deleteRepo(
   return await removeRepo(ctx, repo);
 }
 
-/** Deletes a repository with no ownership check (admin use). */
+/**
+ * Deletes a repository with no ownership check (admin use). The row goes first (of deletes at
+ * once, on any instance, one succeeds; transfers arriving from then on are refused), then, once
+ * no transfer of it runs, its directory moves to the trash in one step and is removed.
+ */
 export async function removeRepo(ctx: Signet, repo: RepoRow): Promise<RepoRow> {
-  return await repoLocks.run(`${repo.owner}/${repo.name}`.toLowerCase(), async () => {
-    if ((await ctx.store.repos.find(repo.owner, repo.name))?.id !== repo.id) {
-      throw new DomainError("not_found", `repository ${repo.owner}/${repo.name} not found`);
-    }
-    await ctx.store.repos.delete(repo.id);
-    await Deno.remove(repoDir(ctx, repo.owner, repo.name), { recursive: true }).catch((err) => {
-      if (!(err instanceof Deno.errors.NotFound)) throw err;
-    });
-    return repo;
+  if (!await ctx.store.repos.delete(repo.id)) {
+    throw new DomainError("not_found", `repository ${repo.owner}/${repo.name} not found`);
+  }
+  const trashed = await withRepoName(ctx, repo.owner, repo.name, async () => {
+    // Created again meanwhile: that create moved this directory away already.
+    if (await ctx.store.repos.find(repo.owner, repo.name)) return null;
+    return await moveToTrash(ctx, repoDir(ctx, repo.owner, repo.name), `${repo.owner}.${repo.id}`);
   });
+  await removeTrashed(trashed);
+  return repo;
 }
 
 /** Lists the repositories of `owner` (validated), or all when undefined. */

@@ -142,20 +142,36 @@ export async function recoverBeforePush(dir: string, now = Date.now()): Promise<
 }
 
 /**
+ * How old a temporary file (push quarantine, half-written pack) must be before a start removes it
+ * when other instances share the repositories: one of theirs may still be receiving a slow push.
+ */
+export const SHARED_TEMPORARY_AGE_MS = 24 * 3600_000;
+
+/**
  * After start-up, in the background: removes stale lock and temporary files (abandoned push
  * quarantines, half-written packs) in every repository under `reposDir` (laid out
  * `<owner>/<name>.git`), so disk a crash left behind is reclaimed even in repositories nobody
- * pushes to. Pushes do not wait for it: each checks its own repository first. Returns how many
- * files it removed.
+ * pushes to. Pushes do not wait for it: each checks its own repository first. `shared`: other
+ * instances may be running git in these repositories now (PostgreSQL): their ref locks live for
+ * milliseconds, so the usual cutoff holds for locks, but a push they are still receiving keeps its
+ * quarantine for as long as it lasts, so temporary files count as stale only after
+ * SHARED_TEMPORARY_AGE_MS. Returns how many files it removed.
  */
-export async function recoverAtStart(reposDir: string, now = Date.now()): Promise<number> {
+export async function recoverAtStart(
+  reposDir: string,
+  now = Date.now(),
+  { shared = false } = {},
+): Promise<number> {
   const removed: StaleFile[] = [];
   for (const owner of await entries(reposDir)) {
     if (!owner.isDirectory) continue;
     for (const repo of await entries(`${reposDir}/${owner.name}`)) {
       if (!repo.isDirectory || !repo.name.endsWith(".git")) continue;
       const dir = `${reposDir}/${owner.name}/${repo.name}`;
-      removed.push(...await removeStaleGitFiles(dir, staleCutoff(now)));
+      if (shared) {
+        removed.push(...await removeStaleGitFiles(dir, staleCutoff(now), { locksOnly: true }));
+        removed.push(...await removeStaleGitFiles(dir, now - SHARED_TEMPORARY_AGE_MS));
+      } else removed.push(...await removeStaleGitFiles(dir, staleCutoff(now)));
     }
   }
   if (removed.length > 0) logRemoved(removed, "at start");

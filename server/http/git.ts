@@ -9,6 +9,8 @@ import type { Signet } from "../context.ts";
 import { authorizeGit, type GitService } from "../domain/access.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { getRepo, recordPush, repoDir } from "../domain/repos.ts";
+import { holdRepo } from "../domain/repo_locks.ts";
+import type { RepoRow } from "../../db/repos.ts";
 import { gitProgram, gitServerEnv, gitSlots, isProtocolV2 } from "../domain/git.ts";
 import { clientIp } from "./client_address.ts";
 import { log } from "../log.ts";
@@ -83,6 +85,33 @@ async function serveGit(
     }
     throw err;
   }
+  // The repository stays while git runs: a delete (on any instance) waits, or refused us.
+  const release = await holdRepo(ctx, repo);
+  let kept = false;
+  const keepUntil = (ended: Promise<unknown>) => {
+    kept = true;
+    ended.finally(release);
+  };
+  try {
+    return await serveHeld(ctx, c, service, rest, repo, user, keepUntil);
+  } finally {
+    if (!kept) release();
+  }
+}
+
+/**
+ * The rest of serveGit, holding the repository: `keepUntil` keeps holding it until the given
+ * promise settles (a response git is still streaming); otherwise the hold ends on return.
+ */
+async function serveHeld(
+  ctx: Signet,
+  c: Context,
+  service: GitService,
+  rest: string,
+  repo: RepoRow,
+  user: UserRow | undefined,
+  keepUntil: (ended: Promise<unknown>) => void,
+): Promise<Response> {
   if (service === "git-receive-pack" && rest !== "info/refs") {
     await recoverBeforePush(repoDir(ctx, repo.owner, repo.name));
   }
@@ -163,6 +192,7 @@ async function serveGit(
     if (v2 && isCloneRequest(request)) {
       // A clone request is answered whole (and maybe from the clone cache).
       const answer = await answerClone(ctx, repo, request, gitProtocol);
+      keepUntil(answer.done);
       const started = performance.now();
       trackTransfer(answer.done.then((ok) => {
         transferEnded(ok, Math.round(performance.now() - started), answer.source);
@@ -212,6 +242,7 @@ async function serveGit(
     writer.write(request).then(() => writer.close()).catch(() => {});
   }
 
+  keepUntil(child.status);
   const stderr = collectText(child.stderr, 4096);
   const started = performance.now();
   child.status.finally(release);

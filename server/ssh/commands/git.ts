@@ -6,6 +6,7 @@ import { AdvertisementEnd, SessionSlot } from "../git_slot.ts";
 import { parseRepoPath } from "../../../protocol/names.ts";
 import { getRepo, recordPush, repoDir } from "../../domain/repos.ts";
 import { recoverBeforePush } from "../../domain/stale_locks.ts";
+import { holdRepo } from "../../domain/repo_locks.ts";
 import { log } from "../../log.ts";
 import { gitTransfers } from "../../metrics.ts";
 import { trackTransfer } from "../../transfers.ts";
@@ -28,11 +29,18 @@ export function gitCommand(service: GitService): SshCommand {
       const path = parseRepoPath(inv.args[0]);
       const repo = await getRepo(inv.ctx, path.owner, path.name);
       authorizeGit("ssh", service, repo, inv.user);
-      if (isPush(service)) await recoverBeforePush(repoDir(inv.ctx, repo.owner, repo.name));
+      // The repository stays while git runs: a delete (on any instance) waits, or refused us.
+      const release = await holdRepo(inv.ctx, repo);
+      let code: number;
       const started = performance.now();
-      const done = runGit(inv, service, repo);
-      trackTransfer(done);
-      const code = await done;
+      try {
+        if (isPush(service)) await recoverBeforePush(repoDir(inv.ctx, repo.owner, repo.name));
+        const done = runGit(inv, service, repo);
+        trackTransfer(done);
+        code = await done;
+      } finally {
+        release();
+      }
       const outcome = code === 0 ? "ok" : "failed";
       if (isPush(service)) await recordPush(inv.ctx, repo, code === 0);
       gitTransfers.inc({ transport: "ssh", service, outcome });

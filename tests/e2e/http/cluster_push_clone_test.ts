@@ -1,6 +1,7 @@
 /**
- * Two instances sharing the repositories: a push through one is in the next clone through the
- * other at once, over smart HTTP and SSH, with each instance's clone cache on.
+ * Two instances sharing the repositories: both name the balancer's addresses in clone URLs, and a
+ * push through one is in the next clone through the other at once, over smart HTTP and SSH, with
+ * each instance's clone cache on.
  */
 import { assertEquals } from "../../helpers/assert.ts";
 import { clusterTest } from "../../helpers/cluster.ts";
@@ -19,11 +20,23 @@ function cloneSources(server: LaunchedServer): string[] {
 
 clusterTest(
   "a push through one instance is in the next clone through the other",
-  { names: ["a", "b"] },
+  {
+    names: ["a", "b"],
+    // What the balancer in front of them is reached at.
+    env: { SERVICE_BASE_URL: "http://git.example.test:8080", SERVICE_SSH_PUBLIC_PORT: "2222" },
+  },
   async (cluster) => {
     const [a, b] = cluster.instances;
     const home = await tempHome("signet-cluster-clone-");
     const { user } = await userWithRepo(a, "alice", "shared");
+    // Either instance names the balancer's addresses, never its own.
+    for (const s of [a, b]) {
+      const view = await (await fetch(`${s.httpUrl}/api/repos/alice/shared`)).json();
+      assertEquals(view.repo.clone_urls, {
+        http: "http://git.example.test:8080/alice/shared.git",
+        ssh: "ssh://git@git.example.test:2222/alice/shared.git",
+      });
+    }
     const env = gitSshEnv(b.sshPort, user.key, home);
     const pushUrl = `ssh://git@127.0.0.1:${a.sshPort}/alice/shared.git`;
     const pushEnv = gitSshEnv(a.sshPort, user.key, home);

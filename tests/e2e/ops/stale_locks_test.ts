@@ -7,7 +7,11 @@ import { userWithRepo } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
 import { serverTest, startTestServer } from "../../helpers/server.ts";
-import { removeStaleGitFiles, staleCutoff } from "../../../server/domain/stale_locks.ts";
+import {
+  recoverAtStart,
+  removeStaleGitFiles,
+  staleCutoff,
+} from "../../../server/domain/stale_locks.ts";
 
 const HOUR_AGO = () => new Date(Date.now() - 3_600_000);
 
@@ -143,6 +147,27 @@ serverTest("start-up removes lock files left from before the start", {}, async (
     assert(!(await exists(`${gitDir}/packed-refs.lock`)), "packed-refs.lock kept");
   } finally {
     await again.stop();
+  }
+});
+
+Deno.test("a start beside other instances keeps their pushes' quarantines", async () => {
+  const repos = await Deno.makeTempDir({ prefix: "signet-shared-locks-" });
+  try {
+    const gitDir = `${repos}/alice/busy.git`;
+    const minuteAgo = new Date(Date.now() - 60_000);
+    const quarantine = `${gitDir}/objects/tmp_objdir-incoming-abc/pack/tmp_pack_1`;
+    await plant(quarantine, minuteAgo);
+    await Deno.utime(`${gitDir}/objects/tmp_objdir-incoming-abc`, minuteAgo, minuteAgo);
+    await plant(`${gitDir}/refs/heads/main.lock`, minuteAgo);
+    // Another instance may still be receiving that push: only its lock is stale.
+    assertEquals(await recoverAtStart(repos, Date.now(), { shared: true }), 1);
+    assert(await exists(quarantine), "a live push's quarantine was removed");
+    assert(!(await exists(`${gitDir}/refs/heads/main.lock`)));
+    // Alone on the repositories (SQLite), the same quarantine is a crash's leftover.
+    assertEquals(await recoverAtStart(repos, Date.now()), 1);
+    assert(!(await exists(quarantine)));
+  } finally {
+    await Deno.remove(repos, { recursive: true });
   }
 });
 

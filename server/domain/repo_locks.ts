@@ -1,0 +1,142 @@
+/**
+ * Locks of one repository name across every process sharing the repositories (instances on one
+ * data dir, on NFS too): an advisory file lock (`flock`) on `<repos>/<owner>/<name>.git.lock`,
+ * beside the repository. Every git transfer holds it shared for as long as its git runs; creating
+ * and deleting the repository hold it exclusively. The kernel releases a dead process's locks, so
+ * a crash never leaves one behind. Lock files are never deleted (that would race with lockers).
+ *
+ * A deleted repository's directory is first renamed into `<repos>/.trash/` (atomic: the name is
+ * free at once, and a crash never leaves a half-deleted directory at it), then removed.
+ */
+import type { RepoRow } from "../../db/repos.ts";
+import { DomainError } from "../../protocol/errors.ts";
+import { randomHex } from "../../protocol/secrets.ts";
+import type { Signet } from "../context.ts";
+import { log } from "../log.ts";
+
+/** The directory deleted repositories are moved to before they are removed. */
+export function trashDir(ctx: Signet): string {
+  return `${ctx.config.reposDir}/.trash`;
+}
+
+function lockPath(ctx: Signet, owner: string, name: string): string {
+  // One lock for names a case-insensitive file system would take for one directory.
+  return `${ctx.config.reposDir}/${owner}/${name.toLowerCase()}.git.lock`;
+}
+
+function notFound(repo: { owner: string; name: string }): DomainError {
+  return new DomainError("not_found", `repository ${repo.owner}/${repo.name} not found`);
+}
+
+/** Opens (creating) and locks `path`, waiting for the lock. */
+async function lock(path: string, exclusive: boolean): Promise<() => void> {
+  const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
+  try {
+    await file.lock(exclusive);
+  } catch (err) {
+    file.close();
+    throw err;
+  }
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    try {
+      file.close(); // closing the last descriptor releases the lock
+    } catch { /* closed already */ }
+  };
+}
+
+/**
+ * Holds `repo` for a git transfer: its name's lock, shared, once no create or delete of it runs,
+ * and then only while its row is still the same one (a delete removes the row first, so
+ * transfers arriving during a delete are refused rather than delaying it). Throws
+ * DomainError("not_found") when the repository is gone; call the returned function once git is
+ * done.
+ */
+export async function holdRepo(ctx: Signet, repo: RepoRow): Promise<() => void> {
+  let release: () => void;
+  try {
+    release = await lock(lockPath(ctx, repo.owner, repo.name), false);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) throw notFound(repo); // its owner's directory went
+    throw err;
+  }
+  try {
+    if ((await ctx.store.repos.find(repo.owner, repo.name))?.id !== repo.id) throw notFound(repo);
+    return release;
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/**
+ * Runs `fn` holding the name `owner/name` exclusively: no transfer of it runs, and no other
+ * create or delete of it, on any instance. Creates the owner's directory.
+ */
+export async function withRepoName<T>(
+  ctx: Signet,
+  owner: string,
+  name: string,
+  fn: () => Promise<T>,
+): Promise<T> {
+  await Deno.mkdir(`${ctx.config.reposDir}/${owner}`, { recursive: true });
+  const release = await lock(lockPath(ctx, owner, name), true);
+  try {
+    return await fn();
+  } finally {
+    release();
+  }
+}
+
+/**
+ * Moves the directory `dir` (held with withRepoName) into the trash; returns where it went, or
+ * null when there was none.
+ */
+export async function moveToTrash(ctx: Signet, dir: string, label: string): Promise<string | null> {
+  const trash = trashDir(ctx);
+  await Deno.mkdir(trash, { recursive: true, mode: 0o700 });
+  const target = `${trash}/${label}.${randomHex(8)}`;
+  try {
+    await Deno.rename(dir, target);
+    return target;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
+}
+
+/** Removes a trashed directory; a failure is logged and left for `emptyTrash`. */
+export async function removeTrashed(path: string | null): Promise<void> {
+  if (path === null) return;
+  await Deno.remove(path, { recursive: true }).catch((err) => {
+    if (err instanceof Deno.errors.NotFound) return;
+    log("warn", "could not remove a deleted repository's files", {
+      path,
+      error: String(err),
+    });
+  });
+}
+
+/**
+ * Removes what is left in the trash (a crash between the move and the removal, or a removal
+ * that failed); returns how many entries it removed. Nothing uses a trashed directory: it was
+ * moved while no transfer held its name.
+ */
+export async function emptyTrash(ctx: Signet): Promise<number> {
+  let removed = 0;
+  let entries: Deno.DirEntry[];
+  try {
+    entries = await Array.fromAsync(Deno.readDir(trashDir(ctx)));
+  } catch {
+    return 0;
+  }
+  for (const e of entries) {
+    try {
+      await Deno.remove(`${trashDir(ctx)}/${e.name}`, { recursive: true });
+      removed++;
+    } catch { /* another instance is removing it, or it failed again: next time */ }
+  }
+  return removed;
+}
