@@ -180,6 +180,7 @@ export async function startBalancedCluster(
       SERVICE_DATABASE_URL: databaseUrl,
       // Clone URLs and messages name the balancer, never an instance.
       SERVICE_BASE_URL: `http://127.0.0.1:${balancer.http}`,
+      SERVICE_SSH_PUBLIC_PORT: String(balancer.ssh),
       SERVICE_TRUSTED_PROXIES: "127.0.0.1",
       ...opts.env,
     };
