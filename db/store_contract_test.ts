@@ -210,6 +210,29 @@ const CASES: Record<string, Case> = {
     assertEquals((await s.users.findById(value))?.username, "real");
     return null;
   },
+
+  async "transaction: concurrent ones commit together; a failing one alone is undone"(open) {
+    const s = await open();
+    // Submitted at once, so an engine that groups commits runs them in one batch.
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) =>
+        s.transaction(async (tx) => {
+          const u = await tx.users.insert(`user${i}`, `k-${i}`);
+          if (i % 4 === 1) throw new DomainError("invalid", `no ${i}`);
+          // A unique violation in the database, not only a thrown error.
+          if (i % 4 === 2) await tx.users.insert(`user${i}`, `k-again-${i}`);
+          return u.username;
+        })),
+    );
+    const kept = outcomes.flatMap((o) => o.status === "fulfilled" ? [o.value] : []);
+    assertEquals(kept, ["user0", "user3", "user4", "user7", "user8", "user11"]);
+    for (const [i, o] of outcomes.entries()) {
+      const found = await s.users.findByName(`user${i}`);
+      assertEquals(found?.username, o.status === "fulfilled" ? `user${i}` : undefined);
+      if (o.status === "rejected") assert(o.reason instanceof DomainError, String(o.reason));
+    }
+    return stable((await s.users.list()).map((u) => u.username).sort());
+  },
 };
 
 contractSuite("store contract", CASES);

@@ -7,10 +7,20 @@ export type Sql =
   | postgres.Sql<Record<string, never>>
   | postgres.TransactionSql<Record<string, never>>;
 
-/** Runs `text` with positional `$n` parameters as a prepared statement; returns the rows. */
-export async function rows<T>(sql: Sql, text: string, params: unknown[] = []): Promise<T[]> {
+/**
+ * Runs `text` with positional `$n` parameters as a prepared statement; returns the rows. With
+ * `planEachTime`, PostgreSQL plans it for these parameter values every time (an unnamed statement):
+ * for searches, whose best plan depends on the pattern (a cached generic plan of `LIKE $1` cannot
+ * use the trigram index and scans every row).
+ */
+export async function rows<T>(
+  sql: Sql,
+  text: string,
+  params: unknown[] = [],
+  opts: { planEachTime?: boolean } = {},
+): Promise<T[]> {
   const res = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[], {
-    prepare: true,
+    prepare: !opts.planEachTime,
   });
   // A plain array, as the SQLite store returns (postgres.js adds count, columns, …).
   return Array.from(res) as T[];

@@ -8,6 +8,7 @@ import postgres from "postgres";
 import { DomainError } from "../../protocol/errors.ts";
 import type { Resources, Store, Transaction } from "../store.ts";
 import { pgChallenges } from "./challenges.ts";
+import { GroupCommit } from "./group_commit.ts";
 import { pgInvites } from "./invites.ts";
 import { migrate } from "./migrate.ts";
 import { pgAttestations } from "./registry_attestations.ts";
@@ -71,7 +72,9 @@ export async function openPostgresStore(
   const target = describe(url);
   const connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
   const queryTimeoutMs = opts.queryTimeoutMs ?? 30_000;
-  const sql = postgres(url, {
+  const { url: driverUrl, path } = socketOptions(url);
+  const sql = postgres(driverUrl, {
+    ...(path ? { path } : {}),
     max: opts.poolSize ?? 10,
     connect_timeout: Math.max(1, Math.ceil(connectTimeoutMs / 1000)),
     idle_timeout: 60,
@@ -118,12 +121,23 @@ class PostgresStore implements Store {
   readonly rateBuckets: RateBucketStore;
   #closed = false;
   readonly #pool: Resources;
+  readonly #commits: GroupCommit;
 
   constructor(
     private readonly sql: postgres.Sql<Record<string, never>>,
     private readonly queryTimeoutMs: number,
   ) {
     this.#pool = resourcesOver(sql);
+    this.#commits = new GroupCommit(
+      (fn) => this.sql.begin(fn) as Promise<never>,
+      (run) => {
+        let abandoned = false;
+        return withTimeout(run(() => abandoned), this.queryTimeoutMs + 5_000, () => {
+          abandoned = true;
+          return new DomainError("unavailable", UNAVAILABLE);
+        });
+      },
+    );
     // A call on the store made inside `transaction`'s function runs in that transaction.
     const route = <K extends keyof Resources>(name: K): Resources[K] => {
       const out: Record<string, unknown> = {};
@@ -158,22 +172,17 @@ class PostgresStore implements Store {
   transaction<T>(fn: (tx: Transaction) => Promise<T>): Promise<T> {
     const outer = current.getStore();
     if (outer) return fn(outer.resources);
-    let abandoned = false;
-    return this.#guard(
-      () =>
-        this.sql.begin(async (tx) => {
-          const resources = resourcesOver(tx);
-          const result = await current.run({ sql: tx, resources }, () => fn(resources));
-          // The caller was already told "unavailable": roll back rather than commit behind it.
-          if (abandoned) throw new DomainError("unavailable", UNAVAILABLE);
-          return result;
-        }) as Promise<T>,
-      () => abandoned = true,
-    );
+    if (this.#closed) return Promise.reject(new DomainError("unavailable", UNAVAILABLE));
+    return this.#commits.run((sql) => {
+      const resources = resourcesOver(sql);
+      return current.run({ sql, resources }, () => fn(resources));
+    }).catch((err) => {
+      throw mapError(err);
+    });
   }
 
   expectTransaction(): () => void {
-    return () => {};
+    return this.#commits.expect();
   }
 
   async ping(): Promise<void> {
@@ -207,6 +216,18 @@ function withTimeout<T>(p: Promise<T>, ms: number, error: () => Error): Promise<
   });
   p.catch(() => {}); // a late failure after the timeout is not unhandled
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * A URL naming a Unix-domain socket directory the libpq way (`?host=/run/postgresql`), as
+ * postgres.js wants it: the socket's path apart, the URL without that parameter.
+ */
+export function socketOptions(url: string): { url: string; path?: string } {
+  const u = new URL(url);
+  const dir = u.searchParams.get("host");
+  if (!dir || !dir.startsWith("/")) return { url };
+  u.searchParams.delete("host");
+  return { url: u.toString(), path: `${dir.replace(/\/+$/, "")}/.s.PGSQL.${u.port || "5432"}` };
 }
 
 interface Target {

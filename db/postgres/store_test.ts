@@ -9,6 +9,7 @@ import { DomainError } from "../../protocol/errors.ts";
 import { PASSWORD_ROLE, startPostgres, type TestPostgres } from "../../testing/postgres.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
 import { openPostgresStore } from "./store.ts";
+import { searchStatement } from "./registry_bots.ts";
 import type { Store } from "../store.ts";
 
 // A shared cluster (SERVICE_TEST_POSTGRES_URL) cannot be stopped, frozen or given a password role.
@@ -270,6 +271,45 @@ Deno.test("postgres: search at 100,000 bots uses the trigram index for a selecti
       const broad = await store.bots.search({ ...q, q: "seed" });
       assertEquals(broad.length, 50);
       assertEquals(broad[0].botId, "bot-000001");
+      // The store's own statement for rare terms: the index finds the matches, whatever
+      // PostgreSQL guesses their number to be; bot_id is never walked row by row.
+      const sql = postgres(url, { max: 1, onnotice: () => {} });
+      try {
+        for (const term of ["bot-01234", "bot-05021", "bot-08606", "012345"]) {
+          const { text, params } = await searchStatement(sql, { ...q, q: term });
+          const rarePlan = (await sql.unsafe(`EXPLAIN ${text}`, params as never[]))
+            .map((r) => r["QUERY PLAN"]).join("\n");
+          assert(rarePlan.includes("registry_bots_search"), rarePlan);
+          assert(!rarePlan.includes("registry_bots_bot_id_key"), rarePlan);
+        }
+      } finally {
+        await sql.end();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+Deno.test("postgres: a libpq-style ?host=/dir URL connects over the Unix-domain socket", async () => {
+  await withCluster(async (pg) => {
+    const url = await pg.createDatabase();
+    const [{ dir }] = await query<{ dir: string }>(
+      url,
+      "SELECT current_setting('unix_socket_directories') AS dir",
+    );
+    const store = await openPostgresStore(`${url}?host=${encodeURIComponent(dir)}`);
+    try {
+      await store.users.insert("over-socket", "k-socket");
+      const seen = await query<{ addr: string | null }>(
+        url,
+        "SELECT client_addr::text AS addr FROM pg_stat_activity WHERE application_name = 'signet'",
+      );
+      assert(seen.length > 0 && seen.every((r) => r.addr === null), JSON.stringify(seen));
+      assertEquals(
+        (await query<{ n: number }>(url, "SELECT count(*)::int AS n FROM users"))[0].n,
+        1,
+      );
     } finally {
       await store.close();
     }

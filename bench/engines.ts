@@ -1,0 +1,87 @@
+/**
+ * The storage-engine comparison alone, for working on it: `deno run -A bench/engines.ts [--bots N]
+ * [--seconds S] [--rounds R] [--connections C]`. Starts one Signet on its embedded SQLite file and
+ * one on a fresh database of a throwaway PostgreSQL cluster, seeds both with the same bots, and
+ * runs the registry loads of the full bench's "Storage engines" section (GET bot, search, verified
+ * creates, rounds alternating between the engines); prints the medians. Writes no report: the full
+ * bench (`deno task bench`) is the one that records results.
+ */
+import { parseArgs } from "node:util";
+import { fmt, median, progress } from "./util.ts";
+import { startSignet } from "./signet.ts";
+import { ENGINES, runEngineRegistry, seedBots } from "./engine_workloads.ts";
+import { startPostgres } from "../testing/postgres.ts";
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    bots: { type: "string", default: "100000" },
+    seconds: { type: "string", default: "3" },
+    rounds: { type: "string", default: "2" },
+    connections: { type: "string", default: "16" },
+    mutations: { type: "string", default: "12000" },
+    "slow-log": { type: "string" },
+  },
+});
+const bots = Number(values.bots);
+const seconds = Number(values.seconds);
+const work = await Deno.makeTempDir({ prefix: "signet-engines-" });
+const cluster = await startPostgres();
+const postgresUrl = await cluster.createDatabase();
+let logFile = "";
+if (values["slow-log"]) {
+  // PostgreSQL logs every statement slower than this (ms); the slowest are printed at the end.
+  const { default: pg } = await import("postgres");
+  const admin = pg(postgresUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`ALTER SYSTEM SET log_min_duration_statement = ${Number(values["slow-log"])}`);
+  await admin.unsafe("LOAD 'auto_explain'");
+  await admin.unsafe("ALTER SYSTEM SET session_preload_libraries = 'auto_explain'");
+  await admin.unsafe(
+    `ALTER SYSTEM SET auto_explain.log_min_duration = ${Number(values["slow-log"])}`,
+  );
+  await admin.unsafe("SELECT pg_reload_conf()");
+  const [{ d }] = await admin.unsafe("SELECT current_setting('data_directory') AS d");
+  logFile = `${d}/../log`;
+  await admin.end();
+}
+const sqlite = await startSignet(`${work}/sqlite-data`);
+const postgres = await startSignet(`${work}/pg-data`, { SERVICE_DATABASE_URL: postgresUrl });
+try {
+  progress(`seeding ${bots} bots on SQLite`);
+  await seedBots(sqlite, `${work}/sqlite-data/signet.db`, work, bots);
+  const r = await runEngineRegistry({ sqlite, postgres }, postgresUrl, {
+    seconds,
+    getSeconds: seconds,
+    connections: Number(values.connections),
+    bots,
+    workDir: work,
+    rounds: Number(values.rounds),
+    mutations: Number(values.mutations),
+  });
+  const line = (name: string, pick: (e: typeof ENGINES[number]) => number[]) => {
+    const [s, p] = ENGINES.map((e) => median(pick(e)));
+    console.log(
+      `${name.padEnd(28)} sqlite ${fmt(s).padStart(8)}  postgres ${fmt(p).padStart(8)}  ${
+        (p / s).toFixed(2)
+      }x  (${ENGINES.map((e) => pick(e).map(fmt).join("/")).join(" | ")})`,
+    );
+  };
+  line("GET bot req/s", (e) => r.get[e].map((x) => x.rps));
+  line("search req/s", (e) => r.search[e].map((x) => x.rps));
+  line("search p99 ms", (e) => r.search[e].map((x) => x.p99));
+  line("creates req/s", (e) => r.creates[e].map((x) => x.rps));
+  line("creates p99 ms", (e) => r.creates[e].map((x) => x.p99));
+  console.log(`rss KiB: sqlite ${r.rssKb.sqlite}, postgres ${r.rssKb.postgres}`);
+  if (logFile) {
+    const slow = (await Deno.readTextFile(logFile)).split("\n").filter((l) =>
+      l.includes("duration:")
+    );
+    console.log(`${slow.length} slow statements; the last 30:`);
+    for (const l of slow.slice(-30)) console.log(l.slice(0, 400));
+  }
+} finally {
+  await sqlite.stop();
+  await postgres.stop();
+  await cluster.destroy();
+  await Deno.remove(work, { recursive: true }).catch(() => {});
+}
