@@ -56,7 +56,7 @@ export function rssKb(pid: number): number {
  * PostgreSQL URL), cloned from a template the server creates the first time; returns the seconds.
  */
 export async function seedBots(
-  server: SignetServer,
+  server: Pick<SignetServer, "registryUrl">,
   database: string,
   workDir: string,
   count: number,
@@ -86,7 +86,7 @@ export async function seedBots(
 
 /** One measured GET bot load of `seconds` over random ids of `bots` seeded bots. */
 export function getBotLoad(
-  server: SignetServer,
+  server: Pick<SignetServer, "registryUrl">,
   opts: ApiOptions,
   bots: number,
   seconds: number,

@@ -9,9 +9,13 @@ import {
 import { renderCliStartup } from "./cli_startup.ts";
 import {
   type BenchReport,
+  checkClusterGoals,
   checkEngineGoals,
   checkGoals,
   clientFloor,
+  type ClusterFigure,
+  clusterFigures,
+  clusterRatio,
   cpu,
   type EngineFigure,
   engineFigures,
@@ -21,6 +25,7 @@ import {
 } from "./results.ts";
 import { onPostgres } from "./transport.ts";
 import { spread } from "./engine_workloads.ts";
+import { CLUSTER_SETUPS, SETUP_LABELS } from "./cluster_workloads.ts";
 
 function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
@@ -86,6 +91,7 @@ export function renderReport(full: BenchReport): string {
   ));
 
   out.push(...renderEngines(full));
+  out.push(...renderCluster(full));
 
   if (report.git.length) {
     out.push("", "## Git workloads: median ms", "");
@@ -398,5 +404,49 @@ function renderEngines(report: BenchReport): string[] {
       ),
     );
   }
+  return out;
+}
+
+/** The "Cluster" section: two instances behind nginx against one instance. */
+export function renderCluster(report: BenchReport): string[] {
+  const figures = clusterFigures(report);
+  const c = report.cluster;
+  if (!figures.length || !c) return [];
+  const out = ["", "## Cluster", ""];
+  out.push(
+    "The same build three ways, on one PostgreSQL database and one data dir (testing/cluster.ts, " +
+      "the cluster of `deno task cluster`): instance `a` addressed directly (one instance), nginx " +
+      "in front of `a` alone, and nginx balancing `a` and `b` round-robin (the README's recipe, " +
+      `${c.balancerWorkers} nginx workers, upstream keep-alive). Rounds rotate the three; each ` +
+      "cell is the median, the lowest and highest round in brackets; ratio = nginx + two / one. " +
+      "Everything shares the machine's two cores (both instances, PostgreSQL, nginx, wrk and the " +
+      "git clients), so a second instance cannot add capacity here: the table shows what the " +
+      "balancer and a second instance on the shared state cost, not how a cluster scales on " +
+      "machines of its own.",
+    "",
+  );
+  out.push(table(
+    ["workload", ...CLUSTER_SETUPS.map((s) => SETUP_LABELS[s]), "ratio", "goal", "met?"],
+    figures.map((f: ClusterFigure) => [
+      `${f.workload} (${f.unit})${f.failures ? `, ${f.failures} failed` : ""}`,
+      ...CLUSTER_SETUPS.map((s) => withSpread(f.values[s])),
+      fmtRatio(clusterRatio(f)),
+      f.goal,
+      mark(f.ok && f.failures === 0),
+    ]),
+  ));
+  out.push(
+    "",
+    `GET bot: ${c.get.one.length} rounds of ${c.getSeconds} s per setup, ${c.connections} ` +
+      `connections, over ${c.bots.toLocaleString("en")} seeded bots; clones: ` +
+      `${c.httpClones.one.length} rounds per setup and transport of ${c.clones} \`git clone ` +
+      "--bare` of the small repository at once, after an untimed round that fills each " +
+      "instance's clone cache.",
+    "",
+    table(
+      ["cluster goal", "measured", "holds"],
+      checkClusterGoals(report).map((g) => [g.goal, g.measured, mark(g.ok)]),
+    ),
+  );
   return out;
 }

@@ -5,6 +5,7 @@ import type { ApiResults } from "./api_workloads.ts";
 import type { Transport } from "./transport.ts";
 import { type CliStartup, cliStartupGoal } from "./cli_startup.ts";
 import type { EngineRegistry } from "./engine_workloads.ts";
+import { CLUSTER_SETUPS, type ClusterResults, type ClusterSetup } from "./cluster_workloads.ts";
 
 /** Everything one bench run produced. */
 export interface BenchReport {
@@ -24,6 +25,8 @@ export interface BenchReport {
   cli?: CliStartup | null;
   /** The registry on SQLite and PostgreSQL (absent in runs before the engine comparison). */
   engines?: EngineRegistry | null;
+  /** Two instances behind nginx against one (absent in runs before the cluster phase). */
+  cluster?: ClusterResults | null;
   notes: string[];
 }
 
@@ -275,4 +278,75 @@ export function checkEngineGoals(report: BenchReport): GoalCheck[] {
     });
   }
   return goals;
+}
+
+/** What nginx and the second instance may cost against one instance alone (issue 26). */
+export const CLUSTER_COST_LIMIT = 0.15;
+
+/** One figure of the cluster comparison: its rounds on each setup. */
+export interface ClusterFigure {
+  workload: string;
+  unit: string;
+  values: Record<ClusterSetup, number[]>;
+  /** Whether more is better (req/s) or worse (seconds). */
+  higherIsBetter: boolean;
+  goal: string;
+  ok: boolean;
+  /** Operations that failed over all rounds and setups. */
+  failures: number;
+}
+
+/** nginx + two instances against one instance alone, as a ratio of the medians. */
+export function clusterRatio(f: ClusterFigure): number {
+  return median(f.values["nginx-two"]) / median(f.values.one);
+}
+
+/** The figures of the cluster comparison in this run (none when it did not run). */
+export function clusterFigures(report: BenchReport): ClusterFigure[] {
+  const c = report.cluster;
+  if (!c) return [];
+  const per = <T>(rounds: Record<ClusterSetup, T[]>, f: (x: T) => number) =>
+    Object.fromEntries(CLUSTER_SETUPS.map((s) => [s, rounds[s].map(f)])) as Record<
+      ClusterSetup,
+      number[]
+    >;
+  const limit = `${Math.round(CLUSTER_COST_LIMIT * 100)}%`;
+  const out: ClusterFigure[] = [];
+  const get = per(c.get, (r) => r.rps);
+  out.push({
+    workload: `GET /v1/bots/{id}, ${c.bots.toLocaleString("en")} bots`,
+    unit: "req/s",
+    values: get,
+    higherIsBetter: true,
+    goal: `nginx + two >= ${100 - Math.round(CLUSTER_COST_LIMIT * 100)}% of one`,
+    ok: median(get["nginx-two"]) / median(get.one) >= 1 - CLUSTER_COST_LIMIT,
+    failures: CLUSTER_SETUPS.reduce((n, s) => n + c.get[s].reduce((m, r) => m + r.errors, 0), 0),
+  });
+  for (const [kind, rounds] of [["HTTP", c.httpClones], ["SSH", c.sshClones]] as const) {
+    const seconds = per(rounds, (r) => r.totalMs / 1000);
+    out.push({
+      workload: `${c.clones} parallel clones over ${kind}`,
+      unit: "s",
+      values: seconds,
+      higherIsBetter: false,
+      goal: `nginx + two <= one + ${limit}`,
+      ok: median(seconds["nginx-two"]) / median(seconds.one) <= 1 + CLUSTER_COST_LIMIT,
+      failures: CLUSTER_SETUPS.reduce(
+        (n, s) => n + rounds[s].reduce((m, r) => m + r.failures, 0),
+        0,
+      ),
+    });
+  }
+  return out;
+}
+
+/** The cluster goals of issue 26 against this run (none when the cluster did not run). */
+export function checkClusterGoals(report: BenchReport): GoalCheck[] {
+  return clusterFigures(report).map((f) => ({
+    goal: `Cluster: ${f.workload}: ${f.goal}, none failed`,
+    measured: `one ${fmt(median(f.values.one))} ${f.unit}, nginx + two ${
+      fmt(median(f.values["nginx-two"]))
+    } ${f.unit} (${fmtRatio(clusterRatio(f))})${f.failures ? `, ${f.failures} failed` : ""}`,
+    ok: f.ok && f.failures === 0,
+  }));
 }

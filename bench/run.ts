@@ -1,11 +1,13 @@
 /**
  * `deno task bench [--quick] [--out FILE] [--skip-git] [--skip-api] [--workloads a,b] [--keep]
- * [--parallel-baselines] [--skip-postgres]`:
+ * [--parallel-baselines] [--skip-postgres] [--skip-cluster | --only-cluster]`:
  * Signet side by side with OpenSSH + git-shell, nginx + fcgiwrap + git http-backend and file://,
  * in one run on one machine; writes bench/RESULTS.md (full mode) with medians and ratios.
  * A second Signet on a throwaway PostgreSQL cluster runs the git workloads with the others and the
  * registry workloads in rounds alternating with the SQLite one ("Storage engines" in RESULTS.md;
- * `--skip-postgres` leaves it out).
+ * `--skip-postgres` leaves it out). Last, two instances behind nginx against one instance
+ * ("Cluster", bench/cluster_workloads.ts; `--skip-cluster` leaves it out, `--only-cluster` runs it
+ * alone and prints its section).
  * `deno task bench --scale [--quick]`: the registry at 1,000,000 bots on both engines instead
  * (bench/scale.ts; writes bench/SCALE.md).
  * It exits non-zero only when something fails (a clone, a server), never because of timings.
@@ -42,12 +44,17 @@ import {
 import { type ApiResults, registryUp, runApiWorkloads } from "./api_workloads.ts";
 import { getRoundSeconds, runRegistryWorkloads } from "./registry_workloads.ts";
 import { type EngineRegistry, runEngineRegistry, serverVersion } from "./engine_workloads.ts";
-import { startPostgres } from "../testing/postgres.ts";
+import {
+  type ClusterOptions as ClusterWorkloadOptions,
+  type ClusterResults,
+  runClusterWorkloads,
+} from "./cluster_workloads.ts";
+import { startPostgres, type TestPostgres } from "../testing/postgres.ts";
 import { runScale } from "./scale.ts";
-import { type BenchReport, checkEngineGoals, checkGoals } from "./results.ts";
-import { renderReport } from "./report.ts";
+import { type BenchReport, checkClusterGoals, checkEngineGoals, checkGoals } from "./results.ts";
+import { renderCluster, renderReport } from "./report.ts";
 import { type CliStartup, measureCliStartup } from "./cli_startup.ts";
-import { makeKey } from "../testing/accounts.ts";
+import { makeKey, type TestKey } from "../testing/accounts.ts";
 
 interface Mode {
   sizes: RepoSizes;
@@ -132,6 +139,66 @@ async function freeBytes(path: string): Promise<number> {
   return Number(r.stdout.trim().split("\n").pop());
 }
 
+/** The cluster phase's settings from the run's mode. */
+function clusterOptions(
+  mode: Mode,
+  work: string,
+  home: string,
+  smallRepo: string,
+  key: TestKey,
+  postgres: TestPostgres | null,
+): ClusterWorkloadOptions {
+  return {
+    seconds: mode.apiSeconds,
+    getSeconds: getRoundSeconds(mode.apiSeconds),
+    connections: mode.apiConnections,
+    bots: mode.bots,
+    workDir: work,
+    rounds: mode.rounds,
+    parallel: mode.parallel,
+    smallRepo,
+    home,
+    key,
+    postgres: postgres ?? undefined,
+  };
+}
+
+/** Operations of the cluster phase that failed (wrk errors, failed clones). */
+function clusterFailures(c: ClusterResults | null): number {
+  if (!c) return 0;
+  const all = [c.get, c.httpClones, c.sshClones].flatMap((r) => Object.values(r).flat());
+  return all.reduce((n, r) => n + ("errors" in r ? r.errors : r.failures), 0);
+}
+
+/**
+ * `--only-cluster`: the cluster phase alone (its repositories generated, its own PostgreSQL); prints
+ * its section of the report, and writes it to `out` when given.
+ */
+async function onlyCluster(mode: Mode, out: string | undefined): Promise<number> {
+  const work = await Deno.makeTempDir({ prefix: "signet-bench-cluster-" });
+  const home = `${work}/home`;
+  await Deno.mkdir(home);
+  try {
+    progress(`generating repositories in ${work}`);
+    const generated = await generateRepos(`${work}/gen`, mode.sizes, home);
+    const key = await makeKey("bench");
+    const cluster = await runClusterWorkloads(
+      clusterOptions(mode, work, home, generated.small, key, null),
+      { dir: `${work}/clients`, home, bigPushBytes: mode.bigPushBytes },
+    );
+    const partial = { cluster } as BenchReport;
+    const text = renderCluster(partial).join("\n").trim() + "\n";
+    console.log(text);
+    if (out) await Deno.writeTextFile(out, text);
+    for (const g of checkClusterGoals(partial)) {
+      console.log(`${g.ok ? "ok  " : "MISS"} ${g.goal}: ${g.measured}`);
+    }
+    return clusterFailures(cluster) ? 1 : 0;
+  } finally {
+    await Deno.remove(work, { recursive: true }).catch(() => {});
+  }
+}
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     args: Deno.args,
@@ -148,6 +215,8 @@ async function main(): Promise<number> {
       disk: { type: "boolean", default: false },
       note: { type: "string", multiple: true },
       "skip-postgres": { type: "boolean", default: false },
+      "skip-cluster": { type: "boolean", default: false },
+      "only-cluster": { type: "boolean", default: false },
       scale: { type: "boolean", default: false },
     },
   });
@@ -160,6 +229,7 @@ async function main(): Promise<number> {
     return 2;
   }
   await ensurePackages();
+  if (values["only-cluster"]) return await onlyCluster(mode, values.out);
   const machine = await machineInfo();
 
   // Repositories and clones live on tmpfs unless --disk: a shared machine's disk stalls (others'
@@ -183,6 +253,8 @@ async function main(): Promise<number> {
   let api = null as ApiResults | null;
   let cli = null as CliStartup | null;
   let engines = null as EngineRegistry | null;
+  let cluster = null as ClusterResults | null;
+  let postgres = null as TestPostgres | null;
   let postgresInfo = "";
   const transports: Transport[] = [];
   const errors: string[] = [];
@@ -268,12 +340,12 @@ async function main(): Promise<number> {
     if (!values["skip-postgres"]) {
       await phase("PostgreSQL Signet", async () => {
         progress("starting a throwaway PostgreSQL cluster and a Signet on it");
-        const cluster = await startPostgres();
-        stops.push(() => cluster.destroy());
-        postgresInfo = `${await serverVersion(cluster.url())}, a throwaway local cluster ` +
+        const pg = postgres = await startPostgres();
+        stops.push(() => pg.destroy());
+        postgresInfo = `${await serverVersion(pg.url())}, a throwaway local cluster ` +
           "(testing/postgres.ts: fsync, synchronous_commit and full_page_writes off, default " +
           "shared_buffers; data on disk), over loopback TCP, sharing the two cores";
-        postgresUrl = await cluster.createDatabase();
+        postgresUrl = await pg.createDatabase();
         const server = await startSignet(`${work}/signet-pg-data`, {
           SERVICE_DATABASE_URL: postgresUrl,
         });
@@ -375,6 +447,15 @@ async function main(): Promise<number> {
         }
       } else notes.push("The registry is not available in this build: registry rows are missing.");
     }
+    if (!values["skip-cluster"]) {
+      // Last: its servers start after every other phase, on the same PostgreSQL cluster.
+      await phase("cluster", async () => {
+        cluster = await runClusterWorkloads(
+          clusterOptions(mode, work, home, generated.small, key, postgres),
+          client,
+        );
+      });
+    }
   } finally {
     for (const stop of stops.reverse()) {
       await stop().catch((e) => console.error(`stop failed: ${e}`));
@@ -406,6 +487,13 @@ async function main(): Promise<number> {
       "API load": `${mode.apiSeconds} s per endpoint, ${mode.apiConnections} connections`,
       "registry bots": mode.bots.toLocaleString("en"),
       ...(postgresInfo ? { "PostgreSQL": postgresInfo } : {}),
+      ...(cluster
+        ? {
+          cluster:
+            `two instances behind nginx against one instance (bench/cluster_workloads.ts), ` +
+            `${mode.rounds} round(s) per setup, ${mode.parallel} parallel clones`,
+        }
+        : {}),
     },
     transports,
     commands: workloadCommands(),
@@ -415,6 +503,7 @@ async function main(): Promise<number> {
     api,
     cli,
     engines,
+    cluster,
     notes,
   };
   const text = renderReport(report);
@@ -426,11 +515,13 @@ async function main(): Promise<number> {
     await cmd(Deno.execPath(), ["fmt", "--quiet", out]);
     progress(`wrote ${out}`);
   }
-  for (const g of [...checkGoals(report), ...checkEngineGoals(report)]) {
+  for (
+    const g of [...checkGoals(report), ...checkEngineGoals(report), ...checkClusterGoals(report)]
+  ) {
     console.log(`${g.ok === null ? "n/a " : g.ok ? "ok  " : "MISS"} ${g.goal}: ${g.measured}`);
   }
   const failures = parallel.reduce((n, p) => n + p.failures, 0) +
-    (api?.rows.reduce((n, r) => n + r.errors, 0) ?? 0);
+    (api?.rows.reduce((n, r) => n + r.errors, 0) ?? 0) + clusterFailures(cluster);
   if (failures || errors.length) {
     console.error(`${failures} operations failed${errors.length ? `; ${errors.join("; ")}` : ""}`);
     return 1;

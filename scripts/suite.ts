@@ -1,7 +1,9 @@
 /**
- * `deno task test`: the suite on both storage engines at once. The SQLite run is every test; the
- * PostgreSQL run is the end-to-end suite (tests/e2e/) with each server launched on a fresh database of a
- * throwaway cluster (testing/postgres.ts; SERVICE_TEST_POSTGRES_URL tells testing/launch.ts).
+ * `deno task test`: the suite on both storage engines at once. The SQLite run is every test but
+ * the cluster tests; the PostgreSQL run is the end-to-end suite (tests/e2e/) with each server
+ * launched on a fresh database of a throwaway cluster (testing/postgres.ts;
+ * SERVICE_TEST_POSTGRES_URL tells testing/launch.ts). The cluster tests (tests/e2e/cluster/:
+ * several instances behind nginx, which needs PostgreSQL) run once, in the PostgreSQL run.
  * SERVICE_TEST_ENGINES=sqlite (or postgres) runs one. Arguments replace the default test paths.
  */
 import { startPostgres } from "../testing/postgres.ts";
@@ -10,6 +12,8 @@ import { startPostgres } from "../testing/postgres.ts";
 const SQLITE_PATHS: string[] = [];
 /** The end-to-end suite: the tests that start servers. */
 const POSTGRES_PATHS = ["tests/e2e/"];
+/** Tests of PostgreSQL only: never in the SQLite run, even when named as arguments. */
+const POSTGRES_ONLY = "tests/e2e/cluster/";
 
 const engines = (Deno.env.get("SERVICE_TEST_ENGINES") ?? "sqlite,postgres").split(",")
   .map((e) => e.trim()).filter(Boolean);
@@ -21,9 +25,14 @@ for (const e of engines) {
 }
 
 /** Runs `deno test` on `paths` with `env`, each output line prefixed with `[name]`. */
-async function suite(name: string, paths: string[], env: Record<string, string>): Promise<number> {
+async function suite(
+  name: string,
+  paths: string[],
+  env: Record<string, string>,
+  flags: string[] = [],
+): Promise<number> {
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["test", "-A", "--parallel", ...paths],
+    args: ["test", "-A", "--parallel", ...flags, ...paths],
     env,
     stdout: "piped",
     stderr: "piped",
@@ -45,9 +54,16 @@ async function suite(name: string, paths: string[], env: Record<string, string>)
 }
 
 const runs: Promise<[string, number]>[] = [];
-if (engines.includes("sqlite")) {
-  const paths = Deno.args.length ? Deno.args : SQLITE_PATHS;
-  runs.push(suite("sqlite", paths, {}).then((code) => ["sqlite", code]));
+/** Whether `path` (as given on the command line) lies under POSTGRES_ONLY. */
+const postgresOnly = (path: string) =>
+  `${path.replace(/^\.\//, "").replace(/\/?$/, "/")}`.startsWith(POSTGRES_ONLY);
+// Paths all of PostgreSQL's own leave nothing for the SQLite run (deno test would find no module).
+const sqlitePaths = Deno.args.length ? Deno.args.filter((p) => !postgresOnly(p)) : SQLITE_PATHS;
+if (engines.includes("sqlite") && !(Deno.args.length && sqlitePaths.length === 0)) {
+  runs.push(
+    suite("sqlite", sqlitePaths, {}, [`--ignore=${POSTGRES_ONLY}`])
+      .then((code) => ["sqlite", code]),
+  );
 }
 if (engines.includes("postgres")) {
   let cluster;
@@ -67,6 +83,10 @@ if (engines.includes("postgres")) {
       .finally(() => cluster.destroy())
       .then((code) => ["postgres", code]),
   );
+}
+if (runs.length === 0) {
+  console.error(`${POSTGRES_ONLY} runs on PostgreSQL only: SERVICE_TEST_ENGINES=postgres`);
+  Deno.exit(2);
 }
 const results = await Promise.all(runs);
 for (const [name, code] of results) console.log(`${name}: ${code === 0 ? "passed" : "FAILED"}`);

@@ -1,5 +1,8 @@
 /** Creating keys, accounts and tokens against a running server (test or bench) with the real ssh-keygen. */
-import type { LaunchedServer as TestServer } from "./launch.ts";
+import type { LaunchedServer } from "./launch.ts";
+
+/** What these helpers use of a server (a launched one, an instance of a cluster, its balancer). */
+export type TestServer = Pick<LaunchedServer, "httpUrl" | "adminKey">;
 import { runOk } from "./run.ts";
 
 /** An ed25519 key pair on disk. */

@@ -9,6 +9,7 @@ import { assert, assertEquals } from "../helpers/assert.ts";
 import { freePort } from "../../testing/ports.ts";
 import { run, runOk } from "../../testing/run.ts";
 import { SERVER_TEST } from "../helpers/server.ts";
+import { balancerConfig, firstFile, STREAM_MODULE_PATHS } from "../../testing/nginx.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 /** Terminal colour codes (deno colours its own messages). */
@@ -21,11 +22,19 @@ function runnableBlocks(): string[] {
   return [...README.matchAll(re)].map((m) => m[1]);
 }
 
-/** The README's one nginx example. */
-function nginxExample(): string {
-  const blocks = [...README.matchAll(/```nginx\n([\s\S]*?)\n```/g)].map((m) => m[1]);
-  assertEquals(blocks.length, 1, "the README has one nginx example");
-  return blocks[0];
+/**
+ * The README's nginx examples by their marker (`<!-- readme-test: nginx <context> [cluster] -->`
+ * before the block): `http` ones go inside nginx.conf's http block, `stream` ones beside it.
+ */
+function nginxExamples(): { context: "http" | "stream"; cluster: boolean; text: string }[] {
+  const all = [...README.matchAll(/```nginx\n/g)].length;
+  const marked = [
+    ...README.matchAll(
+      /<!-- readme-test: nginx (http|stream)( cluster)? -->\n\n```nginx\n([\s\S]*?)\n```/g,
+    ),
+  ].map((m) => ({ context: m[1] as "http" | "stream", cluster: !!m[2], text: m[3] }));
+  assertEquals(marked.length, all, "every nginx example in the README is marked to be checked");
+  return marked;
 }
 
 /** Copies the checkout's files (not .git, data or build output) into `to`. */
@@ -206,58 +215,114 @@ function installed(...paths: string[]): string | undefined {
 }
 
 const NGINX = installed("/usr/sbin/nginx", "/usr/bin/nginx");
+const STREAM_MODULE = firstFile(STREAM_MODULE_PATHS);
+
+/**
+ * Writes `conf` with certbot's certificate paths replaced by self-signed certificates made in
+ * `dir` (nginx -t loads them, so they must exist); returns it.
+ */
+async function withCertificates(dir: string, conf: string): Promise<string> {
+  const certs = [...conf.matchAll(/\/etc\/letsencrypt\/live\/([^/]+)\/fullchain\.pem/g)]
+    .map((m) => m[1]);
+  assert(certs.length >= 1, "the example configures TLS certificates");
+  for (const name of new Set(certs)) {
+    await runOk("openssl", [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      `/CN=${name}`,
+      "-keyout",
+      `${dir}/${name}.key`,
+      "-out",
+      `${dir}/${name}.pem`,
+    ]);
+    conf = conf
+      .replaceAll(`/etc/letsencrypt/live/${name}/fullchain.pem`, `${dir}/${name}.pem`)
+      .replaceAll(`/etc/letsencrypt/live/${name}/privkey.pem`, `${dir}/${name}.key`);
+  }
+  assert(!conf.includes("/etc/letsencrypt"), "every certificate path was replaced");
+  return conf;
+}
+
+/**
+ * `nginx -t` on an nginx.conf made of `http` (inside its http block, as a file in conf.d/ is) and
+ * `main` (at its top level, as an included stream file is), in a fresh prefix directory.
+ */
+async function nginxTest(http: string, main = ""): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "signet-nginx-" });
+  const conf = await withCertificates(dir, http);
+  // Debian loads the stream module from modules-enabled/ (libnginx-mod-stream).
+  const module = main && STREAM_MODULE ? `load_module ${STREAM_MODULE};\n` : "";
+  await Deno.writeTextFile(
+    `${dir}/nginx.conf`,
+    `${module}pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\n` +
+      `http {\n${conf}\n}\n${main}\n`,
+  );
+  const r = await run(NGINX!, [
+    "-t",
+    "-p",
+    dir,
+    "-e",
+    `${dir}/error.log`,
+    "-c",
+    `${dir}/nginx.conf`,
+  ]);
+  assertEquals(r.code, 0, `nginx -t failed:\n${r.stderr}\n${conf}\n${main}`);
+  assert(r.stderr.includes("test is successful"), r.stderr);
+  await Deno.remove(dir, { recursive: true });
+}
 
 Deno.test({
-  name: "README: the nginx example passes nginx -t",
+  name: "README: the single-machine nginx example passes nginx -t",
   ignore: NGINX === undefined,
   async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "signet-nginx-" });
-    let conf = nginxExample();
-    // The example's certificates are certbot's paths; nginx -t loads them, so they must exist.
-    const certs = [...conf.matchAll(/\/etc\/letsencrypt\/live\/([^/]+)\/fullchain\.pem/g)]
-      .map((m) => m[1]);
-    assert(certs.length >= 1, "the example configures TLS certificates");
-    for (const name of certs) {
-      await runOk("openssl", [
-        "req",
-        "-x509",
-        "-newkey",
-        "ec",
-        "-pkeyopt",
-        "ec_paramgen_curve:prime256v1",
-        "-nodes",
-        "-days",
-        "1",
-        "-subj",
-        `/CN=${name}`,
-        "-keyout",
-        `${dir}/${name}.key`,
-        "-out",
-        `${dir}/${name}.pem`,
-      ]);
-      conf = conf
-        .replaceAll(`/etc/letsencrypt/live/${name}/fullchain.pem`, `${dir}/${name}.pem`)
-        .replaceAll(`/etc/letsencrypt/live/${name}/privkey.pem`, `${dir}/${name}.key`);
-    }
-    assert(!conf.includes("/etc/letsencrypt"), "every certificate path was replaced");
-    // As a file in conf.d/ would be: inside nginx.conf's http block.
-    await Deno.writeTextFile(
-      `${dir}/nginx.conf`,
-      `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n${conf}\n}\n`,
-    );
-    const r = await run(NGINX!, [
-      "-t",
-      "-p",
-      dir,
-      "-e",
-      `${dir}/error.log`,
-      "-c",
-      `${dir}/nginx.conf`,
-    ]);
-    assertEquals(r.code, 0, `nginx -t failed:\n${r.stderr}\n${conf}`);
-    assert(r.stderr.includes("test is successful"), r.stderr);
-    await Deno.remove(dir, { recursive: true });
+    const single = nginxExamples().filter((e) => !e.cluster);
+    assertEquals(single.map((e) => e.context), ["http"]);
+    await nginxTest(single[0].text);
   },
+});
+
+Deno.test({
+  name: "README: the balancer's nginx configuration (http and stream) passes nginx -t",
+  ignore: NGINX === undefined || STREAM_MODULE === undefined,
+  async fn() {
+    const cluster = nginxExamples().filter((e) => e.cluster);
+    assertEquals(cluster.map((e) => e.context).sort(), ["http", "stream"]);
+    const part = (context: string) => cluster.find((e) => e.context === context)!.text;
+    await nginxTest(part("http"), part("stream"));
+  },
+});
+
+/** Each `location` block of an nginx configuration, whitespace collapsed, upstream names as `U`. */
+function locations(conf: string): string[] {
+  return [...conf.matchAll(/\blocation [^{]+\{(?:[^{}]|\{[^{}]*\})*\}/g)]
+    .map((m) => m[0].replace(/\s+/g, " ").replace(/http:\/\/signet_\w+/g, "http://U"));
+}
+
+Deno.test("README: the balancer retries requests as the cluster tests' nginx does", () => {
+  const readme = nginxExamples().find((e) => e.cluster && e.context === "http")!.text;
+  const tested = balancerConfig({
+    dir: "/x",
+    streamModule: "/x.so",
+    http: { listen: 1, upstreams: [2, 3] },
+    registry: { listen: 4, upstreams: [5, 6] },
+    ssh: { listen: 7, upstreams: [8, 9] },
+  });
+  // testing/nginx.ts (tests/e2e/cluster/balancer_retries_test.ts proves its rules) and the
+  // README give hosting and the registry the same locations.
+  assertEquals(locations(readme), locations(tested));
+  assertEquals(locations(readme).length, 4);
+  const directives = (conf: string) =>
+    ["proxy_http_version 1.1;", 'proxy_set_header Connection "";', "keepalive 32;"]
+      .map((d) => conf.split(d).length - 1);
+  assertEquals(directives(readme), directives(tested));
 });
 
 const SYSTEMD_ANALYZE = installed("/usr/bin/systemd-analyze", "/bin/systemd-analyze");
@@ -274,6 +339,31 @@ Deno.test({
     assert(unit !== m[1], "ExecStart names /usr/local/bin/signet");
     const dir = await Deno.makeTempDir({ prefix: "signet-unit-" });
     await Deno.writeTextFile(`${dir}/signet.service`, unit + "\n");
+    const r = await run(SYSTEMD_ANALYZE!, ["verify", `${dir}/signet.service`]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals((r.stdout + r.stderr).trim(), "", "systemd-analyze verify warned");
+    await Deno.remove(dir, { recursive: true });
+  },
+});
+
+Deno.test({
+  name: "README: the cluster drop-in passes systemd-analyze verify with the unit",
+  ignore: SYSTEMD_ANALYZE === undefined,
+  async fn() {
+    const unit = /`\/etc\/systemd\/system\/signet\.service`:\n\n```ini\n([\s\S]*?)\n```/.exec(
+      README,
+    );
+    const dropIn =
+      /`\/etc\/systemd\/system\/signet\.service\.d\/cluster\.conf`[^\n]*:\n\n```ini\n([\s\S]*?)\n```/
+        .exec(README);
+    assert(unit && dropIn, "the README has the unit and the cluster drop-in");
+    const dir = await Deno.makeTempDir({ prefix: "signet-unit-" });
+    await Deno.writeTextFile(
+      `${dir}/signet.service`,
+      unit[1].replaceAll("/usr/local/bin/signet", "/bin/true") + "\n",
+    );
+    await Deno.mkdir(`${dir}/signet.service.d`);
+    await Deno.writeTextFile(`${dir}/signet.service.d/cluster.conf`, dropIn[1] + "\n");
     const r = await run(SYSTEMD_ANALYZE!, ["verify", `${dir}/signet.service`]);
     assertEquals(r.code, 0, r.stderr);
     assertEquals((r.stdout + r.stderr).trim(), "", "systemd-analyze verify warned");
