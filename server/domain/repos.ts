@@ -98,13 +98,17 @@ async function initRepo(ctx: Signet, owner: UserRow, name: string): Promise<Repo
     throw new Error(`git init failed: ${new TextDecoder().decode(init.stderr)}`);
   }
   try {
-    await ctx.store.repos.insert(owner.id, name);
+    // Read back in the same transaction: a delete arriving the moment the row is committed must
+    // not leave this create without the row it reports.
+    return await ctx.store.transaction(async (tx) => {
+      await tx.repos.insert(owner.id, name);
+      return (await tx.repos.find(owner.username, name))!;
+    });
   } catch (err) {
     // The name is held: the directory is this create's alone.
     await Deno.remove(dir, { recursive: true }).catch(() => {});
     throw err;
   }
-  return (await ctx.store.repos.find(owner.username, name))!;
 }
 
 /** Deletes `owner/name` after checking `actor` owns it; removes the row and the directory. */
