@@ -11,6 +11,7 @@
  * serialization failure (another instance's batch) runs the batch again; an outage fails it all.
  */
 import type postgres from "postgres";
+import { CommitQueue, type Outcome } from "../commit_queue.ts";
 import { freshTxState, isConnectionError, sqlState, type TxState } from "./sql.ts";
 
 /**
@@ -27,28 +28,14 @@ export type Begin = <T>(
   fn: (sql: postgres.TransactionSql<Record<string, never>>) => Promise<T>,
 ) => Promise<T>;
 
-/** How long a queued write may wait for announced writes (`expect()`) to join its batch. */
-const MAX_BATCH_WAIT_MS = 3;
 /** The most transactions one batch runs. */
 const MAX_BATCH = 64;
 /** How often a batch that lost a deadlock or serialization race is run again. */
 const RETRIES = 3;
 
-interface Pending {
-  work: BatchedWork<unknown>;
-  resolve(value: unknown): void;
-  reject(err: unknown): void;
-}
-
-type Outcome = { ok: boolean; value: unknown };
-
-/** Queues transactions and commits them in batches. */
+/** Queues transactions and commits them in batches (the queue: db/commit_queue.ts). */
 export class GroupCommit {
-  #queue: Pending[] = [];
-  #expected = 0;
-  #scheduled: "now" | "soon" | null = null;
-  #running = false;
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #queue: CommitQueue<BatchedWork<unknown>>;
 
   /**
    * `begin` opens a transaction; `guard` bounds a batch's time (a batch past it rejects, and its
@@ -57,62 +44,21 @@ export class GroupCommit {
   constructor(
     private readonly begin: Begin,
     private readonly guard: <T>(run: (abandoned: () => boolean) => Promise<T>) => Promise<T>,
-  ) {}
+  ) {
+    this.#queue = new CommitQueue((batch) => this.#runBatch(batch), MAX_BATCH);
+  }
 
   /** Runs `work` in the next batch; settles after that batch's COMMIT (or its failure). */
   run<T>(work: BatchedWork<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ work, resolve: resolve as (v: unknown) => void, reject });
-      this.#schedule();
-    });
+    return this.#queue.submit<T>(work);
   }
 
   /** Announces a transaction being prepared; call the returned function once it is submitted. */
   expect(): () => void {
-    this.#expected++;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      this.#expected--;
-      this.#schedule();
-    };
+    return this.#queue.expect();
   }
 
-  #schedule(): void {
-    if (this.#queue.length === 0 || this.#scheduled === "now" || this.#running) return;
-    if (this.#expected > 0 && this.#queue.length < MAX_BATCH) {
-      if (this.#scheduled === null) {
-        this.#scheduled = "soon";
-        this.#timer = setTimeout(() => this.#flush(), MAX_BATCH_WAIT_MS);
-      }
-      return;
-    }
-    clearTimeout(this.#timer);
-    this.#scheduled = "now";
-    setImmediate(() => this.#flush());
-  }
-
-  async #flush(): Promise<void> {
-    if (this.#scheduled === null || this.#running) return;
-    clearTimeout(this.#timer);
-    this.#scheduled = null;
-    this.#running = true;
-    const batch = this.#queue.splice(0, MAX_BATCH);
-    try {
-      const outcomes = await this.#runBatch(batch);
-      batch.forEach((p, i) =>
-        outcomes[i].ok ? p.resolve(outcomes[i].value) : p.reject(outcomes[i].value)
-      );
-    } catch (err) {
-      for (const p of batch) p.reject(err);
-    } finally {
-      this.#running = false;
-      this.#schedule();
-    }
-  }
-
-  async #runBatch(batch: Pending[]): Promise<Outcome[]> {
+  async #runBatch(batch: BatchedWork<unknown>[]): Promise<Outcome[]> {
     for (let attempt = 0;; attempt++) {
       try {
         return (await this.#attempt(batch, false)) ?? (await this.#attempt(batch, true))!;
@@ -126,14 +72,17 @@ export class GroupCommit {
   // One transaction for the whole batch. Without savepoints, a failing write rolls everything
   // back and this returns null (or, alone in its batch, its own failure); with them, it is undone
   // alone.
-  async #attempt(batch: Pending[], savepoints: boolean): Promise<Outcome[] | null> {
+  async #attempt(
+    batch: BatchedWork<unknown>[],
+    savepoints: boolean,
+  ): Promise<Outcome[] | null> {
     let failed: unknown = undefined;
     try {
       return await this.guard((abandoned) =>
         this.begin(async (sql) => {
           const outcomes: Outcome[] = [];
           let state = freshTxState();
-          for (const { work } of batch) {
+          for (const work of batch) {
             if (!savepoints) {
               try {
                 outcomes.push({ ok: true, value: await work(sql, state) });

@@ -1,6 +1,7 @@
 /** Opens the SQLite database with Signet's pragmas and applies pending migrations. */
 import { DatabaseSync } from "node:sqlite";
 import { MIGRATIONS } from "./migrations/index.ts";
+import { CommitQueue, type Outcome } from "../commit_queue.ts";
 
 /** The handle every data-access module takes. */
 export type Database = DatabaseSync;
@@ -75,36 +76,26 @@ export function transaction<T>(db: Database, fn: () => T): T {
   }
 }
 
-/** How long a queued write may wait for writes still being prepared to join its batch. */
-const MAX_BATCH_WAIT_MS = 3;
-
 /**
- * Group commit for concurrent writers: every write submitted before the batch runs shares one
- * `BEGIN IMMEDIATE … COMMIT`; each promise settles only after the COMMIT, so a write is
- * acknowledged once committed, and each write sees the ones before it, as if run one by one. A
- * write that throws changes nothing: the batch is rolled back and run again with a savepoint
- * around each write, so only the failing one is undone. (Savepoints are not used otherwise: the
- * full-text index writes its pending rows out at every savepoint.) Writes may be async; the batch
- * holds the connection until its COMMIT, and one batch runs at a time.
- *
- * A batch runs at the event loop's next turn, unless writes announced with `expect()` are still
- * being prepared (a registry mutation verifying its signatures): then it waits for them, at most
- * MAX_BATCH_WAIT_MS, since a COMMIT costs far more than one more write in it.
+ * Group commit for concurrent writers (the queue: db/commit_queue.ts): every write submitted
+ * before the batch runs shares one `BEGIN IMMEDIATE … COMMIT`; each promise settles only after the
+ * COMMIT, so a write is acknowledged once committed, and each write sees the ones before it, as if
+ * run one by one. A write that throws changes nothing: the batch is rolled back and run again with
+ * a savepoint around each write, so only the failing one is undone. (Savepoints are not used
+ * otherwise: the full-text index writes its pending rows out at every savepoint.) Writes may be
+ * async; the batch holds the connection until its COMMIT, and one batch runs at a time.
  */
 export class WriteBatcher {
-  #queue: Write[] = [];
-  #expected = 0;
-  #scheduled: "now" | "soon" | null = null;
-  #running = false;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  constructor(private readonly db: Database) {}
+  readonly #queue: CommitQueue<() => unknown>;
+  constructor(private readonly db: Database) {
+    this.#queue = new CommitQueue(async (batch) =>
+      (await this.#attempt(batch, false)) ?? (await this.#attempt(batch, true))!
+    );
+  }
 
   /** Runs `write` (no transaction of its own) in the next batch. */
   run<T>(write: () => T | Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ write, resolve: resolve as (v: unknown) => void, reject });
-      this.#schedule();
-    });
+    return this.#queue.submit<T>(write);
   }
 
   /**
@@ -112,68 +103,21 @@ export class WriteBatcher {
    * returned function once, after submitting it with `run` or giving up.
    */
   expect(): () => void {
-    this.#expected++;
-    let done = false;
-    return () => {
-      if (done) return;
-      done = true;
-      this.#expected--;
-      this.#schedule();
-    };
+    return this.#queue.expect();
   }
 
   /** Resolves once every write submitted so far has settled. */
-  async idle(): Promise<void> {
-    while (this.#running || this.#queue.length > 0) {
-      await new Promise((r) => setTimeout(r, 1));
-    }
-  }
-
-  #schedule(): void {
-    if (this.#queue.length === 0 || this.#scheduled === "now" || this.#running) return;
-    if (this.#expected > 0) {
-      if (this.#scheduled === null) {
-        this.#scheduled = "soon";
-        this.#timer = setTimeout(() => this.#flush(), MAX_BATCH_WAIT_MS);
-      }
-      return;
-    }
-    clearTimeout(this.#timer);
-    this.#scheduled = "now";
-    setImmediate(() => this.#flush());
-  }
-
-  async #flush(): Promise<void> {
-    if (this.#scheduled === null || this.#running) return;
-    clearTimeout(this.#timer);
-    this.#scheduled = null;
-    this.#running = true;
-    const batch = this.#queue;
-    this.#queue = [];
-    try {
-      let outcomes: Outcome[];
-      try {
-        outcomes = (await this.#attempt(batch, false)) ?? (await this.#attempt(batch, true))!;
-      } catch (err) {
-        for (const w of batch) w.reject(err);
-        return;
-      }
-      batch.forEach((w, i) =>
-        outcomes[i].ok ? w.resolve(outcomes[i].value) : w.reject(outcomes[i].value)
-      );
-    } finally {
-      this.#running = false;
-      this.#schedule();
-    }
+  idle(): Promise<void> {
+    return this.#queue.idle();
   }
 
   // Runs the batch in one transaction. Without savepoints, the first failing write rolls back
   // everything and returns null; with them, a failing write is undone alone.
-  async #attempt(batch: Write[], savepoints: boolean): Promise<Outcome[] | null> {
+  async #attempt(batch: (() => unknown)[], savepoints: boolean): Promise<Outcome[] | null> {
     const outcomes: Outcome[] = [];
     this.db.exec("BEGIN IMMEDIATE");
     try {
-      for (const { write } of batch) {
+      for (const write of batch) {
         if (!savepoints) {
           outcomes.push({ ok: true, value: await write() });
           continue;
@@ -196,14 +140,6 @@ export class WriteBatcher {
     }
   }
 }
-
-interface Write {
-  write: () => unknown;
-  resolve(value: unknown): void;
-  reject(err: unknown): void;
-}
-
-type Outcome = { ok: boolean; value: unknown };
 
 /**
  * Makes `db.prepare(sql)` return one cached statement per SQL text. Data access prepares its SQL

@@ -71,3 +71,17 @@ export async function commitFile(
   if (pushTo !== undefined) await runOk("git", ["push", "-q", pushTo, "main"], { cwd, env });
   return (await runOk("git", ["rev-parse", "HEAD"], { cwd, env })).trim();
 }
+
+/**
+ * Clones `url` bare into `dir` over protocol v2, checks it with `git fsck`, and returns its main
+ * branch's commit.
+ */
+export async function cloneBareHead(
+  url: string,
+  dir: string,
+  env: Record<string, string>,
+): Promise<string> {
+  await runOk("git", ["-c", "protocol.version=2", "clone", "-q", "--bare", url, dir], { env });
+  await runOk("git", ["--git-dir", dir, "fsck", "--no-progress"], { env });
+  return (await runOk("git", ["--git-dir", dir, "rev-parse", "main"], { env })).trim();
+}

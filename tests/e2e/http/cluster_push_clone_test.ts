@@ -7,10 +7,10 @@ import { assertEquals } from "../../helpers/assert.ts";
 import { clusterTest } from "../../helpers/cluster.ts";
 import { userWithRepo } from "../../../testing/accounts.ts";
 import type { LaunchedServer } from "../../../testing/launch.ts";
-import { run, runOk } from "../../../testing/run.ts";
+import { runOk } from "../../../testing/run.ts";
 import { tempHome } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
-import { commitFile } from "../../helpers/git.ts";
+import { cloneBareHead, commitFile } from "../../helpers/git.ts";
 
 /** How `server` answered its clones so far, as its log lines say ("made" or "cache"). */
 function cloneSources(server: LaunchedServer): string[] {
@@ -47,14 +47,7 @@ clusterTest(
     const work = `${home}/work`;
     await runOk("git", ["init", "-q", "-b", "main", work], { env });
     let n = 0;
-    const cloneHead = async (url: string) => {
-      const dir = `${home}/clone-${n++}`;
-      const r = await run("git", ["-c", "protocol.version=2", "clone", "-q", "--bare", url, dir], {
-        env,
-      });
-      assertEquals(r.code, 0, r.stderr);
-      return (await runOk("git", ["--git-dir", dir, "rev-parse", "main"], { env })).trim();
-    };
+    const cloneHead = (url: string) => cloneBareHead(url, `${home}/clone-${n++}`, env);
     for (const round of ["one", "two", "three"]) {
       const head = await commitFile(work, pushEnv, "file.txt", round, round, pushUrl);
       // Twice on each transport: the second clone of a state may come from b's cache.

@@ -4,7 +4,7 @@ import { userWithRepo } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
 import { serverTest, tempHome, type TestServer } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
-import { commitFile } from "../../helpers/git.ts";
+import { cloneBareHead, commitFile } from "../../helpers/git.ts";
 
 /** The log lines of answered clones, as [transport, source]. */
 function cloneLog(server: TestServer): string[][] {
@@ -31,15 +31,7 @@ serverTest("clones are answered from the clone cache until a push", {}, async (s
   await runOk("git", ["init", "-q", "-b", "main", work], { env });
   const commitPush = (msg: string) => commitFile(work, env, "file.txt", msg, msg, sshUrl);
   let n = 0;
-  const cloneHead = async (url: string) => {
-    const dir = `${home}/clone-${n++}`;
-    const r = await run("git", ["-c", "protocol.version=2", "clone", "-q", "--bare", url, dir], {
-      env,
-    });
-    assertEquals(r.code, 0, r.stderr);
-    await runOk("git", ["--git-dir", dir, "fsck", "--no-progress"], { env });
-    return (await runOk("git", ["--git-dir", dir, "rev-parse", "main"], { env })).trim();
-  };
+  const cloneHead = (url: string) => cloneBareHead(url, `${home}/clone-${n++}`, env);
 
   const first = await commitPush("one");
   await t.step("the first clone makes the response, the next ones reuse it", async () => {
