@@ -82,6 +82,21 @@ async function main(): Promise<number> {
     console.error(`--instances must be 1 to 26, not "${values.instances}"`);
     return 2;
   }
+  // Listening from the start: Ctrl-C while starting must still stop what started (pg_ctl runs
+  // PostgreSQL in a session of its own, so the terminal's SIGINT never reaches it), and so must a
+  // closed terminal (SIGHUP), or nginx and PostgreSQL outlive this process. `deno task` passes the
+  // terminal's SIGINT on, so one Ctrl-C arrives twice: only the first counts.
+  let signalled = false;
+  let wake = () => {};
+  const onSignal = () => {
+    if (signalled) return;
+    signalled = true;
+    say("\nstopping nginx, the instances and PostgreSQL …");
+    wake();
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    Deno.addSignalListener(signal, onSignal);
+  }
   let cluster: BalancedCluster;
   try {
     const ports = {
@@ -89,7 +104,7 @@ async function main(): Promise<number> {
       registry: port(values.registry, 8081, "registry"),
       ssh: port(values.ssh, 2222, "ssh"),
     };
-    console.error("starting PostgreSQL, the instances and nginx …");
+    say("starting PostgreSQL, the instances and nginx …");
     cluster = await startBalancedCluster({
       instances,
       ports,
@@ -100,22 +115,33 @@ async function main(): Promise<number> {
       failTimeoutSeconds: 10,
     });
   } catch (err) {
-    console.error(`cannot start the cluster: ${err instanceof Error ? err.message : err}`);
+    // Stopped while starting: startBalancedCluster has undone what it started.
+    if (signalled) {
+      say("stopped");
+      return 130;
+    }
+    say(`cannot start the cluster: ${err instanceof Error ? err.message : err}`);
     return 1;
   }
-  console.log(usage(cluster));
-  const stopped = new Promise<void>((resolve) => {
-    const stop = () => {
-      console.error("\nstopping nginx, the instances and PostgreSQL …");
-      resolve();
-    };
-    Deno.addSignalListener("SIGINT", stop);
-    Deno.addSignalListener("SIGTERM", stop);
-  });
-  await stopped;
+  if (!signalled) {
+    try {
+      console.log(usage(cluster));
+    } catch { /* the terminal is gone: stop all the same */ }
+    await new Promise<void>((resolve) => {
+      wake = resolve;
+      if (signalled) resolve();
+    });
+  }
   await cluster.stop();
-  console.error("stopped");
+  say("stopped");
   return 0;
+}
+
+/** A line on stderr; none when the terminal is gone (SIGHUP), which must not stop the stop. */
+function say(line: string): void {
+  try {
+    console.error(line);
+  } catch { /* no terminal */ }
 }
 
 if (import.meta.main) Deno.exit(await main());

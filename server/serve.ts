@@ -157,8 +157,8 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
     },
   });
 
+  // The instance's name is on every line already (setLogInstance): not a second time here.
   log("info", "signet started", {
-    instance: config.instanceName,
     data_dir: config.dataDir,
     database: config.databaseUrl === null
       ? config.databasePath

@@ -45,23 +45,6 @@ export async function startPostgres(opts: { own?: boolean } = {}): Promise<TestP
   const root = await Deno.makeTempDir({ prefix: "signet-pg-" });
   const dir = `${root}/data`;
   if (owner) await Deno.chown(root, owner.uid, owner.gid);
-  await run(`${bin}/initdb`, [
-    "-D",
-    dir,
-    "-A",
-    "trust",
-    "-U",
-    "signet",
-    "--encoding=UTF8",
-    "--locale=C.UTF-8",
-    "--no-sync",
-  ], owner);
-  // One role must give a password (trust for everyone else), to test that failure's message.
-  const hba = `${dir}/pg_hba.conf`;
-  await Deno.writeTextFile(
-    hba,
-    `host all ${PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n${await Deno.readTextFile(hba)}`,
-  );
   const port = freePort();
   const base = `postgres://signet@127.0.0.1:${port}`;
   const pgStart = () =>
@@ -78,7 +61,32 @@ export async function startPostgres(opts: { own?: boolean } = {}): Promise<TestP
       "start",
     ], owner);
   const pgStop = () => run(`${bin}/pg_ctl`, ["-D", dir, "-m", "fast", "-w", "stop"], owner);
-  await pgStart();
+  // A start that fails (or is interrupted: Ctrl-C reaches initdb and pg_ctl, but not the server
+  // pg_ctl started in a session of its own) leaves no server and no directory behind.
+  try {
+    await run(`${bin}/initdb`, [
+      "-D",
+      dir,
+      "-A",
+      "trust",
+      "-U",
+      "signet",
+      "--encoding=UTF8",
+      "--locale=C.UTF-8",
+      "--no-sync",
+    ], owner);
+    // One role must give a password (trust for everyone else), to test that failure's message.
+    const hba = `${dir}/pg_hba.conf`;
+    await Deno.writeTextFile(
+      hba,
+      `host all ${PASSWORD_ROLE} 127.0.0.1/32 scram-sha-256\n${await Deno.readTextFile(hba)}`,
+    );
+    await pgStart();
+  } catch (err) {
+    await pgStop().catch(() => {});
+    await Deno.remove(root, { recursive: true }).catch(() => {});
+    throw err;
+  }
   let running = true;
   return {
     url: (db = "postgres") => `${base}/${db}`,
