@@ -122,8 +122,12 @@ export async function runRegistryWorkloads(
   const sample = await fetch(`${server.registryUrl}/v1/bots/${seedBotId(1)}`);
   if (sample.status !== 200) throw new Error(`seeded bot not readable: ${sample.status}`);
   const bare = await startBareServer(await sample.text(), opts.workDir);
-  // The same data served without the HTTP connection guard, to show what the guard costs.
-  const unguarded = await startSignet(server.dataDir, {
+  // The same data served without the HTTP connection guard, to show what the guard costs: a copy
+  // of the database in a data dir of its own (the embedded file is one server's).
+  const unguardedDir = `${opts.workDir}/unguarded-data`;
+  await Deno.mkdir(unguardedDir, { recursive: true });
+  snapshotDatabase(`${server.dataDir}/signet.db`, `${unguardedDir}/signet.db`);
+  const unguarded = await startSignet(unguardedDir, {
     SERVICE_SSH_BIND: "off",
     SERVICE_HTTP_HEADER_TIMEOUT: "0",
     SERVICE_HTTP_IDLE_TIMEOUT: "0",
