@@ -12,6 +12,13 @@ import { SEED_WORDS } from "./load/seed_names.ts";
 
 const LOAD = new URL("./load/", import.meta.url).pathname;
 
+/**
+ * The bench's PostgreSQL settings beyond testing/postgres.ts's: shared buffers that hold the
+ * 100,000-bot registry (PostgreSQL's default of 128 MB does not; SQLite's reads come from the page
+ * cache either way), as a production server would be configured.
+ */
+export const BENCH_POSTGRES_SETTINGS = { shared_buffers: "512MB" };
+
 /** The two engines, in the order the tables show them. */
 export const ENGINES = ["sqlite", "postgres"] as const;
 export type EngineName = typeof ENGINES[number];

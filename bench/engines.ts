@@ -9,7 +9,12 @@
 import { parseArgs } from "node:util";
 import { fmt, median, progress } from "./util.ts";
 import { startSignet } from "./signet.ts";
-import { ENGINES, runEngineRegistry, seedBots } from "./engine_workloads.ts";
+import {
+  BENCH_POSTGRES_SETTINGS,
+  ENGINES,
+  runEngineRegistry,
+  seedBots,
+} from "./engine_workloads.ts";
 import { startPostgres } from "../testing/postgres.ts";
 
 const { values } = parseArgs({
@@ -26,7 +31,7 @@ const { values } = parseArgs({
 const bots = Number(values.bots);
 const seconds = Number(values.seconds);
 const work = await Deno.makeTempDir({ prefix: "signet-engines-" });
-const cluster = await startPostgres();
+const cluster = await startPostgres({ settings: BENCH_POSTGRES_SETTINGS });
 const postgresUrl = await cluster.createDatabase();
 let logFile = "";
 if (values["slow-log"]) {
@@ -45,7 +50,9 @@ if (values["slow-log"]) {
   await admin.end();
 }
 const sqlite = await startSignet(`${work}/sqlite-data`);
-const postgres = await startSignet(`${work}/pg-data`, { SERVICE_DATABASE_URL: postgresUrl });
+const postgres = await startSignet(`${work}/pg-data`, {
+  SERVICE_DATABASE_URL: cluster.overSocket(postgresUrl),
+});
 try {
   progress(`seeding ${bots} bots on SQLite`);
   await seedBots(sqlite, `${work}/sqlite-data/signet.db`, work, bots);

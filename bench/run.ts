@@ -43,7 +43,12 @@ import {
 } from "./git_workloads.ts";
 import { type ApiResults, registryUp, runApiWorkloads } from "./api_workloads.ts";
 import { getRoundSeconds, runRegistryWorkloads } from "./registry_workloads.ts";
-import { type EngineRegistry, runEngineRegistry, serverVersion } from "./engine_workloads.ts";
+import {
+  BENCH_POSTGRES_SETTINGS,
+  type EngineRegistry,
+  runEngineRegistry,
+  serverVersion,
+} from "./engine_workloads.ts";
 import {
   type ClusterOptions as ClusterWorkloadOptions,
   type ClusterResults,
@@ -340,14 +345,15 @@ async function main(): Promise<number> {
     if (!values["skip-postgres"]) {
       await phase("PostgreSQL Signet", async () => {
         progress("starting a throwaway PostgreSQL cluster and a Signet on it");
-        const pg = postgres = await startPostgres();
+        const pg = postgres = await startPostgres({ settings: BENCH_POSTGRES_SETTINGS });
         stops.push(() => pg.destroy());
         postgresInfo = `${await serverVersion(pg.url())}, a throwaway local cluster ` +
-          "(testing/postgres.ts: fsync, synchronous_commit and full_page_writes off, default " +
-          "shared_buffers; data on disk), over loopback TCP, sharing the two cores";
+          "(testing/postgres.ts: fsync, synchronous_commit and full_page_writes off, " +
+          `shared_buffers ${BENCH_POSTGRES_SETTINGS.shared_buffers}; data on disk), over its ` +
+          "Unix-domain socket, sharing the two cores";
         postgresUrl = await pg.createDatabase();
         const server = await startSignet(`${work}/signet-pg-data`, {
-          SERVICE_DATABASE_URL: postgresUrl,
+          SERVICE_DATABASE_URL: pg.overSocket(postgresUrl),
         });
         stops.push(() => server.stop());
         const account = await setupSignetRepos(server, generated, generated.small, home, key);

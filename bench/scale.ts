@@ -12,6 +12,7 @@ import { type SignetServer, startSignet } from "./signet.ts";
 import type { ApiOptions, ApiRow } from "./api_workloads.ts";
 import {
   alternate,
+  BENCH_POSTGRES_SETTINGS,
   type EngineName,
   ENGINES,
   getBotLoad,
@@ -84,12 +85,14 @@ export async function runScale(opts: { quick: boolean; out?: string }): Promise<
   let postgresVersion = "";
   try {
     progress("starting a throwaway PostgreSQL cluster and two Signets");
-    const cluster = await startPostgres();
+    const cluster = await startPostgres({ settings: BENCH_POSTGRES_SETTINGS });
     stops.push(() => cluster.destroy());
     const postgresUrl = await cluster.createDatabase();
     const servers: Record<EngineName, SignetServer> = {
       sqlite: await startSignet(`${work}/sqlite-data`),
-      postgres: await startSignet(`${work}/pg-data`, { SERVICE_DATABASE_URL: postgresUrl }),
+      postgres: await startSignet(`${work}/pg-data`, {
+        SERVICE_DATABASE_URL: cluster.overSocket(postgresUrl),
+      }),
     };
     for (const engine of ENGINES) stops.push(() => servers[engine].stop());
     const where: Record<EngineName, string> = {

@@ -26,6 +26,11 @@ export interface TestPostgres {
   thaw(): Promise<void>;
   /** Stops the cluster and deletes its directory (a no-op for a shared cluster). */
   destroy(): Promise<void>;
+  /**
+   * `url` (a database of this cluster) over the cluster's Unix-domain socket, the libpq way
+   * (`?host=/dir`, which Signet's store reads); `url` itself for a shared cluster.
+   */
+  overSocket(url: string): string;
 }
 
 const USER = "pgtest";
@@ -37,7 +42,9 @@ let counter = 0;
  * Starts a cluster (or attaches to SERVICE_TEST_POSTGRES_URL's; `own` always starts one, for tests
  * that stop or freeze it).
  */
-export async function startPostgres(opts: { own?: boolean } = {}): Promise<TestPostgres> {
+export async function startPostgres(
+  opts: { own?: boolean; settings?: Record<string, string> } = {},
+): Promise<TestPostgres> {
   const shared = Deno.env.get("SERVICE_TEST_POSTGRES_URL");
   if (shared && !opts.own) return attach(shared);
   const bin = await findBin();
@@ -54,7 +61,9 @@ export async function startPostgres(opts: { own?: boolean } = {}): Promise<TestP
       "-l",
       `${root}/log`,
       "-o",
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200`,
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200${
+        Object.entries(opts.settings ?? {}).map(([k, v]) => ` -c ${k}=${v}`).join("")
+      }`,
       "-w",
       "-t",
       "60",
@@ -102,6 +111,7 @@ export async function startPostgres(opts: { own?: boolean } = {}): Promise<TestP
     },
     freeze: () => signalAll(dir, "SIGSTOP"),
     thaw: () => signalAll(dir, "SIGCONT"),
+    overSocket: (url) => `${url}${url.includes("?") ? "&" : "?"}host=${encodeURIComponent(dir)}`,
     async destroy() {
       await signalAll(dir, "SIGCONT").catch(() => {});
       if (running) await pgStop().catch(() => {});
@@ -125,6 +135,7 @@ function attach(sharedUrl: string): TestPostgres {
     url: (db = "postgres") => at(db),
     createDatabase: () => createDatabase(sharedUrl, at("").replace(/\/$/, "")),
     restartable: false,
+    overSocket: (url) => url,
     stop: unsupported,
     start: unsupported,
     freeze: unsupported,
