@@ -238,7 +238,8 @@ function renderScale(r: {
     "One Signet on its embedded SQLite file (data dir on " +
     `${r.onTmpfs ? "tmpfs" : "disk"}) and one on a fresh database of a throwaway PostgreSQL ` +
     `${r.postgresVersion} cluster (testing/postgres.ts: fsync, synchronous_commit and ` +
-    "full_page_writes off; data on disk), seeded by bench/load/seed_registry.ts (SQLite " +
+    `full_page_writes off; shared_buffers ${BENCH_POSTGRES_SETTINGS.shared_buffers}; data on ` +
+    "disk; Signet connects over its Unix-domain socket), seeded by bench/load/seed_registry.ts (SQLite " +
     "through storeBot; PostgreSQL through its bench-only bulk path, the same rows as multi-row " +
     "INSERTs, then ANALYZE). At each size: untimed loads (1 s GET, 5 s search), then " +
     `${r.rounds} rounds of GET bot (${r.getSeconds} s) and of search (${r.seconds} s, the ` +
