@@ -193,16 +193,21 @@ export async function runEngineRegistry(
   };
 }
 
-/** The version of the PostgreSQL server at `url`. */
-export async function serverVersion(url: string): Promise<string> {
+/** The one value `query` selects (as text) from the PostgreSQL database at `url`. */
+export async function postgresValue(url: string, query: string): Promise<string> {
   const { default: postgres } = await import("postgres");
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
-    const [r] = await sql.unsafe("SELECT current_setting('server_version') AS v");
-    return String(r.v);
+    const [r] = await sql.unsafe(query);
+    return String(Object.values(r)[0]);
   } finally {
     await sql.end();
   }
+}
+
+/** The version of the PostgreSQL server at `url`. */
+export function serverVersion(url: string): Promise<string> {
+  return postgresValue(url, "SELECT current_setting('server_version')");
 }
 
 /** Median and range of `xs`. */

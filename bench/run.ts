@@ -144,6 +144,18 @@ async function freeBytes(path: string): Promise<number> {
   return Number(r.stdout.trim().split("\n").pop());
 }
 
+/** The registry loads' settings from the run's mode (the engines and cluster phases share them). */
+function registryLoads(mode: Mode, work: string) {
+  return {
+    seconds: mode.apiSeconds,
+    getSeconds: getRoundSeconds(mode.apiSeconds),
+    connections: mode.apiConnections,
+    bots: mode.bots,
+    workDir: work,
+    rounds: mode.rounds,
+  };
+}
+
 /** The cluster phase's settings from the run's mode. */
 function clusterOptions(
   mode: Mode,
@@ -154,12 +166,7 @@ function clusterOptions(
   postgres: TestPostgres | null,
 ): ClusterWorkloadOptions {
   return {
-    seconds: mode.apiSeconds,
-    getSeconds: getRoundSeconds(mode.apiSeconds),
-    connections: mode.apiConnections,
-    bots: mode.bots,
-    workDir: work,
-    rounds: mode.rounds,
+    ...registryLoads(mode, work),
     parallel: mode.parallel,
     smallRepo,
     home,
@@ -441,12 +448,7 @@ async function main(): Promise<number> {
           const pg = signetPg;
           await phase("storage engines", async () => {
             engines = await runEngineRegistry({ sqlite: signet, postgres: pg }, postgresUrl, {
-              seconds: mode.apiSeconds,
-              getSeconds: getRoundSeconds(mode.apiSeconds),
-              connections: mode.apiConnections,
-              bots: mode.bots,
-              workDir: work,
-              rounds: mode.rounds,
+              ...registryLoads(mode, work),
               mutations: mode.mutations,
             });
           });

@@ -17,6 +17,7 @@ import {
   ENGINES,
   getBotLoad,
   type PerEngine,
+  postgresValue,
   rssKb,
   searchLoad,
   seedBots,
@@ -50,14 +51,7 @@ async function databaseBytes(engine: EngineName, where: string): Promise<number>
     }
     return n;
   }
-  const { default: postgres } = await import("postgres");
-  const sql = postgres(where, { max: 1, onnotice: () => {} });
-  try {
-    const [r] = await sql.unsafe("SELECT pg_database_size(current_database())::text AS n");
-    return Number(r.n);
-  } finally {
-    await sql.end();
-  }
+  return Number(await postgresValue(where, "SELECT pg_database_size(current_database())"));
 }
 
 /** Runs the scale mode; returns the exit code. */

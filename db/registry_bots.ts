@@ -14,6 +14,24 @@ export interface BotWrite {
   controllers: string[];
 }
 
+/**
+ * The registry_bots columns of `bot` in the order both engines insert them: bot_id, status,
+ * search_text, record, version, created_at, updated_at.
+ */
+export function botRowValues(
+  bot: BotWrite,
+): [string, string, string, string, number, string, string] {
+  return [
+    bot.botId,
+    bot.status,
+    bot.searchText,
+    bot.record,
+    bot.version,
+    bot.createdAt,
+    bot.updatedAt,
+  ];
+}
+
 /** Filters of one search page. */
 export interface BotQuery {
   /** Case-insensitive substring of id, name or description. */

@@ -8,6 +8,7 @@ import type {
   PlanMemory,
   RegistryCounts,
 } from "../registry_bots.ts";
+import { botRowValues } from "../registry_bots.ts";
 import { changes, rows, type Sql } from "./sql.ts";
 
 /**
@@ -86,13 +87,7 @@ export function pgBots(sql: Sql): BotStore {
       ];
       // One round trip for a new bot (the common write); an existing one inserts nothing here.
       const [{ inserted }] = await rows<{ inserted: number }>(sql, INSERT_BOT, [
-        bot.botId,
-        bot.status,
-        bot.searchText,
-        bot.record,
-        bot.version,
-        bot.createdAt,
-        bot.updatedAt,
+        ...botRowValues(bot),
         ...lists,
       ]);
       if (inserted === 1) return;

@@ -11,6 +11,7 @@ import type {
   PlanMemory,
   RegistryCounts,
 } from "../registry_bots.ts";
+import { botRowValues } from "../registry_bots.ts";
 import type { Sync } from "./sync.ts";
 import { rarestWindow } from "../search_plan.ts";
 
@@ -41,15 +42,7 @@ export function saveBot(db: Database, bot: BotWrite): void {
   const inserted = db.prepare(
     `INSERT INTO registry_bots (bot_id, status, search_text, record, version, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (bot_id) DO NOTHING`,
-  ).run(
-    bot.botId,
-    bot.status,
-    bot.searchText,
-    bot.record,
-    bot.version,
-    bot.createdAt,
-    bot.updatedAt,
-  ).changes === 1;
+  ).run(...botRowValues(bot)).changes === 1;
   if (!inserted) {
     db.prepare(
       "UPDATE registry_bots SET status = ?, record = ?, version = ?, updated_at = ? WHERE bot_id = ?",

@@ -22,6 +22,18 @@ export async function newKey(keyId: string, botId?: string): Promise<TestBotKey>
   return { file, signer: await signerFromKeyFile(file), pub: publicKeyOf(file) };
 }
 
+/** The fields of a record's keys a client sends back in an update (no status, no dates). */
+export function keyEntries(
+  bot: { keys: { key_id: string; algorithm: string; public_key: string; label?: string }[] },
+) {
+  return bot.keys.map(({ key_id, algorithm, public_key, label }) => ({
+    key_id,
+    algorithm,
+    public_key,
+    label,
+  }));
+}
+
 /** A client for `url`. */
 export function client(url: string): RegistryClient {
   return new RegistryClient(url);

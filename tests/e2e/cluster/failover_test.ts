@@ -16,7 +16,7 @@ import {
   serverErrors,
   via,
 } from "../../helpers/cluster.ts";
-import { createRepo, signedIn } from "../../../testing/accounts.ts";
+import { userWithRepo } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
 import { tempHome } from "../../helpers/server.ts";
 import { commitFile, commitRandomFile } from "../../helpers/git.ts";
@@ -56,9 +56,8 @@ balancedTest("failover: kill -9 of one instance mid-traffic loses no acknowledge
 ) => {
   const [a, b] = cluster.instances;
   const home = await tempHome("signet-cluster-failover-");
-  const { user, token } = await signedIn(via(cluster), "alice");
+  const { user, token } = await userWithRepo(via(cluster), "alice", "busy");
   const auth = { token, key: user.key };
-  await createRepo(via(cluster), token, "busy");
   const seed = remote(balancer(cluster), "http", "alice/busy", auth, home);
   await runOk("git", ["init", "-q", "-b", "main", `${home}/seed`], { env: seed.env });
   await commitRandomFile(`${home}/seed`, seed.env, "blob.bin", 1024 * 1024, "seed");

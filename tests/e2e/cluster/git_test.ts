@@ -19,7 +19,7 @@ import {
   serverErrors,
   via,
 } from "../../helpers/cluster.ts";
-import { createRepo, signedIn } from "../../../testing/accounts.ts";
+import { createRepo, userWithRepo } from "../../../testing/accounts.ts";
 import { runOk } from "../../../testing/run.ts";
 import { tempHome } from "../../helpers/server.ts";
 import { commitFile, commitRandomFile } from "../../helpers/git.ts";
@@ -31,9 +31,8 @@ balancedTest("git: pushes and clones through either instance see one repository"
 ) => {
   const [a, b] = cluster.instances;
   const home = await tempHome("signet-cluster-git-");
-  const { user, token } = await signedIn(via(cluster), "alice");
+  const { user, token } = await userWithRepo(via(cluster, a), "alice", "shared");
   const auth = { token, key: user.key };
-  await createRepo(via(cluster, a), token, "shared");
   let n = 0;
   const scratch = () => `${home}/c${n++}`;
 

@@ -5,7 +5,7 @@
  */
 import { assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { balancedTest } from "../../helpers/cluster.ts";
-import { client, newKey } from "../../helpers/registry.ts";
+import { client, keyEntries, newKey } from "../../helpers/registry.ts";
 import { replayLog } from "../../../server/registry/replay.ts";
 
 balancedTest("registry: one record and one audit chain whichever instance writes", {}, async (
@@ -16,12 +16,7 @@ balancedTest("registry: one record and one audit chain whichever instance writes
   const [ca, cb, lb] = [client(a.registryUrl), client(b.registryUrl), client(cluster.registryUrl)];
   const k = await newKey("k1");
   const created = await lb.createBot({ bot_id: "busy", keys: [k.pub] }, [k.signer]);
-  const keys = created.keys.map(({ key_id, algorithm, public_key, label }) => ({
-    key_id,
-    algorithm,
-    public_key,
-    label,
-  }));
+  const keys = keyEntries(created);
   const path = "/v1/bots/busy";
 
   await t.step(

@@ -1,6 +1,6 @@
 /** 20 concurrent signed updates to one bot: all serialized, logged in one order, none lost. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { client, newKey } from "../../helpers/registry.ts";
+import { client, keyEntries, newKey } from "../../helpers/registry.ts";
 import { serverTest } from "../../helpers/server.ts";
 import { replayLog } from "../../../server/registry/replay.ts";
 
@@ -11,12 +11,7 @@ serverTest(
     const c = client(server.registryUrl);
     const k = await newKey("k1");
     const created = await c.createBot({ bot_id: "busy", keys: [k.pub] }, [k.signer]);
-    const keys = created.keys.map(({ key_id, algorithm, public_key, label }) => ({
-      key_id,
-      algorithm,
-      public_key,
-      label,
-    }));
+    const keys = keyEntries(created);
     const path = "/v1/bots/busy";
     // Sign everything first, then fire all 20 requests at once.
     /** 20 updates of busy signed with k, the `i`th with `fields(i)`. */
