@@ -1,4 +1,5 @@
 /** The invites store: single-use signup codes. */
+import type { Page, PageQuery } from "./pages.ts";
 
 /** A stored invite with the username of whoever used it. */
 export interface InviteRow {
@@ -8,6 +9,11 @@ export interface InviteRow {
   used_by_username: string | null;
   created_at: string;
   used_at: string | null;
+}
+
+/** A page of invites by creation time (keys `created_at` and the insertion order), of one state. */
+export interface InvitePageQuery extends PageQuery {
+  state?: "used" | "unused";
 }
 
 /** Invite codes. */
@@ -23,6 +29,10 @@ export interface InviteStore {
   consume(code: string, userId: number): Promise<boolean>;
   /** Every invite, newest first. */
   list(): Promise<InviteRow[]>;
+  /** One page of invites. */
+  page(q: InvitePageQuery): Promise<Page<InviteRow>>;
+  /** How many invites are unused. */
+  countUnused(): Promise<number>;
 }
 
 /** The row of an invite just stored (both engines return it from `insert`). */

@@ -58,7 +58,7 @@ const TABLES: readonly TableSpec[] = [
   },
   {
     name: "repos",
-    columns: ["id", "owner_id", "name", "created_at", "pushed_at"],
+    columns: ["id", "owner_id", "name", "created_at", "pushed_at", "size_bytes"],
     orderBy: "id",
     identity: "id",
   },

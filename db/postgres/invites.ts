@@ -1,5 +1,7 @@
 /** PostgreSQL invites store (see ../invites.ts). */
 import { type InviteRow, type InviteStore, newInviteRow } from "../invites.ts";
+import { inviteListing } from "../listings.ts";
+import { readPage } from "./pages.ts";
 import { changes, rows, type Sql } from "./sql.ts";
 
 const SELECT = `SELECT i.code, i.created_by, i.used_by, i.created_at, i.used_at,
@@ -30,5 +32,13 @@ export function pgInvites(sql: Sql): InviteStore {
         [userId, new Date().toISOString(), code],
       ) === 1,
     list: () => rows<InviteRow>(sql, `${SELECT} ORDER BY i.created_at DESC, i.seq DESC`),
+    page: (q) => readPage(sql, inviteListing("$", q, "i.seq", ' COLLATE "C"'), q),
+    async countUnused() {
+      const [r] = await rows<{ n: number }>(
+        sql,
+        "SELECT COUNT(*) AS n FROM invites WHERE used_at IS NULL",
+      );
+      return Number(r.n);
+    },
   };
 }

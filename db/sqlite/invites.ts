@@ -1,6 +1,14 @@
 /** Invites on SQLite. */
 import type { Database } from "./database.ts";
-import { type InviteRow, type InviteStore, newInviteRow } from "../invites.ts";
+import {
+  type InvitePageQuery,
+  type InviteRow,
+  type InviteStore,
+  newInviteRow,
+} from "../invites.ts";
+import { inviteListing } from "../listings.ts";
+import type { Page } from "../pages.ts";
+import { readPage } from "./pages.ts";
 import type { Sync } from "./sync.ts";
 
 const SELECT = `SELECT i.*, u.username AS used_by_username FROM invites i
@@ -33,5 +41,17 @@ export class SqliteInvites implements Sync<InviteStore> {
   list(): InviteRow[] {
     return this.db.prepare(`${SELECT} ORDER BY i.created_at DESC, i.rowid DESC`)
       .all() as unknown as InviteRow[];
+  }
+
+  page(q: InvitePageQuery): Page<InviteRow> {
+    return readPage<InviteRow>(this.db, inviteListing("?", q, "i.rowid"), q);
+  }
+
+  countUnused(): number {
+    return Number(
+      (this.db.prepare("SELECT COUNT(*) AS n FROM invites WHERE used_at IS NULL").get() as {
+        n: number;
+      }).n,
+    );
   }
 }

@@ -4,6 +4,7 @@
  */
 import { SCHEMA } from "./001_schema.ts";
 import { RATE_BUCKETS } from "./002_rate_buckets.ts";
+import { REPO_SIZES } from "./003_repo_sizes.ts";
 
 /** SQL scripts applied in order by db/postgres/migrate.ts. */
-export const MIGRATIONS: readonly string[] = [SCHEMA, RATE_BUCKETS];
+export const MIGRATIONS: readonly string[] = [SCHEMA, RATE_BUCKETS, REPO_SIZES];

@@ -3,8 +3,21 @@ import { Hono } from "hono";
 import type { Signet } from "../../context.ts";
 import { fingerprint, parsePublicKeyLine } from "../../../protocol/ssh/sshkey.ts";
 import { mintInvite } from "../../domain/accounts.ts";
-import { getRepo, listReposOf, removeRepo, repoView } from "../../domain/repos.ts";
-import { repoDiskUsage } from "../../domain/disk.ts";
+import {
+  pageInvites,
+  pageUsers,
+  parseInviteListParams,
+  parseUserListParams,
+} from "../../domain/admin_lists.ts";
+import { pageView } from "../../domain/listing.ts";
+import {
+  getRepo,
+  pageReposOf,
+  parseRepoListParams,
+  removeRepo,
+  repoView,
+  withSizes,
+} from "../../domain/repos.ts";
 import { serviceInfo } from "../../domain/info.ts";
 import { listTokensOfUser, revokeToken } from "../../domain/tokens.ts";
 import { requireAdmin } from "../auth.ts";
@@ -18,22 +31,32 @@ export function adminRoutes(ctx: Signet): Hono {
 
   app.post("/invites", async (c) => c.json({ code: await mintInvite(ctx, null) }, 201));
 
-  app.get("/invites", async (c) =>
-    c.json({
-      invites: (await ctx.store.invites.list()).map((
-        { code, created_at, used_at, used_by, used_by_username },
-      ) => ({
+  // Lists are pages (server/domain/listing.ts): the rows under their old key, then the paging.
+  app.get("/invites", async (c) => {
+    const params = parseInviteListParams((n) => c.req.query(n));
+    const [page, unused] = await Promise.all([
+      pageInvites(ctx, params),
+      ctx.store.invites.countUnused(),
+    ]);
+    return c.json({
+      invites: page.rows.map(({ code, created_at, used_at, used_by, used_by_username }) => ({
         code,
         created_at,
         used_at,
         used_by: used_by === null ? null : { id: used_by, username: used_by_username },
         state: used_at === null ? "unused" : "used",
       })),
-    }));
+      ...pageView(page, params),
+      state: params.state ?? null,
+      unused,
+    });
+  });
 
-  app.get("/users", async (c) =>
-    c.json({
-      users: (await ctx.store.users.list()).map(({ public_key, ...u }) => ({
+  app.get("/users", async (c) => {
+    const params = parseUserListParams((n) => c.req.query(n));
+    const page = await pageUsers(ctx, params);
+    return c.json({
+      users: page.rows.map(({ public_key, ...u }) => ({
         id: u.id,
         username: u.username,
         public_key,
@@ -41,7 +64,10 @@ export function adminRoutes(ctx: Signet): Hono {
         created_at: u.created_at,
         repo_count: u.repo_count,
       })),
-    }));
+      ...pageView(page, params),
+      q: params.words.join(" "),
+    });
+  });
 
   app.get(
     "/users/:name/tokens",
@@ -53,15 +79,22 @@ export function adminRoutes(ctx: Signet): Hono {
     async (c) => c.json({ revoked: await revokeToken(ctx, c.req.param("id")) }),
   );
 
-  app.get("/repos", async (c) =>
-    c.json({
-      repos: await Promise.all(
-        (await listReposOf(ctx)).map(async (r) => ({
-          ...repoView(ctx, r),
-          size_bytes: await repoDiskUsage(ctx, r),
-        })),
-      ),
-    }));
+  app.get("/repos", async (c) => {
+    const params = parseRepoListParams((n) => c.req.query(n));
+    const [page, sizeTotal] = await Promise.all([
+      pageReposOf(ctx, params, c.req.query("owner")),
+      ctx.store.repos.totalSize(),
+    ]);
+    return c.json({
+      repos: (await withSizes(ctx, page.rows)).map((r) => ({
+        ...repoView(ctx, r),
+        size_bytes: r.size_bytes ?? 0,
+      })),
+      ...pageView(page, params),
+      q: params.words.join(" "),
+      size_bytes_total: sizeTotal,
+    });
+  });
 
   app.delete("/repos/:owner/:name", async (c) => {
     const repo = await removeRepo(

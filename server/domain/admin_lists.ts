@@ -1,0 +1,56 @@
+/** The admin's paged listings of users and invites (repositories: repos.ts). */
+import type { InvitePageQuery, InviteRow } from "../../db/invites.ts";
+import type { Page } from "../../db/pages.ts";
+import type { UserSort, UserSummaryRow } from "../../db/users.ts";
+import { DomainError } from "../../protocol/errors.ts";
+import type { Signet } from "../context.ts";
+import { type ListParams, parseListParams, type SortSpec } from "./listing.ts";
+
+/** The sorts of the users listing. */
+export const USER_SORTS: SortSpec<UserSort> = {
+  name: { order: "asc", tieBreak: "number" },
+  created: { order: "desc", tieBreak: "number" },
+};
+
+/** Validates the users listing's parameters (default: by name). */
+export function parseUserListParams(
+  get: (name: string) => string | undefined,
+): ListParams<UserSort> {
+  return parseListParams(get, USER_SORTS, "name");
+}
+
+/** One page of users with their repository counts. */
+export async function pageUsers(
+  ctx: Signet,
+  params: ListParams<UserSort>,
+): Promise<Page<UserSummaryRow>> {
+  return await ctx.store.users.page(params);
+}
+
+/** The invites listing sorts by creation only (newest first by default). */
+export const INVITE_SORTS: SortSpec<"created"> = {
+  created: { order: "desc", tieBreak: "number" },
+};
+
+/** A validated invites listing request: the page and an optional state. */
+export type InviteListParams = ListParams<"created"> & Pick<InvitePageQuery, "state">;
+
+/** Validates the invites listing's parameters; `state` is used, unused or absent. */
+export function parseInviteListParams(
+  get: (name: string) => string | undefined,
+): InviteListParams {
+  const params = parseListParams(get, INVITE_SORTS, "created");
+  const state = get("state");
+  if (state !== undefined && state !== "used" && state !== "unused") {
+    throw new DomainError("invalid", "state must be used or unused");
+  }
+  return { ...params, state };
+}
+
+/** One page of invites. */
+export async function pageInvites(
+  ctx: Signet,
+  params: InviteListParams,
+): Promise<Page<InviteRow>> {
+  return await ctx.store.invites.page(params);
+}
