@@ -10,13 +10,21 @@ import {
   ErrorNotice,
   PageHeader,
   Time,
-  useResource,
 } from "../common/components.tsx";
-import { plural } from "../common/format.ts";
 import { Icon } from "../common/icons.tsx";
-import { type Column, ListCard } from "../common/table.tsx";
+import type { Column } from "../common/table.tsx";
+import { navigate } from "../common/router.ts";
+import {
+  hrefWith,
+  NoMatch,
+  PagedCard,
+  type SortChoice,
+  SortSelect,
+  usePage,
+  useQuery,
+} from "./paged.tsx";
 import { adminApi, serviceInfo } from "./session.ts";
-import type { Invite, ServiceInfo } from "./types.ts";
+import type { Invite, InvitesPage as InvitesReply, ServiceInfo } from "./types.ts";
 
 /** The SSH command that starts interactive signup on this server. */
 export function sshSignupCommand(info: ServiceInfo | null): string | null {
@@ -81,7 +89,14 @@ const COLUMNS: Column<Invite>[] = [
   {
     label: "Used by",
     cellClass: (i) => i.used_at ? undefined : "cell-empty",
-    cell: (i) => i.used_by ? <strong>{i.used_by.username}</strong> : <span class="muted">—</span>,
+    cell: (i) =>
+      i.used_by
+        ? (
+          <strong class="wrap-anywhere">
+            <bdi>{i.used_by.username}</bdi>
+          </strong>
+        )
+        : <span class="muted">—</span>,
   },
   { label: "Created", cell: (i) => <Time iso={i.created_at} /> },
   {
@@ -91,12 +106,15 @@ const COLUMNS: Column<Invite>[] = [
   },
 ];
 
+const SORTS: SortChoice[] = [
+  { label: "Newest first", sort: "created", order: "desc" },
+  { label: "Oldest first", sort: "created", order: "asc" },
+];
+
 /** The Invites page. */
 export function InvitesPage() {
-  const [invites, reload] = useResource(
-    () => adminApi<{ invites: Invite[] }>("/invites").then((r) => r.invites),
-    [],
-  );
+  const [invites, reload] = usePage<InvitesReply>("/invites");
+  const state = useQuery().get("state") ?? "";
   const minted = useSignal<string | null>(null);
   const minting = useSignal(false);
   const mintError = useSignal<string | null>(null);
@@ -119,8 +137,6 @@ export function InvitesPage() {
       minting.value = false;
     }
   };
-
-  const unused = invites.data?.filter((i) => i.state === "unused").length ?? 0;
 
   return (
     <>
@@ -168,22 +184,43 @@ export function InvitesPage() {
           <SignupSteps code={minted.value} />
         </section>
       )}
-      <ListCard
+      <PagedCard
         id="invites"
         title="All invites"
         noun="invites"
         resource={invites}
         reload={reload}
-        head={invites.data && invites.data.length > 0 && (
-          <span class="muted">
-            {plural(invites.data.length, "invite")} · {unused} unused
-          </span>
-        )}
+        rows={invites.data?.invites ?? []}
+        head={
+          <>
+            <label class="sort-select">
+              <span class="muted">Show</span>
+              <select
+                id="invites-state"
+                class="select"
+                value={state}
+                onChange={(e) =>
+                  navigate(hrefWith({ state: (e.currentTarget as HTMLSelectElement).value }))}
+              >
+                <option value="">All invites</option>
+                <option value="unused">Unused</option>
+                <option value="used">Used</option>
+              </select>
+            </label>
+            <SortSelect id="invites" choices={SORTS} page={invites.data} />
+            {invites.data && (
+              <span class="muted">
+                {invites.data.unused.toLocaleString("en-US")} unused in all
+              </span>
+            )}
+          </>
+        }
         empty={
           <Empty icon="ticket" title="No invites yet">
             Create one to let the first user sign up.
           </Empty>
         }
+        filteredEmpty={<NoMatch what="invites" />}
         table={{
           id: "invites-table",
           columns: COLUMNS,

@@ -31,3 +31,32 @@ export interface User {
 export interface Repo extends RepoView {
   size_bytes: number;
 }
+
+/** The paging fields of a listing's reply (server/domain/listing.ts). */
+export interface PageInfo {
+  total: number;
+  offset: number;
+  limit: number;
+  sort: string;
+  order: "asc" | "desc";
+  next: string | null;
+  prev: string | null;
+}
+
+/** GET /api/admin/invites */
+export interface InvitesPage extends PageInfo {
+  invites: Invite[];
+  unused: number;
+  state: "used" | "unused" | null;
+}
+
+/** GET /api/admin/users */
+export interface UsersPage extends PageInfo {
+  users: User[];
+}
+
+/** GET /api/admin/repos */
+export interface ReposPage extends PageInfo {
+  repos: Repo[];
+  size_bytes_total: number;
+}
