@@ -3,6 +3,7 @@ import type { InvitePageQuery, InviteRow } from "../../db/invites.ts";
 import type { Page } from "../../db/pages.ts";
 import type { UserSort, UserSummaryRow } from "../../db/users.ts";
 import { DomainError } from "../../protocol/errors.ts";
+import { validateUsername } from "../../protocol/names.ts";
 import type { Signet } from "../context.ts";
 import { type ListParams, parseListParams, type SortSpec } from "./listing.ts";
 
@@ -25,6 +26,23 @@ export async function pageUsers(
   params: ListParams<UserSort>,
 ): Promise<Page<UserSummaryRow>> {
   return await ctx.store.users.page(params);
+}
+
+/** One user as the admin's user page shows them: the account, its key and repository count. */
+export async function adminUser(
+  ctx: Signet,
+  usernameInput: unknown,
+): Promise<UserSummaryRow> {
+  const username = validateUsername(usernameInput);
+  const user = await ctx.store.users.findByName(username);
+  if (!user) throw new DomainError("not_found", `user ${username} not found`);
+  const repos = await ctx.store.repos.page({
+    sort: "name",
+    order: "asc",
+    limit: 1,
+    owner: username,
+  });
+  return { ...user, repo_count: repos.total };
 }
 
 /** The invites listing sorts by creation only (newest first by default). */

@@ -166,7 +166,7 @@ export function PagedCard<T>(
 ) {
   const page = resource.data;
   const filtered = [...useQuery().keys()].some((k) =>
-    !["sort", "order", ...CURSOR_PARAMS].includes(k)
+    !["sort", "order", "limit", ...CURSOR_PARAMS].includes(k)
   );
   return (
     <section

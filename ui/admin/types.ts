@@ -60,3 +60,17 @@ export interface ReposPage extends PageInfo {
   repos: Repo[];
   size_bytes_total: number;
 }
+
+/** One live token of a user (never the secret). */
+export interface Token {
+  id: number;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string;
+}
+
+/** GET /api/admin/users/:name */
+export interface UserDetail {
+  user: User;
+  tokens: Token[];
+}

@@ -19,9 +19,11 @@ const COLUMNS: Column<User>[] = [
     label: "Username",
     cellClass: "cell-main",
     cell: (u) => (
-      <strong class="wrap-anywhere">
-        <bdi>{u.username}</bdi>
-      </strong>
+      <Link href={`/admin/user?name=${encodeURIComponent(u.username)}`} class="wrap-anywhere">
+        <strong>
+          <bdi>{u.username}</bdi>
+        </strong>
+      </Link>
     ),
   },
   {

@@ -4,6 +4,7 @@ import type { Signet } from "../../context.ts";
 import { fingerprint, parsePublicKeyLine } from "../../../protocol/ssh/sshkey.ts";
 import { mintInvite } from "../../domain/accounts.ts";
 import {
+  adminUser,
   pageInvites,
   pageUsers,
   parseInviteListParams,
@@ -21,6 +22,7 @@ import {
 import { serviceInfo } from "../../domain/info.ts";
 import { listTokensOfUser, revokeToken } from "../../domain/tokens.ts";
 import { requireAdmin } from "../auth.ts";
+import type { UserSummaryRow } from "../../../db/users.ts";
 
 /** `/api/admin/*` */
 export function adminRoutes(ctx: Signet): Hono {
@@ -52,20 +54,31 @@ export function adminRoutes(ctx: Signet): Hono {
     });
   });
 
+  const userView = ({ public_key, ...u }: UserSummaryRow) => ({
+    id: u.id,
+    username: u.username,
+    public_key,
+    fingerprint: fingerprint(parsePublicKeyLine(public_key).blob),
+    created_at: u.created_at,
+    repo_count: u.repo_count,
+  });
+
   app.get("/users", async (c) => {
     const params = parseUserListParams((n) => c.req.query(n));
     const page = await pageUsers(ctx, params);
     return c.json({
-      users: page.rows.map(({ public_key, ...u }) => ({
-        id: u.id,
-        username: u.username,
-        public_key,
-        fingerprint: fingerprint(parsePublicKeyLine(public_key).blob),
-        created_at: u.created_at,
-        repo_count: u.repo_count,
-      })),
+      users: page.rows.map(userView),
       ...pageView(page, params),
       q: params.words.join(" "),
+    });
+  });
+
+  // One user with their live tokens (the admin's user page; repositories: /repos?owner=).
+  app.get("/users/:name", async (c) => {
+    const user = await adminUser(ctx, c.req.param("name"));
+    return c.json({
+      user: userView(user),
+      tokens: await listTokensOfUser(ctx, user.username),
     });
   });
 

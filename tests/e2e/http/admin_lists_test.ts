@@ -174,6 +174,22 @@ serverTest("paged listings: admin repositories, users, invites and GET /api/repo
     ]);
   });
 
+  await t.step("admin user page: the account, its key, its live tokens", async () => {
+    const r = await get("/api/admin/users/alice");
+    assertEquals(r.status, 200);
+    const body = r.body as unknown as {
+      user: { username: string; fingerprint: string; repo_count: number; public_key: string };
+      tokens: { id: number; last_used_at: string | null }[];
+    };
+    assertEquals([body.user.username, body.user.repo_count], ["alice", 7]);
+    assertEquals(body.user.public_key, alice.user.key.publicLine.split(" ").slice(0, 2).join(" "));
+    assert(body.user.fingerprint.startsWith("SHA256:"));
+    assertEquals(body.tokens.length, 1);
+    assertEquals((await get("/api/admin/users/nobody")).status, 404);
+    assertEquals((await get("/api/admin/users/Bad%20Name")).status, 400);
+    assertEquals((await get("/api/admin/users/alice", {})).status, 401);
+  });
+
   await t.step("admin invites: newest first, pages, state filter, unused count", async () => {
     await mintInvite(server);
     await mintInvite(server);

@@ -100,6 +100,30 @@ serverTest("admin dashboard: paged repositories survive reload and deep links", 
       await page.getByText("1–11 of 11 repositories").waitFor();
     });
 
+    await t.step("the user page: key fingerprint, repositories, a token revoked", async () => {
+      await page.getByRole("link", { name: "Users", exact: true }).click();
+      await page.getByRole("link", { name: "alice", exact: true }).click();
+      await page.getByRole("heading", { name: "User alice", level: 1 }).waitFor();
+      assertStringIncludes(page.url(), "/admin/user?name=alice");
+      const res = await fetch(`${server.httpUrl}/api/admin/users/alice`, {
+        headers: { Authorization: `Bearer ${server.adminKey}` },
+      });
+      const { user } = await res.json() as { user: { fingerprint: string } };
+      await page.getByText(user.fingerprint).waitFor();
+      await page.getByRole("link", { name: "All 11 repositories" }).waitFor();
+      assertEquals(await page.locator("#tokens-table tbody tr").count(), 1);
+      await screenshot(page, "admin-user-desktop");
+      await page.getByRole("button", { name: /^Revoke token/ }).click();
+      await page.getByText("No live tokens").waitFor();
+      const me = await fetch(`${server.httpUrl}/api/user`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
+      await me.body?.cancel();
+      assertEquals(me.status, 401, "a revoked token stops working");
+      await page.reload();
+      await page.getByText("No live tokens").waitFor();
+    });
+
     await t.step("a 100-character name never makes the page scroll sideways", async () => {
       for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone, { width: 375, height: 800 }]) {
         const v = await openPage(browser, viewport);
