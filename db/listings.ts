@@ -60,14 +60,16 @@ export function inviteListing(
 ): Listing {
   return {
     style,
-    columns: `i.code, i.created_by, i.used_by, i.created_at, i.used_at,
+    columns: `i.code, i.created_by, i.used_by, i.created_at, i.used_at, i.expires_at,
       u.username AS used_by_username`,
     from: "FROM invites i LEFT JOIN users u ON u.id = i.used_by",
-    where: () =>
+    where: (p) =>
       q.state === "used"
         ? ["i.used_at IS NOT NULL"]
         : q.state === "unused"
-        ? ["i.used_at IS NULL"]
+        ? [`i.used_at IS NULL AND (i.expires_at IS NULL OR i.expires_at > ${p.add(q.now)})`]
+        : q.state === "expired"
+        ? [`i.used_at IS NULL AND i.expires_at <= ${p.add(q.now)}`]
         : [],
     keys: collated(["i.created_at", order], collate),
   };

@@ -270,17 +270,36 @@ const CASES: Record<string, Case> = {
     assertEquals([a.rows.map((u) => u.username), a.total], [["alice", "carol", "dave"], 3]);
 
     for (const c of ["c1", "c2", "c3"]) await s.invites.insert(c, null);
+    const exp = await s.invites.insert("c4", null, "2030-01-01T00:00:00.000Z");
+    assertEquals(exp.expires_at, "2030-01-01T00:00:00.000Z");
+    assertEquals((await s.invites.find("c4"))?.expires_at, "2030-01-01T00:00:00.000Z");
+    assertEquals((await s.invites.find("c1"))?.expires_at, null);
     await s.invites.consume("c2", users[0].id);
-    const i1 = await s.invites.page({ order: "desc", limit: 2 });
-    assertEquals(i1.rows.map((i) => i.code), ["c3", "c2"]);
-    assertEquals([i1.total, i1.offset], [3, 0]);
-    const i2 = await s.invites.page({ order: "desc", limit: 2, after: i1.next! });
-    assertEquals([i2.rows.map((i) => i.code), i2.offset, i2.next], [["c1"], 2, null]);
-    const used = await s.invites.page({ order: "desc", limit: 10, state: "used" });
+    const now = "2029-01-01T00:00:00.000Z";
+    const later = "2031-01-01T00:00:00.000Z";
+    const i1 = await s.invites.page({ order: "desc", limit: 2, now });
+    assertEquals(i1.rows.map((i) => i.code), ["c4", "c3"]);
+    assertEquals([i1.total, i1.offset], [4, 0]);
+    const i2 = await s.invites.page({ order: "desc", limit: 2, after: i1.next!, now });
+    assertEquals([i2.rows.map((i) => i.code), i2.offset, i2.next], [["c2", "c1"], 2, null]);
+    const used = await s.invites.page({ order: "desc", limit: 10, state: "used", now });
     assertEquals(used.rows.map((i) => [i.code, i.used_by_username]), [["c2", "carol"]]);
-    const unused = await s.invites.page({ order: "desc", limit: 10, state: "unused" });
-    assertEquals([unused.rows.map((i) => i.code), unused.total], [["c3", "c1"], 2]);
-    assertEquals(await s.invites.countUnused(), 2);
+    const unused = await s.invites.page({ order: "desc", limit: 10, state: "unused", now });
+    assertEquals([unused.rows.map((i) => i.code), unused.total], [["c4", "c3", "c1"], 3]);
+    const expired = await s.invites.page({
+      order: "desc",
+      limit: 10,
+      state: "expired",
+      now: later,
+    });
+    assertEquals(expired.rows.map((i) => i.code), ["c4"]);
+    assertEquals([await s.invites.countUnused(now), await s.invites.countUnused(later)], [3, 2]);
+    // Revoke: only an unused invite goes.
+    assertEquals(await s.invites.deleteUnused("c2"), false, "a used invite stays");
+    assertEquals(await s.invites.deleteUnused("c3"), true);
+    assertEquals(await s.invites.deleteUnused("c3"), false);
+    assertEquals(await s.invites.find("c3"), undefined);
+    assertEquals(await s.invites.consume("c3", users[1].id), false);
     return stable({ p1: p1.rows, byAge: byAge.rows, i1: i1.rows });
   },
 

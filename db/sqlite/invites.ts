@@ -17,14 +17,20 @@ const SELECT = `SELECT i.*, u.username AS used_by_username FROM invites i
 /** The invites store over one SQLite connection. */
 export class SqliteInvites implements Sync<InviteStore> {
   /** The methods that write. */
-  static readonly WRITES = ["insert", "consume"] as const;
+  static readonly WRITES = ["insert", "consume", "deleteUnused"] as const;
   constructor(private readonly db: Database) {}
 
-  insert(code: string, createdBy: number | null): InviteRow {
+  insert(code: string, createdBy: number | null, expiresAt: string | null = null): InviteRow {
     const createdAt = new Date().toISOString();
-    this.db.prepare("INSERT INTO invites (code, created_by, created_at) VALUES (?, ?, ?)")
-      .run(code, createdBy, createdAt);
-    return newInviteRow(code, createdBy, createdAt);
+    this.db.prepare(
+      "INSERT INTO invites (code, created_by, created_at, expires_at) VALUES (?, ?, ?, ?)",
+    ).run(code, createdBy, createdAt, expiresAt);
+    return newInviteRow(code, createdBy, createdAt, expiresAt);
+  }
+
+  deleteUnused(code: string): boolean {
+    const res = this.db.prepare("DELETE FROM invites WHERE code = ? AND used_at IS NULL").run(code);
+    return Number(res.changes) === 1;
   }
 
   find(code: string): InviteRow | undefined {
@@ -47,11 +53,11 @@ export class SqliteInvites implements Sync<InviteStore> {
     return readPage<InviteRow>(this.db, inviteListing("?", q, "i.rowid"), q);
   }
 
-  countUnused(): number {
+  countUnused(now: string): number {
     return Number(
-      (this.db.prepare("SELECT COUNT(*) AS n FROM invites WHERE used_at IS NULL").get() as {
-        n: number;
-      }).n,
+      (this.db.prepare(
+        "SELECT COUNT(*) AS n FROM invites WHERE used_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
+      ).get(now) as { n: number }).n,
     );
   }
 }

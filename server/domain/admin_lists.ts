@@ -53,22 +53,31 @@ export const INVITE_SORTS: SortSpec<"created"> = {
 /** A validated invites listing request: the page and an optional state. */
 export type InviteListParams = ListParams<"created"> & Pick<InvitePageQuery, "state">;
 
-/** Validates the invites listing's parameters; `state` is used, unused or absent. */
+const INVITE_STATES = ["unused", "used", "expired"] as const;
+
+/** Validates the invites listing's parameters; `state` is unused, used, expired or absent. */
 export function parseInviteListParams(
   get: (name: string) => string | undefined,
 ): InviteListParams {
   const params = parseListParams(get, INVITE_SORTS, "created");
   const state = get("state");
-  if (state !== undefined && state !== "used" && state !== "unused") {
-    throw new DomainError("invalid", "state must be used or unused");
+  if (state !== undefined && !(INVITE_STATES as readonly string[]).includes(state)) {
+    throw new DomainError("invalid", `state must be one of ${INVITE_STATES.join(", ")}`);
   }
-  return { ...params, state };
+  return { ...params, state: state as InvitePageQuery["state"] };
+}
+
+/** An invite's state at `now`. */
+export function inviteState(i: InviteRow, now: string): "unused" | "used" | "expired" {
+  if (i.used_at !== null) return "used";
+  return i.expires_at !== null && i.expires_at <= now ? "expired" : "unused";
 }
 
 /** One page of invites. */
 export async function pageInvites(
   ctx: Signet,
   params: InviteListParams,
+  now: string,
 ): Promise<Page<InviteRow>> {
-  return await ctx.store.invites.page(params);
+  return await ctx.store.invites.page({ ...params, now });
 }

@@ -14,7 +14,9 @@ export interface Invite {
   created_at: string;
   used_at: string | null;
   used_by: { id: number; username: string } | null;
-  state: "unused" | "used";
+  /** Null: never expires (an invite from before expiries). */
+  expires_at: string | null;
+  state: "unused" | "used" | "expired";
 }
 
 /** One entry of GET /api/admin/users. */
@@ -47,7 +49,7 @@ export interface PageInfo {
 export interface InvitesPage extends PageInfo {
   invites: Invite[];
   unused: number;
-  state: "used" | "unused" | null;
+  state: "used" | "unused" | "expired" | null;
 }
 
 /** GET /api/admin/users */

@@ -1,7 +1,9 @@
 /**
  * PostgreSQL migration 3 (SQLite's 6): a repository's size on disk is stored in its row, measured
- * at create and after each push; rows from before stay NULL until first listed.
+ * at create and after each push; rows from before stay NULL until first listed. Invites get an
+ * expiry; those from before never expire (NULL).
  */
 export const REPO_SIZES = `
 ALTER TABLE repos ADD COLUMN size_bytes BIGINT;
+ALTER TABLE invites ADD COLUMN expires_at TEXT COLLATE "C";
 `;

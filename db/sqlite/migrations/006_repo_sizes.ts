@@ -1,7 +1,9 @@
 /**
  * Migration 6: a repository's size on disk is stored in its row (measured at create and after each
  * push) instead of walked per listing (issue 27). Rows from before stay NULL until first listed.
+ * Invites get an expiry; those from before never expire (NULL).
  */
 export const REPO_SIZES_SCHEMA = `
 ALTER TABLE repos ADD COLUMN size_bytes INTEGER;
+ALTER TABLE invites ADD COLUMN expires_at TEXT;
 `;

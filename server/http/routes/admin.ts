@@ -2,9 +2,11 @@
 import { Hono } from "hono";
 import type { Signet } from "../../context.ts";
 import { fingerprint, parsePublicKeyLine } from "../../../protocol/ssh/sshkey.ts";
-import { mintInvite } from "../../domain/accounts.ts";
+import { inviteLifetimeDays, mintInvite, revokeInvite } from "../../domain/accounts.ts";
+import { DomainError } from "../../../protocol/errors.ts";
 import {
   adminUser,
+  inviteState,
   pageInvites,
   pageUsers,
   parseInviteListParams,
@@ -31,22 +33,45 @@ export function adminRoutes(ctx: Signet): Hono {
 
   app.get("/info", (c) => c.json(serviceInfo(ctx)));
 
-  app.post("/invites", async (c) => c.json({ code: await mintInvite(ctx, null) }, 201));
+  // An empty body mints with the default lifetime; a JSON object may name `expires_in_days`.
+  app.post("/invites", async (c) => {
+    const text = await c.req.text();
+    let days: unknown;
+    if (text.trim() !== "") {
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new DomainError("invalid", "request body is not valid JSON");
+      }
+      if (typeof body !== "object" || body === null || Array.isArray(body)) {
+        throw new DomainError("invalid", "request body must be a JSON object");
+      }
+      days = (body as Record<string, unknown>).expires_in_days;
+    }
+    return c.json(await mintInvite(ctx, null, inviteLifetimeDays(days)), 201);
+  });
+
+  app.delete("/invites/:code", async (c) => {
+    return c.json({ revoked: await revokeInvite(ctx, c.req.param("code")) });
+  });
 
   // Lists are pages (server/domain/listing.ts): the rows under their old key, then the paging.
   app.get("/invites", async (c) => {
     const params = parseInviteListParams((n) => c.req.query(n));
+    const now = new Date().toISOString();
     const [page, unused] = await Promise.all([
-      pageInvites(ctx, params),
-      ctx.store.invites.countUnused(),
+      pageInvites(ctx, params, now),
+      ctx.store.invites.countUnused(now),
     ]);
     return c.json({
-      invites: page.rows.map(({ code, created_at, used_at, used_by, used_by_username }) => ({
-        code,
-        created_at,
-        used_at,
-        used_by: used_by === null ? null : { id: used_by, username: used_by_username },
-        state: used_at === null ? "unused" : "used",
+      invites: page.rows.map((i) => ({
+        code: i.code,
+        created_at: i.created_at,
+        used_at: i.used_at,
+        expires_at: i.expires_at,
+        used_by: i.used_by === null ? null : { id: i.used_by, username: i.used_by_username },
+        state: inviteState(i, now),
       })),
       ...pageView(page, params),
       state: params.state ?? null,

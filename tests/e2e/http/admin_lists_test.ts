@@ -5,7 +5,7 @@
  */
 import { serverSql } from "../../../testing/database.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { createRepo, mintInvite, signedIn } from "../../../testing/accounts.ts";
+import { createRepo, makeKey, mintInvite, postJson, signedIn } from "../../../testing/accounts.ts";
 import { gitEnv, runOk } from "../../../testing/run.ts";
 import { serverTest } from "../../helpers/server.ts";
 import { commitFile } from "../../helpers/git.ts";
@@ -204,6 +204,78 @@ serverTest("paged listings: admin repositories, users, invites and GET /api/repo
     assert((used.invites as { state: string }[]).every((i) => i.state === "used"));
   });
 
+  await t.step("invites expire and unused ones can be revoked", async () => {
+    const mint = (body: unknown) => postJson(`${server.httpUrl}/api/admin/invites`, body, admin);
+    const week = await mint("");
+    assertEquals(week.status, 201);
+    const days = (Date.parse(week.body.expires_at as string) - Date.now()) / 86_400_000;
+    assert(days > 6.9 && days <= 7, `default lifetime ${days} days`);
+    const day = await mint({ expires_in_days: 1 });
+    assertEquals(day.status, 201);
+    for (
+      const bad of [{ expires_in_days: 0 }, { expires_in_days: 366 }, { expires_in_days: "7" }, []]
+    ) {
+      const r = await mint(bad);
+      assertEquals(r.status, 400, JSON.stringify(bad));
+      assertEquals(typeof r.body.error, "string");
+    }
+    assertEquals((await mint("{nope")).status, 400);
+
+    // An invite past its expiry signs nobody up, and lists as expired.
+    const db = await serverSql(server.dataDir);
+    try {
+      await db.query(
+        "UPDATE invites SET expires_at = ? WHERE code = ?",
+        "2020-01-01T00:00:00.000Z",
+        day.body.code as string,
+      );
+    } finally {
+      await db.close();
+    }
+    const key = await makeKey("late");
+    const late = await postJson(`${server.httpUrl}/api/signup`, {
+      username: "late",
+      public_key: key.publicLine,
+      invite_code: day.body.code,
+    });
+    assertEquals([late.status, late.body.error], [400, "invite code has expired"]);
+    const expired = (await get("/api/admin/invites?state=expired")).body;
+    assertEquals(
+      (expired.invites as { code: string; state: string }[]).map((i) => [i.code, i.state]),
+      [[day.body.code, "expired"]],
+    );
+    const unused = (await get("/api/admin/invites?state=unused")).body;
+    assertEquals([unused.total, unused.unused], [3, 3]);
+
+    // Revoke: an unused invite goes (then signs nobody up); a used one stays.
+    const del = (code: string) =>
+      fetch(`${server.httpUrl}/api/admin/invites/${code}`, { method: "DELETE", headers: admin })
+        .then(async (r) => ({ status: r.status, body: await r.json() }));
+    assertEquals(await del(week.body.code as string), {
+      status: 200,
+      body: { revoked: week.body.code },
+    });
+    assertEquals((await del(week.body.code as string)).status, 404);
+    const revokedSignup = await postJson(`${server.httpUrl}/api/signup`, {
+      username: "late",
+      public_key: key.publicLine,
+      invite_code: week.body.code,
+    });
+    assertEquals(revokedSignup.status, 400);
+    const usedCode = ((await get("/api/admin/invites?state=used")).body.invites as {
+      code: string;
+    }[])[0].code;
+    const usedDel = await del(usedCode);
+    assertEquals(usedDel.status, 409);
+    assertStringIncludes(usedDel.body.error, "cannot be revoked");
+    assertEquals((await del("not-a-code")).status, 404);
+    const noKey = await fetch(`${server.httpUrl}/api/admin/invites/${usedCode}`, {
+      method: "DELETE",
+    });
+    await noKey.body?.cancel();
+    assertEquals(noKey.status, 401);
+  });
+
   await t.step("bad parameters are 400 JSON naming what is allowed, never 500", async () => {
     const created = (await get("/api/admin/repos?sort=created&limit=1")).body.next!;
     const byName = (await get("/api/admin/repos?limit=1")).body.next!;
@@ -230,7 +302,7 @@ serverTest("paged listings: admin repositories, users, invites and GET /api/repo
       ["/api/repos?sort=bogus", "sort"],
       ["/api/admin/users?sort=pushed", "sort must be one of name, created"],
       ["/api/admin/users?after=%E2%82%AC", "after is not a cursor"],
-      ["/api/admin/invites?state=bogus", "state must be used or unused"],
+      ["/api/admin/invites?state=bogus", "state must be one of unused, used, expired"],
       ["/api/admin/invites?sort=name", "sort must be one of created"],
     ];
     for (const [path, message] of cases) {

@@ -124,6 +124,33 @@ serverTest("admin dashboard: paged repositories survive reload and deep links", 
       await page.getByText("No live tokens").waitFor();
     });
 
+    await t.step("an invite minted for 30 days, then revoked", async () => {
+      await page.getByRole("link", { name: "Invites", exact: true }).click();
+      await page.getByLabel("Expires in").selectOption("30");
+      await page.getByRole("button", { name: "Create invite" }).click();
+      const minted = page.locator(".minted");
+      await minted.waitFor();
+      const code = (await minted.locator(".copy-field-value").first().innerText()).trim();
+      const row = page.locator(`#invites-table tr[data-code="${code}"]`);
+      await row.waitFor();
+      assertStringIncludes(await row.innerText(), "in 30 days");
+      await screenshot(page, "admin-invites-expiry-desktop");
+      await page.getByRole("button", { name: `Revoke invite ${code}` }).click();
+      await page.getByText(`Revoked invite ${code}.`).waitFor();
+      await row.waitFor({ state: "detached" });
+      const r = await fetch(`${server.httpUrl}/api/signup`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          username: "zed",
+          public_key: "ssh-ed25519 AAAA",
+          invite_code: code,
+        }),
+      });
+      await r.body?.cancel();
+      assertEquals(r.status, 400);
+    });
+
     await t.step("a 100-character name never makes the page scroll sideways", async () => {
       for (const viewport of [VIEWPORTS.desktop, VIEWPORTS.phone, { width: 375, height: 800 }]) {
         const v = await openPage(browser, viewport);
