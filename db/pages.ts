@@ -133,8 +133,8 @@ export function planPage(listing: Listing, q: PageQuery): PagePlan {
         rows,
         total,
         offset: at,
-        next: rows.length && at + rows.length < total ? keys[keys.length - 1] : null,
-        prev: rows.length && at > 0 ? keys[0] : null,
+        next: rows.length > 0 && at + rows.length < total ? keys[keys.length - 1] : null,
+        prev: rows.length > 0 && at > 0 ? keys[0] : null,
       };
     },
   };
