@@ -27,6 +27,8 @@ export interface InviteStore {
   insert(code: string, createdBy: number | null, expiresAt?: string | null): Promise<InviteRow>;
   /** The invite with `code`, if any. */
   find(code: string): Promise<InviteRow | undefined>;
+  /** The invite user `userId` signed up with, if any. */
+  findUsedBy(userId: number): Promise<InviteRow | undefined>;
   /**
    * Marks an unused invite as used by `userId`; false when it was already used. Of concurrent
    * transactions consuming one code, exactly one gets true.

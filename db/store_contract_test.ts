@@ -275,6 +275,8 @@ const CASES: Record<string, Case> = {
     assertEquals((await s.invites.find("c4"))?.expires_at, "2030-01-01T00:00:00.000Z");
     assertEquals((await s.invites.find("c1"))?.expires_at, null);
     await s.invites.consume("c2", users[0].id);
+    assertEquals((await s.invites.findUsedBy(users[0].id))?.code, "c2");
+    assertEquals(await s.invites.findUsedBy(users[1].id), undefined);
     const now = "2029-01-01T00:00:00.000Z";
     const later = "2031-01-01T00:00:00.000Z";
     const i1 = await s.invites.page({ order: "desc", limit: 2, now });

@@ -24,6 +24,9 @@ export function pgInvites(sql: Sql): InviteStore {
     async find(code) {
       return (await rows<InviteRow>(sql, `${SELECT} WHERE i.code = $1`, [code]))[0];
     },
+    async findUsedBy(userId) {
+      return (await rows<InviteRow>(sql, `${SELECT} WHERE i.used_by = $1`, [userId]))[0];
+    },
     // The row lock taken by UPDATE makes a concurrent consumer wait, then re-check the
     // WHERE clause against the committed row: exactly one of them changes it.
     consume: async (code, userId) =>

@@ -37,6 +37,10 @@ export class SqliteInvites implements Sync<InviteStore> {
     return this.db.prepare(`${SELECT} WHERE i.code = ?`).get(code) as InviteRow | undefined;
   }
 
+  findUsedBy(userId: number): InviteRow | undefined {
+    return this.db.prepare(`${SELECT} WHERE i.used_by = ?`).get(userId) as InviteRow | undefined;
+  }
+
   consume(code: string, userId: number): boolean {
     const res = this.db.prepare(
       "UPDATE invites SET used_by = ?, used_at = ? WHERE code = ? AND used_by IS NULL AND used_at IS NULL",

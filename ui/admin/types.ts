@@ -75,4 +75,6 @@ export interface Token {
 export interface UserDetail {
   user: User;
   tokens: Token[];
+  /** The invite they signed up with (null: none left, e.g. from a backup without it). */
+  invite: { code: string; created_at: string } | null;
 }

@@ -108,6 +108,13 @@ export function UserPage() {
               Fingerprint <code class="mono fingerprint">{user.fingerprint}</code>
             </div>
             <CopyField value={user.public_key} what="public key" />
+            {detail.data!.invite && (
+              <div class="muted">
+                Signed up with invite <code class="mono">{detail.data!.invite.code}</code>, created
+                {" "}
+                <Time iso={detail.data!.invite.created_at} />.
+              </div>
+            )}
           </section>
 
           <section class="card card-flush" aria-labelledby="user-tokens-title">

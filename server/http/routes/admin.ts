@@ -101,9 +101,14 @@ export function adminRoutes(ctx: Signet): Hono {
   // One user with their live tokens (the admin's user page; repositories: /repos?owner=).
   app.get("/users/:name", async (c) => {
     const user = await adminUser(ctx, c.req.param("name"));
+    const [tokens, invite] = await Promise.all([
+      listTokensOfUser(ctx, user.username),
+      ctx.store.invites.findUsedBy(user.id),
+    ]);
     return c.json({
       user: userView(user),
-      tokens: await listTokensOfUser(ctx, user.username),
+      tokens,
+      invite: invite ? { code: invite.code, created_at: invite.created_at } : null,
     });
   });
 

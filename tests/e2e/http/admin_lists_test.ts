@@ -185,6 +185,7 @@ serverTest("paged listings: admin repositories, users, invites and GET /api/repo
     assertEquals(body.user.public_key, alice.user.key.publicLine.split(" ").slice(0, 2).join(" "));
     assert(body.user.fingerprint.startsWith("SHA256:"));
     assertEquals(body.tokens.length, 1);
+    assert(/^inv_[0-9a-f]{32}$/.test((r.body.invite as { code: string }).code));
     assertEquals((await get("/api/admin/users/nobody")).status, 404);
     assertEquals((await get("/api/admin/users/Bad%20Name")).status, 400);
     assertEquals((await get("/api/admin/users/alice", {})).status, 401);
