@@ -4,7 +4,7 @@
  * expiry; those from before never expire (NULL). The listings by creation and by last push walk
  * an index (the expressions are the ones db/listings.ts orders by).
  */
-export const REPO_SIZES = `
+export const LISTS_SIZES_EXPIRY = `
 ALTER TABLE repos ADD COLUMN size_bytes BIGINT;
 ALTER TABLE invites ADD COLUMN expires_at TEXT COLLATE "C";
 CREATE INDEX repos_created ON repos ((created_at COLLATE "C"), id);

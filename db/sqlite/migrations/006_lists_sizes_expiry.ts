@@ -4,7 +4,7 @@
  * Invites get an expiry; those from before never expire (NULL). The listings by creation and by
  * last push walk an index (the expressions are the ones db/listings.ts orders by).
  */
-export const REPO_SIZES_SCHEMA = `
+export const LISTS_SIZES_EXPIRY_SCHEMA = `
 ALTER TABLE repos ADD COLUMN size_bytes INTEGER;
 ALTER TABLE invites ADD COLUMN expires_at TEXT;
 CREATE INDEX repos_created ON repos(created_at, id);
