@@ -2,6 +2,7 @@
 import { cmd, freePort, median, progress, quantile, waitForPort } from "./util.ts";
 import type { SignetServer } from "./signet.ts";
 import { wrk } from "./load/wrk.ts";
+import { runAdminLists } from "./admin_lists.ts";
 
 /** One row of the API table. Latencies in milliseconds. */
 export interface ApiRow {
@@ -175,6 +176,8 @@ export async function runApiWorkloads(
   progress("login rate");
   rows.push(await measureLogin(server, opts));
   rows.push(await wrkRow("hosting GET /api/health", `${server.httpUrl}/api/health`, opts));
+  // Lists at scale, on a Signet of their own (seeded with 10,000 repositories and 1,000 users).
+  rows.push(...await runAdminLists(opts.workDir, opts.seconds));
   return {
     generator: "wrk 4.1 (Debian), 1 thread; login: a separate Deno client process",
     durationS: opts.seconds,

@@ -1,4 +1,5 @@
 /** One bench run's measurements (BenchReport), the lookups into them, and the issue's goals checked against them; bench/report.ts renders them as bench/RESULTS.md. */
+import { PAGE_P99_GOAL_MS } from "./admin_lists.ts";
 import { fmt, fmtRatio, median } from "./util.ts";
 import type { GitSample, ParallelResult } from "./git_workloads.ts";
 import type { ApiResults } from "./api_workloads.ts";
@@ -162,6 +163,14 @@ export function checkGoals(report: BenchReport): GoalCheck[] {
   }
   if (report.cli) goals.push(cliStartupGoal(report.cli));
   else goals.push({ goal: "CLI start-up", measured: "not measured", ok: null });
+  const lists = api?.rows.filter((r) => r.name.includes("pages of 50")) ?? [];
+  goals.push({
+    goal: `Lists: p99 <= ${PAGE_P99_GOAL_MS} ms a page at 10,000 repositories and 1,000 users`,
+    measured: lists.length
+      ? lists.map((r) => `${r.name.split(",")[0]} ${r.p99.toFixed(1)} ms`).join("; ")
+      : "not measured",
+    ok: lists.length ? lists.every((r) => r.p99 <= PAGE_P99_GOAL_MS && r.errors === 0) : null,
+  });
   const minutes = (report.finished.getTime() - report.started.getTime()) / 60000;
   goals.push({
     goal: report.quick

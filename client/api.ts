@@ -117,10 +117,20 @@ export class Api {
       .repo;
   }
 
-  /** Lists the repositories of `owner`. */
+  /** Lists the repositories of `owner`, every page of them (a server that pages says `next`). */
   async listRepos(owner: string): Promise<RepoView[]> {
     const q = encodeURIComponent(owner);
-    return (await this.call<{ repos: RepoView[] }>("GET", `/api/repos?owner=${q}`)).repos;
+    const all: RepoView[] = [];
+    let after: string | null = null;
+    do {
+      const page: { repos: RepoView[]; next?: string | null } = await this.call(
+        "GET",
+        `/api/repos?owner=${q}&limit=100${after ? `&after=${encodeURIComponent(after)}` : ""}`,
+      );
+      all.push(...page.repos);
+      after = page.next ?? null;
+    } while (after);
+    return all;
   }
 
   /** One repository. */

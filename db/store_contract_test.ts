@@ -182,6 +182,129 @@ const CASES: Record<string, Case> = {
     return stable(all);
   },
 
+  async "repos: keyset pages with totals, offsets, sorts, filters and stored sizes"(open) {
+    const s = await open();
+    const b = await s.users.insert("bob", "k2");
+    const a = await s.users.insert("alice", "k1");
+    const names = ["zeta", "Alpha", "web-1", "web-2", "notes"];
+    const ids: number[] = [];
+    for (const [i, n] of names.entries()) ids.push(await s.repos.insert(i % 2 ? a.id : b.id, n, i));
+    // By name: alice/Alpha, alice/web-2, bob/notes, bob/web-1, bob/zeta (bytes order).
+    const full = (p: { rows: { owner: string; name: string }[] }) =>
+      p.rows.map((r) => `${r.owner}/${r.name}`);
+    const p1 = await s.repos.page({ sort: "name", order: "asc", limit: 2 });
+    assertEquals(full(p1), ["alice/Alpha", "alice/web-2"]);
+    assertEquals([p1.total, p1.offset, p1.prev], [5, 0, null]);
+    assertEquals(p1.next, ["alice", "web-2"]);
+    const p2 = await s.repos.page({ sort: "name", order: "asc", limit: 2, after: p1.next! });
+    assertEquals(full(p2), ["bob/notes", "bob/web-1"]);
+    assertEquals([p2.offset, p2.prev, p2.next], [2, ["bob", "notes"], ["bob", "web-1"]]);
+    const p3 = await s.repos.page({ sort: "name", order: "asc", limit: 2, after: p2.next! });
+    assertEquals([full(p3), p3.offset, p3.next], [["bob/zeta"], 4, null]);
+    const back = await s.repos.page({ sort: "name", order: "asc", limit: 2, before: p3.prev! });
+    assertEquals([full(back), back.offset], [full(p2), 2]);
+    const first = await s.repos.page({ sort: "name", order: "asc", limit: 2, before: p2.prev! });
+    assertEquals([full(first), first.offset, first.prev], [full(p1), 0, null]);
+    const desc = await s.repos.page({ sort: "name", order: "desc", limit: 3 });
+    assertEquals(full(desc), ["bob/zeta", "bob/web-1", "bob/notes"]);
+    const past = await s.repos.page({ sort: "name", order: "asc", limit: 2, after: ["zz", "z"] });
+    assertEquals([past.rows, past.total, past.offset, past.next], [[], 5, 5, null]);
+    // Filters: words of owner/name (case-insensitive), and one owner.
+    const web = await s.repos.page({ sort: "name", order: "asc", limit: 10, words: ["web"] });
+    assertEquals([full(web), web.total], [["alice/web-2", "bob/web-1"], 2]);
+    const both = await s.repos.page({
+      sort: "name",
+      order: "asc",
+      limit: 10,
+      words: ["bob/", "-1"],
+    });
+    assertEquals(full(both), ["bob/web-1"]);
+    const alpha = await s.repos.page({ sort: "name", order: "asc", limit: 10, words: ["alpha"] });
+    assertEquals(full(alpha), ["alice/Alpha"]);
+    const mine = await s.repos.page({ sort: "name", order: "asc", limit: 10, owner: "alice" });
+    assertEquals([full(mine), mine.total], [["alice/Alpha", "alice/web-2"], 2]);
+    // Created (newest first, ties by id) and pushed (never pushed last).
+    const created = await s.repos.page({ sort: "created", order: "desc", limit: 10 });
+    assertEquals(created.rows.map((r) => r.id), [...ids].sort((x, y) => y - x));
+    await s.repos.touchPushed(ids[0], 1234);
+    await delay(5);
+    await s.repos.touchPushed(ids[3]);
+    const pushed1 = await s.repos.page({ sort: "pushed", order: "desc", limit: 1 });
+    assertEquals(full(pushed1), ["alice/web-2"]);
+    const pushed2 = await s.repos.page({
+      sort: "pushed",
+      order: "desc",
+      limit: 10,
+      after: pushed1.next!,
+    });
+    assertEquals(full(pushed2), ["bob/zeta", "bob/notes", "bob/web-1", "alice/Alpha"]);
+    assertEquals(pushed2.offset, 1);
+    // Sizes: stored at insert, by a push, or set.
+    assertEquals((await s.repos.find("bob", "zeta"))!.size_bytes, 1234);
+    assertEquals((await s.repos.find("alice", "web-2"))!.size_bytes, 3, "a push without a size");
+    await s.repos.setSize(ids[4], 10_000_000_000);
+    assertEquals((await s.repos.find("bob", "notes"))!.size_bytes, 10_000_000_000);
+    assertEquals(await s.repos.totalSize(), 1234 + 1 + 2 + 3 + 10_000_000_000);
+    return stable({ p1, p2, p3, back, web, pushed: full(pushed2) });
+  },
+
+  async "users and invites: keyset pages with totals, filters, states"(open) {
+    const s = await open();
+    const users = [];
+    for (const n of ["carol", "alice", "bob", "dave"]) {
+      users.push(await s.users.insert(n, `k-${n}`));
+    }
+    await s.repos.insert(users[1].id, "r1");
+    const p1 = await s.users.page({ sort: "name", order: "asc", limit: 3 });
+    assertEquals(p1.rows.map((u) => [u.username, u.repo_count]), [
+      ["alice", 1],
+      ["bob", 0],
+      ["carol", 0],
+    ]);
+    assertEquals([p1.total, p1.offset, p1.next], [4, 0, ["carol", users[0].id]]);
+    const p2 = await s.users.page({ sort: "name", order: "asc", limit: 3, after: p1.next! });
+    assertEquals([p2.rows.map((u) => u.username), p2.offset, p2.next], [["dave"], 3, null]);
+    const byAge = await s.users.page({ sort: "created", order: "desc", limit: 10 });
+    assertEquals(byAge.rows.map((u) => u.username), ["dave", "bob", "alice", "carol"]);
+    const a = await s.users.page({ sort: "name", order: "asc", limit: 10, words: ["a"] });
+    assertEquals([a.rows.map((u) => u.username), a.total], [["alice", "carol", "dave"], 3]);
+
+    for (const c of ["c1", "c2", "c3"]) await s.invites.insert(c, null);
+    const exp = await s.invites.insert("c4", null, "2030-01-01T00:00:00.000Z");
+    assertEquals(exp.expires_at, "2030-01-01T00:00:00.000Z");
+    assertEquals((await s.invites.find("c4"))?.expires_at, "2030-01-01T00:00:00.000Z");
+    assertEquals((await s.invites.find("c1"))?.expires_at, null);
+    await s.invites.consume("c2", users[0].id);
+    assertEquals((await s.invites.findUsedBy(users[0].id))?.code, "c2");
+    assertEquals(await s.invites.findUsedBy(users[1].id), undefined);
+    const now = "2029-01-01T00:00:00.000Z";
+    const later = "2031-01-01T00:00:00.000Z";
+    const i1 = await s.invites.page({ order: "desc", limit: 2, now });
+    assertEquals(i1.rows.map((i) => i.code), ["c4", "c3"]);
+    assertEquals([i1.total, i1.offset], [4, 0]);
+    const i2 = await s.invites.page({ order: "desc", limit: 2, after: i1.next!, now });
+    assertEquals([i2.rows.map((i) => i.code), i2.offset, i2.next], [["c2", "c1"], 2, null]);
+    const used = await s.invites.page({ order: "desc", limit: 10, state: "used", now });
+    assertEquals(used.rows.map((i) => [i.code, i.used_by_username]), [["c2", "carol"]]);
+    const unused = await s.invites.page({ order: "desc", limit: 10, state: "unused", now });
+    assertEquals([unused.rows.map((i) => i.code), unused.total], [["c4", "c3", "c1"], 3]);
+    const expired = await s.invites.page({
+      order: "desc",
+      limit: 10,
+      state: "expired",
+      now: later,
+    });
+    assertEquals(expired.rows.map((i) => i.code), ["c4"]);
+    assertEquals([await s.invites.countUnused(now), await s.invites.countUnused(later)], [3, 2]);
+    // Revoke: only an unused invite goes.
+    assertEquals(await s.invites.deleteUnused("c2"), false, "a used invite stays");
+    assertEquals(await s.invites.deleteUnused("c3"), true);
+    assertEquals(await s.invites.deleteUnused("c3"), false);
+    assertEquals(await s.invites.find("c3"), undefined);
+    assertEquals(await s.invites.consume("c3", users[1].id), false);
+    return stable({ p1: p1.rows, byAge: byAge.rows, i1: i1.rows });
+  },
+
   async "transaction: a throwing function leaves nothing behind"(open) {
     const s = await open();
     const err = await assertRejects(() =>

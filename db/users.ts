@@ -1,4 +1,5 @@
 /** The users store: accounts, each with one SSH key. */
+import type { Page, PageQuery } from "./pages.ts";
 
 /** A stored account. */
 export interface UserRow {
@@ -13,6 +14,16 @@ export interface UserSummaryRow extends UserRow {
   repo_count: number;
 }
 
+/** How user listings sort: by username, or by creation (keys `created_at`, `id`). */
+export type UserSort = "name" | "created";
+
+/** A page of users whose username contains every word. */
+export interface UserPageQuery extends PageQuery {
+  sort: UserSort;
+  /** Lowercase words the username must all contain. */
+  words?: readonly string[];
+}
+
 /** Accounts, by name, id or key. */
 export interface UserStore {
   /** The user named `username`, if any. */
@@ -25,4 +36,6 @@ export interface UserStore {
   insert(username: string, publicKey: string): Promise<UserRow>;
   /** Every user, oldest first, with their repository counts. */
   list(): Promise<UserSummaryRow[]>;
+  /** One page of users with their repository counts. Keys: name (`username`, `id`), created. */
+  page(q: UserPageQuery): Promise<Page<UserSummaryRow>>;
 }

@@ -37,9 +37,9 @@ const TABLES: readonly TableSpec[] = [
   },
   {
     name: "invites",
-    columns: ["code", "created_by", "used_by", "created_at", "used_at", "seq"],
+    columns: ["code", "created_by", "used_by", "created_at", "used_at", "expires_at", "seq"],
     // SQLite's rowid is the insertion order PostgreSQL keeps in `seq`.
-    select: "code, created_by, used_by, created_at, used_at, rowid",
+    select: "code, created_by, used_by, created_at, used_at, expires_at, rowid",
     orderBy: "rowid",
     identity: "seq",
     always: true,
@@ -58,7 +58,7 @@ const TABLES: readonly TableSpec[] = [
   },
   {
     name: "repos",
-    columns: ["id", "owner_id", "name", "created_at", "pushed_at"],
+    columns: ["id", "owner_id", "name", "created_at", "pushed_at", "size_bytes"],
     orderBy: "id",
     identity: "id",
   },

@@ -1,6 +1,8 @@
 /** PostgreSQL users store (see ../users.ts). */
 import { DomainError } from "../../protocol/errors.ts";
 import type { UserRow, UserStore, UserSummaryRow } from "../users.ts";
+import { userListing } from "../listings.ts";
+import { readPage } from "./pages.ts";
 import { rows, type Sql } from "./sql.ts";
 
 const COLUMNS = "id, username, public_key, created_at";
@@ -42,5 +44,6 @@ export function pgUsers(sql: Sql): UserStore {
            (SELECT COUNT(*) FROM repos r WHERE r.owner_id = u.id) AS repo_count
          FROM users u ORDER BY u.id`,
       ),
+    page: (q) => readPage(sql, userListing("$", q, ' COLLATE "C"'), q),
   };
 }

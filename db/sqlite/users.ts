@@ -1,6 +1,9 @@
 /** Users on SQLite. */
 import type { Database } from "./database.ts";
-import type { UserRow, UserStore, UserSummaryRow } from "../users.ts";
+import type { UserPageQuery, UserRow, UserStore, UserSummaryRow } from "../users.ts";
+import { userListing } from "../listings.ts";
+import type { Page } from "../pages.ts";
+import { readPage } from "./pages.ts";
 import type { Sync } from "./sync.ts";
 import { DomainError } from "../../protocol/errors.ts";
 
@@ -50,5 +53,9 @@ export class SqliteUsers implements Sync<UserStore> {
       `SELECT u.*, (SELECT COUNT(*) FROM repos r WHERE r.owner_id = u.id) AS repo_count
        FROM users u ORDER BY u.id`,
     ).all() as unknown as UserSummaryRow[];
+  }
+
+  page(q: UserPageQuery): Page<UserSummaryRow> {
+    return readPage<UserSummaryRow>(this.db, userListing("?", q), q);
   }
 }

@@ -24,11 +24,52 @@ export function publicUser(u: UserRow): PublicUser {
   return { id: u.id, username: u.username };
 }
 
-/** Mints a single-use invite code (`inv_` + 32 hex). */
-export async function mintInvite(ctx: Signet, createdBy: number | null = null): Promise<string> {
+/** Days an invite works when its minting names no other lifetime, and the most it may name. */
+export const DEFAULT_INVITE_DAYS = 7;
+export const MAX_INVITE_DAYS = 365;
+
+/**
+ * Validates an invite's requested lifetime in days: absent means DEFAULT_INVITE_DAYS, else an
+ * integer from 1 to MAX_INVITE_DAYS.
+ */
+export function inviteLifetimeDays(input: unknown): number {
+  if (input === undefined || input === null) return DEFAULT_INVITE_DAYS;
+  if (
+    typeof input !== "number" || !Number.isInteger(input) || input < 1 || input > MAX_INVITE_DAYS
+  ) {
+    throw new DomainError(
+      "invalid",
+      `expires_in_days must be an integer from 1 to ${MAX_INVITE_DAYS} (default ${DEFAULT_INVITE_DAYS})`,
+    );
+  }
+  return input;
+}
+
+/** Mints a single-use invite code (`inv_` + 32 hex) that works for `days` days. */
+export async function mintInvite(
+  ctx: Signet,
+  createdBy: number | null = null,
+  days = DEFAULT_INVITE_DAYS,
+): Promise<{ code: string; expires_at: string }> {
   const code = `inv_${randomHex(16)}`;
-  await ctx.store.invites.insert(code, createdBy);
-  return code;
+  const expiresAt = new Date(Date.now() + days * 86_400_000).toISOString();
+  await ctx.store.invites.insert(code, createdBy, expiresAt);
+  return { code, expires_at: expiresAt };
+}
+
+/**
+ * Revokes the unused invite `codeInput`: it no longer signs anyone up. A used invite is a
+ * conflict (the account stays), an unknown one not_found.
+ */
+export async function revokeInvite(ctx: Signet, codeInput: string): Promise<string> {
+  if (!/^inv_[0-9a-f]{32}$/.test(codeInput)) {
+    throw new DomainError("not_found", "invite code not found");
+  }
+  if (await ctx.store.invites.deleteUnused(codeInput)) return codeInput;
+  if (await ctx.store.invites.find(codeInput)) {
+    throw new DomainError("conflict", "invite code has already been used: it cannot be revoked");
+  }
+  throw new DomainError("not_found", "invite code not found");
 }
 
 /** Input of a signup, as received from any transport. */
@@ -65,6 +106,9 @@ export async function signup(ctx: Signet, input: SignupInput, from: string): Pro
     if (!invite) throw new DomainError("invalid", "invite code not found");
     if (invite.used_at !== null) {
       throw new DomainError("conflict", "invite code has already been used");
+    }
+    if (invite.expires_at !== null && invite.expires_at <= new Date().toISOString()) {
+      throw new DomainError("invalid", "invite code has expired");
     }
     if (await tx.users.findByName(username)) {
       throw new DomainError("conflict", `username ${username} is already taken`);

@@ -1,5 +1,5 @@
 /** Repositories: creation, deletion, listing and on-disk locations. */
-import type { RepoRow } from "../../db/repos.ts";
+import type { RepoRow, RepoSort } from "../../db/repos.ts";
 import type { UserRow } from "../../db/users.ts";
 import type { Signet } from "../context.ts";
 import { mustOwn } from "./access.ts";
@@ -7,6 +7,9 @@ import { DomainError } from "../../protocol/errors.ts";
 import { validateRepoName, validateUsername } from "../../protocol/names.ts";
 import type { RepoView } from "../../protocol/repos.ts";
 import { moveToTrash, removeTrashed, withRepoName } from "./repo_locks.ts";
+import { dirSize } from "./disk.ts";
+import type { Page } from "../../db/pages.ts";
+import { type ListParams, parseListParams, type SortSpec } from "./listing.ts";
 
 /** Absolute path of the bare repository `<repos>/<owner>/<name>.git`. */
 export function repoDir(ctx: Signet, owner: string, name: string): string {
@@ -97,11 +100,12 @@ async function initRepo(ctx: Signet, owner: UserRow, name: string): Promise<Repo
   if (!init.success) {
     throw new Error(`git init failed: ${new TextDecoder().decode(init.stderr)}`);
   }
+  const size = await dirSize(dir);
   try {
     // Read back in the same transaction: a delete arriving the moment the row is committed must
     // not leave this create without the row it reports.
     return await ctx.store.transaction(async (tx) => {
-      await tx.repos.insert(owner.id, name);
+      await tx.repos.insert(owner.id, name, size);
       return (await tx.repos.find(owner.username, name))!;
     });
   } catch (err) {
@@ -141,6 +145,52 @@ export async function removeRepo(ctx: Signet, repo: RepoRow): Promise<RepoRow> {
   return repo;
 }
 
+/** The sorts of repository listings; the tie-breaks of created and pushed are ids. */
+export const REPO_SORTS: SortSpec<RepoSort> = {
+  name: { order: "asc", tieBreak: "string" },
+  created: { order: "desc", tieBreak: "number" },
+  pushed: { order: "desc", tieBreak: "number" },
+};
+
+/** Validates a repository listing's query parameters (default: by name). */
+export function parseRepoListParams(
+  get: (name: string) => string | undefined,
+): ListParams<RepoSort> {
+  return parseListParams(get, REPO_SORTS, "name");
+}
+
+/** One page of the repositories of `owner` (validated; it must exist), or of all when undefined. */
+export async function pageReposOf(
+  ctx: Signet,
+  params: ListParams<RepoSort>,
+  owner?: string,
+): Promise<Page<RepoRow>> {
+  if (owner === undefined) return await ctx.store.repos.page(params);
+  const name = validateUsername(owner);
+  if (!(await ctx.store.users.findByName(name))) {
+    throw new DomainError("not_found", `user ${name} not found`);
+  }
+  return await ctx.store.repos.page({ ...params, owner: name });
+}
+
+/** Total size in bytes of the files under a repository's directory, measured now. */
+export async function repoDiskUsage(ctx: Signet, repo: RepoRow): Promise<number> {
+  return await dirSize(repoDir(ctx, repo.owner, repo.name));
+}
+
+/**
+ * The rows with their sizes: a row not measured yet (stored before sizes were) is measured now
+ * and its size stored, once.
+ */
+export async function withSizes(ctx: Signet, rows: RepoRow[]): Promise<RepoRow[]> {
+  return await Promise.all(rows.map(async (r) => {
+    if (r.size_bytes !== null) return r;
+    const size = await repoDiskUsage(ctx, r);
+    await ctx.store.repos.setSize(r.id, size);
+    return { ...r, size_bytes: size };
+  }));
+}
+
 /** Lists the repositories of `owner` (validated), or all when undefined. */
 export async function listReposOf(ctx: Signet, owner?: string): Promise<RepoRow[]> {
   if (owner === undefined) return await ctx.store.repos.list();
@@ -153,9 +203,12 @@ export async function listReposOf(ctx: Signet, owner?: string): Promise<RepoRow[
 
 /**
  * Records a push to `repo` once git has exited: its refs may have changed even when it failed
- * (some refs of a non-atomic push), so cached clones of the old state retire either way.
+ * (some refs of a non-atomic push), so cached clones of the old state retire either way, and its
+ * size is measured again either way (listings read the stored size, never the disk).
  */
 export async function recordPush(ctx: Signet, repo: RepoRow, succeeded: boolean): Promise<void> {
   ctx.cloneCache?.refsChanged(repo.id);
-  if (succeeded) await ctx.store.repos.touchPushed(repo.id);
+  const size = await repoDiskUsage(ctx, repo).catch(() => undefined);
+  if (succeeded) await ctx.store.repos.touchPushed(repo.id, size);
+  else if (size !== undefined) await ctx.store.repos.setSize(repo.id, size);
 }

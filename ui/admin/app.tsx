@@ -10,6 +10,7 @@ import { ReposPage } from "./repos.tsx";
 import { adminKey, loadServiceInfo, serviceInfo, signOut } from "./session.ts";
 import { SignIn } from "./signin.tsx";
 import { UsersPage } from "./users.tsx";
+import { UserPage } from "./user.tsx";
 import { useSignal } from "@preact/signals";
 
 const SECTIONS: { path: string; label: string; icon: IconName; page: () => JSX.Element }[] = [
@@ -17,6 +18,16 @@ const SECTIONS: { path: string; label: string; icon: IconName; page: () => JSX.E
   { path: "/admin/users", label: "Users", icon: "users", page: UsersPage },
   { path: "/admin/repos", label: "Repositories", icon: "repo", page: ReposPage },
 ];
+
+/** Pages without a tab of their own, and the tab they belong under. */
+const SUBPAGES: { path: string; label: string; tab: string; page: () => JSX.Element }[] = [
+  { path: "/admin/user", label: "User", tab: "/admin/users", page: UserPage },
+];
+
+/** The section (or page under a section) at `path`. */
+function pageAt(path: string) {
+  return SECTIONS.find((s) => s.path === path) ?? SUBPAGES.find((s) => s.path === path);
+}
 
 /** The section tabs, and a link to the registry when the server has one. */
 function Tabs({ current }: { current: string }) {
@@ -61,7 +72,7 @@ export function App() {
   }, [adminKey.value]);
 
   useEffect(() => {
-    const section = SECTIONS.find((s) => s.path === path);
+    const section = pageAt(path);
     document.title = adminKey.value
       ? `${section?.label ?? "Not found"} · Signet admin`
       : "Sign in · Signet admin";
@@ -69,13 +80,14 @@ export function App() {
 
   if (!adminKey.value) return <SignIn />;
 
-  const section = SECTIONS.find((s) => s.path === path);
+  const section = pageAt(path);
   const Page = section?.page;
+  const tab = section && "tab" in section ? section.tab : path;
   return (
     <Shell
       home="/admin/invites"
       tag="Admin"
-      tabs={<Tabs current={path} />}
+      tabs={<Tabs current={tab} />}
       end={
         <button type="button" class="btn btn-ghost btn-sm signout" onClick={() => signOut()}>
           <Icon name="logout" />

@@ -8,15 +8,24 @@ import {
   Empty,
   errorMessage,
   ErrorNotice,
+  Link,
   PageHeader,
   Time,
-  useResource,
 } from "../common/components.tsx";
-import { plural } from "../common/format.ts";
 import { Icon } from "../common/icons.tsx";
-import { type Column, ListCard } from "../common/table.tsx";
+import type { Column } from "../common/table.tsx";
+import { navigate } from "../common/router.ts";
+import {
+  hrefWith,
+  NoMatch,
+  PagedCard,
+  type SortChoice,
+  SortSelect,
+  usePage,
+  useQuery,
+} from "./paged.tsx";
 import { adminApi, serviceInfo } from "./session.ts";
-import type { Invite, ServiceInfo } from "./types.ts";
+import type { Invite, InvitesPage as InvitesReply, ServiceInfo } from "./types.ts";
 
 /** The SSH command that starts interactive signup on this server. */
 export function sshSignupCommand(info: ServiceInfo | null): string | null {
@@ -60,44 +69,108 @@ function SignupSteps({ code }: { code: string }) {
   );
 }
 
-const COLUMNS: Column<Invite>[] = [
-  {
-    label: "Code",
-    cellClass: "cell-main",
-    cell: (i) => (
-      <span class="code-with-copy">
-        <code class="mono">{i.code}</code>
-        {i.state === "unused" && <CopyButton text={i.code} what={`invite ${i.code}`} />}
-      </span>
-    ),
-  },
-  {
-    label: "State",
-    cell: (i) =>
-      i.state === "unused"
-        ? <Badge tone="success">unused</Badge>
-        : <Badge tone="neutral">used</Badge>,
-  },
-  {
-    label: "Used by",
-    cellClass: (i) => i.used_at ? undefined : "cell-empty",
-    cell: (i) => i.used_by ? <strong>{i.used_by.username}</strong> : <span class="muted">—</span>,
-  },
-  { label: "Created", cell: (i) => <Time iso={i.created_at} /> },
-  {
-    label: "Used",
-    cellClass: (i) => i.used_at ? undefined : "cell-empty",
-    cell: (i) => <Time iso={i.used_at} />,
-  },
+/** The table's columns; `onRevoke` revokes an invite nobody used. */
+function columns(onRevoke: (i: Invite) => void, busy: string | null): Column<Invite>[] {
+  return [
+    {
+      label: "Code",
+      cellClass: "cell-main",
+      cell: (i) => (
+        <span class="code-with-copy">
+          <code class="mono">{i.code}</code>
+          {i.state === "unused" && <CopyButton text={i.code} what={`invite ${i.code}`} />}
+        </span>
+      ),
+    },
+    {
+      label: "State",
+      cell: (i) =>
+        i.state === "unused"
+          ? <Badge tone="success">unused</Badge>
+          : i.state === "expired"
+          ? <Badge tone="warning">expired</Badge>
+          : <Badge tone="neutral">used</Badge>,
+    },
+    {
+      label: "Used by",
+      cellClass: (i) => i.used_at ? undefined : "cell-empty",
+      cell: (i) =>
+        i.used_by
+          ? (
+            <Link
+              href={`/admin/user?name=${encodeURIComponent(i.used_by.username)}`}
+              class="wrap-anywhere"
+            >
+              <strong>
+                <bdi>{i.used_by.username}</bdi>
+              </strong>
+            </Link>
+          )
+          : <span class="muted">—</span>,
+    },
+    { label: "Created", cell: (i) => <Time iso={i.created_at} /> },
+    {
+      label: "Used",
+      cellClass: (i) => i.used_at ? undefined : "cell-empty",
+      cell: (i) => <Time iso={i.used_at} />,
+    },
+    {
+      label: "Expires",
+      cellClass: (i) => i.used_at ? "cell-empty" : undefined,
+      cell: (i) =>
+        i.used_at ? <span class="muted">—</span> : <Time iso={i.expires_at} empty="never" />,
+    },
+    {
+      label: "Actions",
+      labelHidden: true,
+      cellClass: "cell-actions",
+      cell: (i) =>
+        i.state === "used" ? null : (
+          <button
+            type="button"
+            class="btn btn-ghost btn-sm btn-danger-ghost"
+            disabled={busy === i.code}
+            onClick={() => onRevoke(i)}
+            aria-label={`Revoke invite ${i.code}`}
+          >
+            <Icon name="trash" />
+            Revoke
+          </button>
+        ),
+    },
+  ];
+}
+
+const SORTS: SortChoice[] = [
+  { label: "Newest first", sort: "created", order: "desc" },
+  { label: "Oldest first", sort: "created", order: "asc" },
 ];
 
 /** The Invites page. */
 export function InvitesPage() {
-  const [invites, reload] = useResource(
-    () => adminApi<{ invites: Invite[] }>("/invites").then((r) => r.invites),
-    [],
-  );
+  const [invites, reload] = usePage<InvitesReply>("/invites");
+  const state = useQuery().get("state") ?? "";
   const minted = useSignal<string | null>(null);
+  const lifetime = useSignal("7");
+  const revoking = useSignal<string | null>(null);
+  const revokeNote = useSignal<{ ok: boolean; text: string } | null>(null);
+
+  const revoke = async (i: Invite) => {
+    revoking.value = i.code;
+    revokeNote.value = null;
+    try {
+      await adminApi<{ revoked: string }>(`/invites/${encodeURIComponent(i.code)}`, {
+        method: "DELETE",
+      });
+      revokeNote.value = { ok: true, text: `Revoked invite ${i.code}.` };
+      if (minted.value === i.code) minted.value = null;
+      reload();
+    } catch (err) {
+      revokeNote.value = { ok: false, text: errorMessage(err) };
+    } finally {
+      revoking.value = null;
+    }
+  };
   const minting = useSignal(false);
   const mintError = useSignal<string | null>(null);
   const mintedRef = useRef<HTMLElement>(null);
@@ -110,7 +183,11 @@ export function InvitesPage() {
     minting.value = true;
     mintError.value = null;
     try {
-      const { code } = await adminApi<{ code: string }>("/invites", { method: "POST" });
+      const { code } = await adminApi<{ code: string }>("/invites", {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ expires_in_days: Number(lifetime.value) }),
+      });
       minted.value = code;
       reload();
     } catch (err) {
@@ -120,27 +197,47 @@ export function InvitesPage() {
     }
   };
 
-  const unused = invites.data?.filter((i) => i.state === "unused").length ?? 0;
-
   return (
     <>
       <PageHeader
         title="Invites"
         description="Accounts are invite-only: each code creates exactly one account."
         actions={
-          <button
-            type="button"
-            class="btn btn-primary"
-            onClick={mint}
-            disabled={minting.value}
-          >
-            {minting.value
-              ? <span class="spinner spinner-sm" aria-hidden="true" />
-              : <Icon name="plus" />}
-            Create invite
-          </button>
+          <>
+            <label class="sort-select">
+              <span class="muted">Expires in</span>
+              <select
+                id="invite-lifetime"
+                class="select"
+                value={lifetime.value}
+                onChange={(e) => (lifetime.value = (e.currentTarget as HTMLSelectElement).value)}
+              >
+                <option value="1">1 day</option>
+                <option value="7">7 days</option>
+                <option value="30">30 days</option>
+                <option value="90">90 days</option>
+                <option value="365">365 days</option>
+              </select>
+            </label>
+            <button
+              type="button"
+              class="btn btn-primary"
+              onClick={mint}
+              disabled={minting.value}
+            >
+              {minting.value
+                ? <span class="spinner spinner-sm" aria-hidden="true" />
+                : <Icon name="plus" />}
+              Create invite
+            </button>
+          </>
         }
       />
+      {revokeNote.value && (
+        revokeNote.value.ok
+          ? <p class="notice notice-success" role="status">{revokeNote.value.text}</p>
+          : <ErrorNotice title="Could not revoke the invite" message={revokeNote.value.text} />
+      )}
       {mintError.value && (
         <ErrorNotice title="Could not create an invite" message={mintError.value} />
       )}
@@ -163,30 +260,54 @@ export function InvitesPage() {
               Dismiss
             </button>
           </div>
-          <p class="muted">Send this code to the person you invite. It works once.</p>
+          <p class="muted">
+            Send this code to the person you invite. It works once, until it expires.
+          </p>
           <CopyField value={minted.value} what="invite code" />
           <SignupSteps code={minted.value} />
         </section>
       )}
-      <ListCard
+      <PagedCard
         id="invites"
         title="All invites"
         noun="invites"
         resource={invites}
         reload={reload}
-        head={invites.data && invites.data.length > 0 && (
-          <span class="muted">
-            {plural(invites.data.length, "invite")} · {unused} unused
-          </span>
-        )}
+        rows={invites.data?.invites ?? []}
+        head={
+          <>
+            <label class="sort-select">
+              <span class="muted">Show</span>
+              <select
+                id="invites-state"
+                class="select"
+                value={state}
+                onChange={(e) =>
+                  navigate(hrefWith({ state: (e.currentTarget as HTMLSelectElement).value }))}
+              >
+                <option value="">All invites</option>
+                <option value="unused">Unused</option>
+                <option value="used">Used</option>
+                <option value="expired">Expired</option>
+              </select>
+            </label>
+            <SortSelect id="invites" choices={SORTS} page={invites.data} />
+            {invites.data && (
+              <span class="muted">
+                {invites.data.unused.toLocaleString("en-US")} unused in all
+              </span>
+            )}
+          </>
+        }
         empty={
           <Empty icon="ticket" title="No invites yet">
             Create one to let the first user sign up.
           </Empty>
         }
+        filteredEmpty={<NoMatch what="invites" />}
         table={{
           id: "invites-table",
-          columns: COLUMNS,
+          columns: columns(revoke, revoking.value),
           rowKey: (i) => i.code,
           rowData: (i) => ({ "data-code": i.code }),
         }}

@@ -1,4 +1,4 @@
-/** Repositories: every repository with clone URLs, size and last push; filter and delete. */
+/** Repositories: every repository with clone URLs, size and last push; paged, filtered, sorted, deleted. */
 import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import {
@@ -6,27 +6,29 @@ import {
   Empty,
   errorMessage,
   ErrorNotice,
+  Link,
   PageHeader,
   SearchInput,
   Time,
-  useResource,
 } from "../common/components.tsx";
-import { formatBytes, plural } from "../common/format.ts";
+import { formatBytes } from "../common/format.ts";
 import { Icon } from "../common/icons.tsx";
-import { type Column, ListCard } from "../common/table.tsx";
-import { location, navigate } from "../common/router.ts";
+import type { Column } from "../common/table.tsx";
+import { navigate } from "../common/router.ts";
+import {
+  hrefWith,
+  NoMatch,
+  PagedCard,
+  type SortChoice,
+  SortSelect,
+  usePage,
+  useQuery,
+} from "./paged.tsx";
 import { adminApi } from "./session.ts";
-import type { Repo } from "./types.ts";
+import type { Repo, ReposPage as ReposReply } from "./types.ts";
 
 function fullName(r: Repo): string {
   return `${r.owner}/${r.name}`;
-}
-
-/** Rows whose owner or name contains every word of `query` (case-insensitive). */
-export function filterRepos(repos: Repo[], query: string): Repo[] {
-  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return repos;
-  return repos.filter((r) => words.every((w) => fullName(r).toLowerCase().includes(w)));
 }
 
 /** One clone URL with its copy button. */
@@ -138,9 +140,12 @@ function columns(onDelete: (repo: Repo) => void): Column<Repo>[] {
       cell: (r) => (
         <span class="repo-name">
           <Icon name="repo" class="muted" />
-          <span>
-            <span class="muted">{r.owner}/</span>
-            <strong>{r.name}</strong>
+          <span class="repo-full-name">
+            <bdi class="muted">{r.owner}</bdi>
+            <span class="muted">/</span>
+            <strong>
+              <bdi>{r.name}</bdi>
+            </strong>
           </span>
         </span>
       ),
@@ -185,21 +190,23 @@ function columns(onDelete: (repo: Repo) => void): Column<Repo>[] {
   ];
 }
 
-/** The Repositories page. */
+const SORTS: SortChoice[] = [
+  { label: "Name (A–Z)", sort: "name", order: "asc" },
+  { label: "Name (Z–A)", sort: "name", order: "desc" },
+  { label: "Newest first", sort: "created", order: "desc" },
+  { label: "Oldest first", sort: "created", order: "asc" },
+  { label: "Recently pushed", sort: "pushed", order: "desc" },
+];
+
+/** The Repositories page: one server page at a time, filtered and sorted by the URL's query. */
 export function ReposPage() {
-  const [repos, reload] = useResource(
-    () => adminApi<{ repos: Repo[] }>("/repos").then((r) => r.repos),
-    [],
-  );
-  const query = new URLSearchParams(location.value.search).get("q") ?? "";
+  const [repos, reload] = usePage<ReposReply>("/repos");
+  const query = useQuery();
+  const q = query.get("q") ?? "";
+  const owner = query.get("owner");
   const deleting = useSignal<Repo | null>(null);
   const deleted = useSignal<string | null>(null);
-
-  const setQuery = (q: string) => {
-    navigate(q ? `/admin/repos?q=${encodeURIComponent(q)}` : "/admin/repos", true);
-  };
-  const shown = repos.data ? filterRepos(repos.data, query) : [];
-  const totalSize = repos.data?.reduce((sum, r) => sum + r.size_bytes, 0) ?? 0;
+  const rows = repos.data?.repos ?? [];
 
   return (
     <>
@@ -220,34 +227,38 @@ export function ReposPage() {
           </button>
         </div>
       )}
-      <ListCard
+      <PagedCard
         id="repos"
         title="All repositories"
-        titleHidden
-        toolbar
         noun="repositories"
         resource={repos}
         reload={reload}
+        rows={rows}
         head={
           <>
             <SearchInput
               placeholder="Filter by owner or name"
               label="Filter repositories by owner or name"
-              value={query}
-              onInput={setQuery}
+              value={q}
+              onInput={(v) => navigate(hrefWith({ q: v }), true)}
             />
-            {repos.data && (
-              <span class="muted">
-                {query
-                  ? `${shown.length} of ${plural(repos.data.length, "repository", "repositories")}`
-                  : `${plural(repos.data.length, "repository", "repositories")} · ${
-                    formatBytes(totalSize)
-                  }`}
+            {owner && (
+              <span class="filter-chip">
+                Owner <strong>{owner}</strong>
+                <Link
+                  href={hrefWith({ owner: null })}
+                  aria-label={`Show every owner, not only ${owner}`}
+                >
+                  ×
+                </Link>
               </span>
+            )}
+            <SortSelect id="repos" choices={SORTS} page={repos.data} />
+            {repos.data && (
+              <span class="muted">{formatBytes(repos.data.size_bytes_total)} on disk in all</span>
             )}
           </>
         }
-        rows={shown}
         table={{
           id: "repos-table",
           columns: columns((r) => (deleting.value = r)),
@@ -260,20 +271,8 @@ export function ReposPage() {
             <code>ssh git@host repo new &lt;name&gt;</code>.
           </Empty>
         }
-      >
-        {repos.data && repos.data.length > 0 && shown.length === 0 && (
-          <Empty title={`No repositories match “${query}”`}>
-            <button
-              type="button"
-              class="btn btn-secondary btn-sm"
-              onClick={() =>
-                setQuery("")}
-            >
-              Clear filter
-            </button>
-          </Empty>
-        )}
-      </ListCard>
+        filteredEmpty={<NoMatch what="repositories" />}
+      />
       {deleting.value && (
         <DeleteDialog
           repo={deleting.value}

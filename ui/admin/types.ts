@@ -14,7 +14,9 @@ export interface Invite {
   created_at: string;
   used_at: string | null;
   used_by: { id: number; username: string } | null;
-  state: "unused" | "used";
+  /** Null: never expires (an invite from before expiries). */
+  expires_at: string | null;
+  state: "unused" | "used" | "expired";
 }
 
 /** One entry of GET /api/admin/users. */
@@ -30,4 +32,49 @@ export interface User {
 /** One entry of GET /api/admin/repos. */
 export interface Repo extends RepoView {
   size_bytes: number;
+}
+
+/** The paging fields of a listing's reply (server/domain/listing.ts). */
+export interface PageInfo {
+  total: number;
+  offset: number;
+  limit: number;
+  sort: string;
+  order: "asc" | "desc";
+  next: string | null;
+  prev: string | null;
+}
+
+/** GET /api/admin/invites */
+export interface InvitesPage extends PageInfo {
+  invites: Invite[];
+  unused: number;
+  state: "used" | "unused" | "expired" | null;
+}
+
+/** GET /api/admin/users */
+export interface UsersPage extends PageInfo {
+  users: User[];
+}
+
+/** GET /api/admin/repos */
+export interface ReposPage extends PageInfo {
+  repos: Repo[];
+  size_bytes_total: number;
+}
+
+/** One live token of a user (never the secret). */
+export interface Token {
+  id: number;
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string;
+}
+
+/** GET /api/admin/users/:name */
+export interface UserDetail {
+  user: User;
+  tokens: Token[];
+  /** The invite they signed up with (null: none left, e.g. from a backup without it). */
+  invite: { code: string; created_at: string } | null;
 }

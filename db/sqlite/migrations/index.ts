@@ -4,6 +4,7 @@ import { REGISTRY_SCHEMA } from "./002_registry.ts";
 import { SEARCH_SCAN_SCHEMA } from "./003_search_scan.ts";
 import { TOKEN_LIFECYCLE_SCHEMA } from "./004_token_lifecycle.ts";
 import { RULE_DESCRIPTIONS_SCHEMA } from "./005_rule_descriptions.ts";
+import { LISTS_SIZES_EXPIRY_SCHEMA } from "./006_lists_sizes_expiry.ts";
 
 /** SQL scripts applied in order; `PRAGMA user_version` records how many have run. */
 export const MIGRATIONS: readonly string[] = [
@@ -12,4 +13,5 @@ export const MIGRATIONS: readonly string[] = [
   SEARCH_SCAN_SCHEMA,
   TOKEN_LIFECYCLE_SCHEMA,
   RULE_DESCRIPTIONS_SCHEMA,
+  LISTS_SIZES_EXPIRY_SCHEMA,
 ];

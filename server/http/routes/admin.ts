@@ -2,12 +2,29 @@
 import { Hono } from "hono";
 import type { Signet } from "../../context.ts";
 import { fingerprint, parsePublicKeyLine } from "../../../protocol/ssh/sshkey.ts";
-import { mintInvite } from "../../domain/accounts.ts";
-import { getRepo, listReposOf, removeRepo, repoView } from "../../domain/repos.ts";
-import { repoDiskUsage } from "../../domain/disk.ts";
+import { inviteLifetimeDays, mintInvite, revokeInvite } from "../../domain/accounts.ts";
+import { DomainError } from "../../../protocol/errors.ts";
+import {
+  adminUser,
+  inviteState,
+  pageInvites,
+  pageUsers,
+  parseInviteListParams,
+  parseUserListParams,
+} from "../../domain/admin_lists.ts";
+import { pageView } from "../../domain/listing.ts";
+import {
+  getRepo,
+  pageReposOf,
+  parseRepoListParams,
+  removeRepo,
+  repoView,
+  withSizes,
+} from "../../domain/repos.ts";
 import { serviceInfo } from "../../domain/info.ts";
 import { listTokensOfUser, revokeToken } from "../../domain/tokens.ts";
 import { requireAdmin } from "../auth.ts";
+import type { UserSummaryRow } from "../../../db/users.ts";
 
 /** `/api/admin/*` */
 export function adminRoutes(ctx: Signet): Hono {
@@ -16,32 +33,84 @@ export function adminRoutes(ctx: Signet): Hono {
 
   app.get("/info", (c) => c.json(serviceInfo(ctx)));
 
-  app.post("/invites", async (c) => c.json({ code: await mintInvite(ctx, null) }, 201));
+  // An empty body mints with the default lifetime; a JSON object may name `expires_in_days`.
+  app.post("/invites", async (c) => {
+    const text = await c.req.text();
+    let days: unknown;
+    if (text.trim() !== "") {
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new DomainError("invalid", "request body is not valid JSON");
+      }
+      if (typeof body !== "object" || body === null || Array.isArray(body)) {
+        throw new DomainError("invalid", "request body must be a JSON object");
+      }
+      days = (body as Record<string, unknown>).expires_in_days;
+    }
+    return c.json(await mintInvite(ctx, null, inviteLifetimeDays(days)), 201);
+  });
 
-  app.get("/invites", async (c) =>
-    c.json({
-      invites: (await ctx.store.invites.list()).map((
-        { code, created_at, used_at, used_by, used_by_username },
-      ) => ({
-        code,
-        created_at,
-        used_at,
-        used_by: used_by === null ? null : { id: used_by, username: used_by_username },
-        state: used_at === null ? "unused" : "used",
-      })),
-    }));
+  app.delete("/invites/:code", async (c) => {
+    return c.json({ revoked: await revokeInvite(ctx, c.req.param("code")) });
+  });
 
-  app.get("/users", async (c) =>
-    c.json({
-      users: (await ctx.store.users.list()).map(({ public_key, ...u }) => ({
-        id: u.id,
-        username: u.username,
-        public_key,
-        fingerprint: fingerprint(parsePublicKeyLine(public_key).blob),
-        created_at: u.created_at,
-        repo_count: u.repo_count,
+  // Lists are pages (server/domain/listing.ts): the rows under their old key, then the paging.
+  app.get("/invites", async (c) => {
+    const params = parseInviteListParams((n) => c.req.query(n));
+    const now = new Date().toISOString();
+    const [page, unused] = await Promise.all([
+      pageInvites(ctx, params, now),
+      ctx.store.invites.countUnused(now),
+    ]);
+    return c.json({
+      invites: page.rows.map((i) => ({
+        code: i.code,
+        created_at: i.created_at,
+        used_at: i.used_at,
+        expires_at: i.expires_at,
+        used_by: i.used_by === null ? null : { id: i.used_by, username: i.used_by_username },
+        state: inviteState(i, now),
       })),
-    }));
+      ...pageView(page, params),
+      state: params.state ?? null,
+      unused,
+    });
+  });
+
+  const userView = ({ public_key, ...u }: UserSummaryRow) => ({
+    id: u.id,
+    username: u.username,
+    public_key,
+    fingerprint: fingerprint(parsePublicKeyLine(public_key).blob),
+    created_at: u.created_at,
+    repo_count: u.repo_count,
+  });
+
+  app.get("/users", async (c) => {
+    const params = parseUserListParams((n) => c.req.query(n));
+    const page = await pageUsers(ctx, params);
+    return c.json({
+      users: page.rows.map(userView),
+      ...pageView(page, params),
+      q: params.words.join(" "),
+    });
+  });
+
+  // One user with their live tokens (the admin's user page; repositories: /repos?owner=).
+  app.get("/users/:name", async (c) => {
+    const user = await adminUser(ctx, c.req.param("name"));
+    const [tokens, invite] = await Promise.all([
+      listTokensOfUser(ctx, user.username),
+      ctx.store.invites.findUsedBy(user.id),
+    ]);
+    return c.json({
+      user: userView(user),
+      tokens,
+      invite: invite ? { code: invite.code, created_at: invite.created_at } : null,
+    });
+  });
 
   app.get(
     "/users/:name/tokens",
@@ -53,15 +122,22 @@ export function adminRoutes(ctx: Signet): Hono {
     async (c) => c.json({ revoked: await revokeToken(ctx, c.req.param("id")) }),
   );
 
-  app.get("/repos", async (c) =>
-    c.json({
-      repos: await Promise.all(
-        (await listReposOf(ctx)).map(async (r) => ({
-          ...repoView(ctx, r),
-          size_bytes: await repoDiskUsage(ctx, r),
-        })),
-      ),
-    }));
+  app.get("/repos", async (c) => {
+    const params = parseRepoListParams((n) => c.req.query(n));
+    const [page, sizeTotal] = await Promise.all([
+      pageReposOf(ctx, params, c.req.query("owner")),
+      ctx.store.repos.totalSize(),
+    ]);
+    return c.json({
+      repos: (await withSizes(ctx, page.rows)).map((r) => ({
+        ...repoView(ctx, r),
+        size_bytes: r.size_bytes ?? 0,
+      })),
+      ...pageView(page, params),
+      q: params.words.join(" "),
+      size_bytes_total: sizeTotal,
+    });
+  });
 
   app.delete("/repos/:owner/:name", async (c) => {
     const repo = await removeRepo(

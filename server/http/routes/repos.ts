@@ -2,7 +2,15 @@
 import { Hono } from "hono";
 import type { Signet } from "../../context.ts";
 import { publicUser } from "../../domain/accounts.ts";
-import { createRepo, deleteRepo, getRepo, listReposOf, repoView } from "../../domain/repos.ts";
+import {
+  createRepo,
+  deleteRepo,
+  getRepo,
+  pageReposOf,
+  parseRepoListParams,
+  repoView,
+} from "../../domain/repos.ts";
+import { pageView } from "../../domain/listing.ts";
 import { type AuthEnv, requireUser } from "../auth.ts";
 import { readJsonObject } from "../errors.ts";
 
@@ -20,8 +28,15 @@ export function repoRoutes(ctx: Signet): Hono<AuthEnv> {
   });
 
   app.get("/repos", async (c) => {
-    const owner = c.req.query("owner");
-    return c.json({ repos: (await listReposOf(ctx, owner)).map((r) => repoView(ctx, r)) });
+    // A page (server/domain/listing.ts): `repos` as before, then the paging; `next` is null on
+    // the last page.
+    const params = parseRepoListParams((n) => c.req.query(n));
+    const page = await pageReposOf(ctx, params, c.req.query("owner"));
+    return c.json({
+      repos: page.rows.map((r) => repoView(ctx, r)),
+      ...pageView(page, params),
+      q: params.words.join(" "),
+    });
   });
 
   app.get(

@@ -3,7 +3,14 @@ import { Hono } from "hono";
 import { mountUi } from "../ui_static.ts";
 
 /** The dashboard's client-side routes; exact paths, so a user named "admin" keeps git paths. */
-export const ADMIN_PAGES = ["/admin", "/admin/", "/admin/invites", "/admin/users", "/admin/repos"];
+export const ADMIN_PAGES = [
+  "/admin",
+  "/admin/",
+  "/admin/invites",
+  "/admin/users",
+  "/admin/repos",
+  "/admin/user",
+];
 
 /** The dashboard pages and `/assets/:file`; `/` redirects to the dashboard. */
 export function uiRoutes(): Hono {

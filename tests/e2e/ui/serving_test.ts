@@ -8,7 +8,9 @@ serverTest(
   async (server, t) => {
     let html = "";
     await t.step("the dashboard page is no-cache HTML with a strict CSP", async () => {
-      for (const path of ["/admin", "/admin/invites", "/admin/users", "/admin/repos"]) {
+      for (
+        const path of ["/admin", "/admin/invites", "/admin/users", "/admin/repos", "/admin/user"]
+      ) {
         const res = await fetch(`${server.httpUrl}${path}`);
         html = await res.text();
         assertEquals(res.status, 200, path);
