@@ -10,6 +10,7 @@ import { gitRoutes } from "./git.ts";
 import { onError } from "./errors.ts";
 import { readBodyWithin, requestLog } from "./middleware.ts";
 import { requireAdmin } from "./auth.ts";
+import { notFound } from "./ui_static.ts";
 import { checkHealth } from "../domain/health.ts";
 import { renderMetrics } from "../metrics.ts";
 
@@ -40,7 +41,8 @@ export function hostingApp(ctx: Signet): Hono {
   );
   app.route("/", uiRoutes());
   app.route("/", gitRoutes(ctx));
-  app.notFound((c) => c.json({ error: "not found" }, 404));
+  // A browser gets the HTML 404 page; the API, git and every other client keep JSON.
+  app.notFound((c) => notFound(c, "admin", ["/api"], "not found"));
   app.onError(onError);
   return app;
 }

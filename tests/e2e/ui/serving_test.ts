@@ -72,7 +72,7 @@ serverTest(
     await t.step(
       "the registry address serves the registry browser with the same headers",
       async () => {
-        for (const path of ["/", "/bots/acme-deploy-bot"]) {
+        for (const path of ["/"]) {
           const res = await fetch(`${server.registryUrl}${path}`);
           const page = await res.text();
           assertEquals(res.status, 200, path);
@@ -89,6 +89,9 @@ serverTest(
           assertEquals(asset.headers.get("content-type"), "text/javascript; charset=utf-8");
           assertEquals(asset.headers.get("cache-control"), "public, max-age=31536000, immutable");
         }
+        const page = await fetch(`${server.registryUrl}/bots/nobody`);
+        await page.body?.cancel();
+        assertEquals(page.status, 404, "a missing bot's page");
         const api = await fetch(`${server.registryUrl}/v1/bots/nobody`);
         assertEquals(api.status, 404);
         assertStringIncludes(api.headers.get("content-type") ?? "", "application/json");
