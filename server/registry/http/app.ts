@@ -5,6 +5,7 @@ import type { Context } from "hono";
 import type { Signet } from "../../context.ts";
 import { onError } from "../../http/errors.ts";
 import { requestLog } from "../../http/middleware.ts";
+import { compressResponses } from "../../http/compress.ts";
 import { mountUi, notFound, notFoundPage, uiPage, wantsHtml } from "../../http/ui_static.ts";
 import { PreconditionFailed } from "../bots.ts";
 import type { RegistryContext } from "../context.ts";
@@ -55,6 +56,9 @@ export function registryApp(ctx: Signet, rc: RegistryContext): OpenAPIHono<Regis
   const app = new OpenAPIHono<RegistryEnv>();
   app.use("*", requestLog("registry"));
   app.use("*", cors({ origin: "*", exposeHeaders: EXPOSED_HEADERS }));
+  // gzip for the browser's pages and assets and the JSON of GETs the router answers (the hot reads
+  // ahead of it, fast_reads.ts, go as stored).
+  app.use("*", compressResponses());
   // The per-IP write limit before the body is read, so junk bodies are limited too.
   app.use("/v1/*", registryIpLimits(ctx));
   app.use("/v1/*", readBody(MAX_REGISTRY_BODY_BYTES));

@@ -14,6 +14,7 @@ import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, openPage, screenshot } from "../../helpers/browser.ts";
 import { serverTest } from "../../helpers/server.ts";
+import axeSource from "axe-core/axe.min.js" with { type: "text" };
 
 const HTML = { Accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
 const JSON_ONLY = { Accept: "application/json" };
@@ -120,6 +121,29 @@ async function createFixtures(api: RegistryClient): Promise<void> {
       capabilities: ["paging"],
     }, [s]);
   }
+}
+
+/** One axe-core rule broken on a page: its id, impact and where (a few selectors). */
+interface AxeHit {
+  id: string;
+  impact: string | null;
+  nodes: string[];
+}
+
+/** Runs axe-core on the page as it is now; the rules it breaks. */
+function runAxe(page: Page): Promise<AxeHit[]> {
+  return page.evaluate(async () => {
+    type Result = {
+      violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+    };
+    const axe = (globalThis as unknown as { axe: { run: (d: Document) => Promise<Result> } }).axe;
+    const result = await axe.run(document);
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
+    }));
+  });
 }
 
 serverTest(
@@ -301,6 +325,39 @@ serverTest(
         );
         assertEquals(await page.getByLabel("Search bots").getAttribute("maxlength"), "200");
         await context.close();
+      });
+
+      await t.step("axe-core: no serious or critical hits, an h1 on every page", async () => {
+        const pages: [string, string][] = [
+          ["landing", "/"],
+          ["search", "/?q=peer&status=active"],
+          ["bot", "/bots/acme-peer"],
+          ["long bot", `/bots/${LONG.id}`],
+          ["missing bot", "/bots/no-such-bot"],
+          ["unknown path", "/nope"],
+        ];
+        for (const scheme of ["light", "dark"] as const) {
+          const context = await browser.newContext({ colorScheme: scheme });
+          await context.addInitScript({ content: axeSource });
+          const page = await context.newPage();
+          for (const [name, path] of pages) {
+            await page.goto(`${server.registryUrl}${path}`);
+            await page.locator("h1").first().waitFor();
+            if (name === "landing" || name === "search") {
+              await page.locator('.results[aria-busy="false"]').waitFor();
+              await page.locator('.stats[aria-busy="false"]').waitFor();
+            }
+            if (name.endsWith("bot") && name !== "missing bot") {
+              await page.locator("#log-timeline .timeline-item").first().waitFor();
+            }
+            const hits = await runAxe(page);
+            const bad = hits.filter((h) =>
+              h.impact === "serious" || h.impact === "critical" || h.id === "page-has-heading-one"
+            );
+            assertEquals(bad, [], `axe on ${name} (${scheme})`);
+          }
+          await context.close();
+        }
       });
     } finally {
       await browser.close();

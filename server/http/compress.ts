@@ -1,0 +1,85 @@
+/**
+ * gzip for what browsers and API clients read: UI pages, the UI's assets and JSON answers to GET,
+ * when the client's Accept-Encoding allows it and the body is at least 1 KiB. Never for git
+ * transport (the hosting app skips its paths; their content types are not compressible anyway).
+ * Immutable assets are compressed once, by ETag, and kept.
+ */
+import type { MiddlewareHandler } from "hono";
+
+/** Smaller bodies go as they are: gzip's framing would outweigh what it saves. */
+export const MIN_COMPRESS_BYTES = 1024;
+
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml)|image\/svg\+xml)/i;
+
+/** gzip of immutable assets by ETag: a handful of files that never change. */
+const compressedAssets = new Map<string, Uint8Array>();
+
+/** Whether an Accept-Encoding header allows gzip (named, or `*`, with a q above 0). */
+export function acceptsGzip(header: string | undefined | null): boolean {
+  if (!header) return false;
+  let star = false;
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const allowed = q === undefined || Number(q.slice(2)) > 0;
+    if (name.trim() === "gzip") return allowed;
+    if (name.trim() === "*") star = allowed;
+  }
+  return star;
+}
+
+async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(
+    new CompressionStream("gzip"),
+  );
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/**
+ * Middleware: compresses GET answers as described above; `skip(path)` leaves a path alone (git
+ * transport). A compressed answer says `Content-Encoding: gzip`, its ETag turns weak, and every
+ * compressible answer says `Vary: Accept-Encoding`.
+ */
+export function compressResponses(
+  skip: (path: string) => boolean = () => false,
+): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (c.req.method !== "GET" || skip(c.req.path)) return;
+    const res = c.res;
+    if (!res.body || res.status === 206 || res.headers.has("Content-Encoding")) return;
+    if (!COMPRESSIBLE.test(res.headers.get("Content-Type") ?? "")) return;
+    const vary = res.headers.get("Vary");
+    if (!vary) res.headers.set("Vary", "Accept-Encoding");
+    else if (!/accept-encoding|\*/i.test(vary)) res.headers.set("Vary", `${vary}, Accept-Encoding`);
+    if (!acceptsGzip(c.req.header("Accept-Encoding"))) return;
+    const declared = res.headers.get("Content-Length");
+    if (declared !== null && Number(declared) < MIN_COMPRESS_BYTES) return;
+    const etag = res.headers.get("ETag");
+    const immutable = /\bimmutable\b/.test(res.headers.get("Cache-Control") ?? "");
+    const cacheKey = immutable && etag ? etag : null;
+    let body = cacheKey ? compressedAssets.get(cacheKey) : undefined;
+    if (body) {
+      await res.body.cancel();
+    } else {
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      if (bytes.length < MIN_COMPRESS_BYTES) {
+        c.res = new Response(bytes, res);
+        return;
+      }
+      body = await gzip(bytes);
+      if (cacheKey) compressedAssets.set(cacheKey, body);
+    }
+    const headers = new Headers(res.headers);
+    headers.set("Content-Encoding", "gzip");
+    headers.delete("Content-Length");
+    if (etag && !etag.startsWith("W/")) headers.set("ETag", `W/${etag}`);
+    // Replaces the answer outright (assigning c.res would copy the old headers back over these).
+    c.res = undefined;
+    c.res = new Response(body as Uint8Array<ArrayBuffer>, {
+      status: res.status,
+      statusText: res.statusText,
+      headers,
+    });
+  };
+}
