@@ -1,8 +1,9 @@
 /**
  * gzip for what browsers and API clients read: UI pages, the UI's assets and JSON answers to GET,
  * when the client's Accept-Encoding allows it and the body is at least 1 KiB. Never for git
- * transport (the hosting app skips its paths; their content types are not compressible anyway).
- * Immutable assets are compressed once, by ETag, and kept.
+ * transport (the hosting app skips its paths; their content types are not compressible anyway), nor
+ * an answer whose ETag is a version for If-Match. Immutable assets are compressed once, by ETag,
+ * and kept.
  */
 import type { MiddlewareHandler } from "hono";
 
@@ -37,8 +38,10 @@ async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
 
 /**
  * Middleware: compresses GET answers as described above; `skip(path)` leaves a path alone (git
- * transport). A compressed answer says `Content-Encoding: gzip`, its ETag turns weak, and every
- * compressible answer says `Vary: Accept-Encoding`.
+ * transport). A compressed answer says `Content-Encoding: gzip` and `Vary: Accept-Encoding`, and
+ * its ETag turns weak. An answer left as it is keeps its headers exactly (so the registry's hot
+ * reads, answered ahead of the router, stay byte for byte the router's): a cache may keep it for
+ * anyone, as every client reads it.
  */
 export function compressResponses(
   skip: (path: string) => boolean = () => false,
@@ -49,14 +52,14 @@ export function compressResponses(
     const res = c.res;
     if (!res.body || res.status === 206 || res.headers.has("Content-Encoding")) return;
     if (!COMPRESSIBLE.test(res.headers.get("Content-Type") ?? "")) return;
-    const vary = res.headers.get("Vary");
-    if (!vary) res.headers.set("Vary", "Accept-Encoding");
-    else if (!/accept-encoding|\*/i.test(vary)) res.headers.set("Vary", `${vary}, Accept-Encoding`);
+    const etag = res.headers.get("ETag");
+    const immutable = /\bimmutable\b/.test(res.headers.get("Cache-Control") ?? "");
+    // An ETag that is a version (a registry record's, sent back in If-Match, which compares
+    // strongly) must stay strong: such answers go as they are. An asset's turns weak.
+    if (etag && !immutable) return;
     if (!acceptsGzip(c.req.header("Accept-Encoding"))) return;
     const declared = res.headers.get("Content-Length");
     if (declared !== null && Number(declared) < MIN_COMPRESS_BYTES) return;
-    const etag = res.headers.get("ETag");
-    const immutable = /\bimmutable\b/.test(res.headers.get("Cache-Control") ?? "");
     const cacheKey = immutable && etag ? etag : null;
     let body = cacheKey ? compressedAssets.get(cacheKey) : undefined;
     if (body) {
@@ -72,6 +75,9 @@ export function compressResponses(
     }
     const headers = new Headers(res.headers);
     headers.set("Content-Encoding", "gzip");
+    const vary = headers.get("Vary");
+    if (!vary) headers.set("Vary", "Accept-Encoding");
+    else if (!/accept-encoding|\*/i.test(vary)) headers.set("Vary", `${vary}, Accept-Encoding`);
     headers.delete("Content-Length");
     if (etag && !etag.startsWith("W/")) headers.set("ETag", `W/${etag}`);
     // Replaces the answer outright (assigning c.res would copy the old headers back over these).
