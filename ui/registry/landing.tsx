@@ -280,6 +280,8 @@ function Results({ query, notes }: { query: PageQuery; notes: string[] }) {
   const pageNo = query.cursor ? query.back.length + 2 : 1;
   const shown = results.data?.results.length ?? 0;
   const first = (pageNo - 1) * size + 1;
+  // A cursor the registry refuses (edited, or from another version): a way back, not a failure.
+  const badCursor = results.status === "error" && results.code === 400 && query.cursor !== "";
 
   return (
     <section
@@ -328,12 +330,28 @@ function Results({ query, notes }: { query: PageQuery; notes: string[] }) {
           </div>
         </div>
       ))}
-      <ResourceStatus
-        resource={results}
-        loading="Searching…"
-        failed="Search failed"
-        onRetry={reload}
-      />
+      {badCursor
+        ? (
+          <div class="notice notice-warning" role="status">
+            <Icon name="alert" class="notice-icon" />
+            <div class="notice-text">
+              <p>
+                This page's link is out of date or damaged ({results.error}).{" "}
+                <Link href={hrefFor({ ...query, cursor: "", back: [] })}>
+                  Go to the first page
+                </Link>
+              </p>
+            </div>
+          </div>
+        )
+        : (
+          <ResourceStatus
+            resource={results}
+            loading="Searching…"
+            failed="Search failed"
+            onRetry={reload}
+          />
+        )}
       {results.data?.results.length === 0 && (
         <div class="card">
           <Empty icon="bot" title={filtered ? "No bots match" : "No bots registered yet"}>

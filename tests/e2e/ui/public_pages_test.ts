@@ -324,6 +324,11 @@ serverTest(
           "Unknown status “bogus”: showing bots of any status.",
         );
         assertEquals(await page.getByLabel("Search bots").getAttribute("maxlength"), "200");
+
+        await page.goto(`${server.registryUrl}/?capability=paging&limit=2&cursor=garbage`);
+        await page.getByRole("link", { name: "Go to the first page" }).click();
+        await waitForResults(page, ["page-bot-1", "page-bot-2"]);
+        assertEquals(await page.getByText("Search failed").count(), 0);
         await context.close();
       });
 
