@@ -101,7 +101,10 @@ export function notFoundPage(app: UiApp, text: NotFoundText): Response {
   const html = UI_PAGES[app]
     .replace(/<script type="module"[^>]*><\/script>\n?/, "")
     .replace(/<noscript>.*<\/noscript>\n?/, "")
-    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(text.title)} · Signet</title>`)
+    .replace(
+      /<title>[^<]*<\/title>/,
+      `<title>${escapeHtml(text.title)} · Signet ${tag.toLowerCase()}</title>`,
+    )
     .replace('<div id="app"></div>', body);
   return new Response(html, {
     status: 404,
