@@ -50,7 +50,9 @@ export function compressResponses(
     await next();
     if (c.req.method !== "GET" || skip(c.req.path)) return;
     const res = c.res;
-    if (!res.body || res.status === 206 || res.headers.has("Content-Encoding")) return;
+    // Not `res.body` yet: reading it turns a text body into a stream, sent chunked, not sized.
+    if (res.status === 206 || res.status === 204 || res.status === 304) return;
+    if (res.headers.has("Content-Encoding")) return;
     if (!COMPRESSIBLE.test(res.headers.get("Content-Type") ?? "")) return;
     const etag = res.headers.get("ETag");
     const immutable = /\bimmutable\b/.test(res.headers.get("Cache-Control") ?? "");
@@ -60,6 +62,7 @@ export function compressResponses(
     if (!acceptsGzip(c.req.header("Accept-Encoding"))) return;
     const declared = res.headers.get("Content-Length");
     if (declared !== null && Number(declared) < MIN_COMPRESS_BYTES) return;
+    if (!res.body) return;
     const cacheKey = immutable && etag ? etag : null;
     let body = cacheKey ? compressedAssets.get(cacheKey) : undefined;
     if (body) {
@@ -67,7 +70,13 @@ export function compressResponses(
     } else {
       const bytes = new Uint8Array(await res.arrayBuffer());
       if (bytes.length < MIN_COMPRESS_BYTES) {
-        c.res = new Response(bytes, res);
+        // As it was, sized (assigning over c.res would rewrap the bytes as a chunked stream).
+        c.res = undefined;
+        c.res = new Response(bytes, {
+          status: res.status,
+          statusText: res.statusText,
+          headers: res.headers,
+        });
         return;
       }
       body = await gzip(bytes);

@@ -186,6 +186,19 @@ serverTest(
         assertEquals(found.status, 200);
       });
 
+      await t.step("JSON and assets are gzipped for clients that take it", async () => {
+        // Deno's fetch asks for gzip and inflates the body; Vary says it was compressed.
+        const gz = await fetch(`${server.registryUrl}/v1/openapi.json`);
+        assertEquals(gz.headers.get("vary"), "Accept-Encoding");
+        assertEquals(typeof (await gz.json()).paths, "object");
+        const plain = await fetch(`${server.registryUrl}/v1/openapi.json`, {
+          headers: { "Accept-Encoding": "identity" },
+        });
+        assertEquals(plain.headers.get("vary"), null);
+        assertEquals(plain.headers.get("content-encoding"), null);
+        await plain.body?.cancel();
+      });
+
       await t.step(
         "in Chromium: status 404 and a heading, with or without JavaScript",
         async () => {
