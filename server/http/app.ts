@@ -10,16 +10,25 @@ import { gitRoutes } from "./git.ts";
 import { onError } from "./errors.ts";
 import { readBodyWithin, requestLog } from "./middleware.ts";
 import { requireAdmin } from "./auth.ts";
+import { notFound } from "./ui_static.ts";
+import { compressResponses } from "./compress.ts";
 import { checkHealth } from "../domain/health.ts";
 import { renderMetrics } from "../metrics.ts";
 
 /** Largest JSON body the API accepts. */
 export const MAX_JSON_BODY_BYTES = 64 * 1024;
 
+/** Paths of git's smart HTTP (gitRoutes): their answers are never compressed here. */
+export function isGitTransport(path: string): boolean {
+  return /\/(info\/refs|git-upload-pack|git-receive-pack)$/.test(path);
+}
+
 /** Builds the hosting app for `ctx`. */
 export function hostingApp(ctx: Signet): Hono {
   const app = new Hono();
   app.use("*", requestLog("hosting"));
+  // gzip for the dashboard, its assets and the API's JSON; never the git transport.
+  app.use("*", compressResponses(isGitTransport));
   const api = new Hono();
   api.use("*", readBodyWithin(MAX_JSON_BODY_BYTES));
   api.route("/admin", adminRoutes(ctx));
@@ -40,7 +49,8 @@ export function hostingApp(ctx: Signet): Hono {
   );
   app.route("/", uiRoutes());
   app.route("/", gitRoutes(ctx));
-  app.notFound((c) => c.json({ error: "not found" }, 404));
+  // A browser gets the HTML 404 page; the API, git and every other client keep JSON.
+  app.notFound((c) => notFound(c, "admin", ["/api"], "not found"));
   app.onError(onError);
   return app;
 }

@@ -59,6 +59,88 @@ export function uiAsset(c: Context): Response {
   return new Response(c.req.method === "HEAD" ? null : asset.body, { headers });
 }
 
+/** Whether the client asks for an HTML page (a browser navigating): its Accept names text/html. */
+export function wantsHtml(c: Context): boolean {
+  return /\btext\/html\b/i.test(c.req.header("accept") ?? "");
+}
+
+function escapeHtml(s: string): string {
+  return s.replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
+  );
+}
+
+/** What a 404 page says: its heading, what was not found, and the way back. */
+export interface NotFoundText {
+  /** The h1: "Page not found", "Bot not found". */
+  title: string;
+  /** The sentence before the thing looked for. */
+  lead: string;
+  /** The path or id looked for (user input: escaped and isolated with `<bdi>`). */
+  what: string;
+  back: { href: string; label: string };
+}
+
+/**
+ * A 404 page for browsers: `app`'s stylesheet with the frame and a page header written into the
+ * HTML, and no script (it needs none: a heading, what was not found, and a link back), so it reads
+ * the same with JavaScript off. API clients get JSON 404s instead (see `notFound`).
+ */
+export function notFoundPage(app: UiApp, text: NotFoundText): Response {
+  const tag = app === "admin" ? "Admin" : "Registry";
+  const home = app === "admin" ? "/admin" : "/";
+  const body = `<div id="app"><header class="topbar"><div class="topbar-inner container">` +
+    `<a href="${home}" class="brand"><span class="brand-name">Signet</span>` +
+    `<span class="brand-tag">${tag}</span></a></div></header>` +
+    `<main id="main" class="container main"><div class="page-header not-found"><div>` +
+    `<h1>${escapeHtml(text.title)}</h1><p class="page-description">${escapeHtml(text.lead)} ` +
+    `<code><bdi>${escapeHtml(text.what)}</bdi></code>.</p>` +
+    `<p><a class="btn btn-secondary" href="${escapeHtml(text.back.href)}">` +
+    `${escapeHtml(text.back.label)}</a></p></div></div></main></div>`;
+  const html = UI_PAGES[app]
+    .replace(/<script type="module"[^>]*><\/script>\n?/, "")
+    .replace(/<noscript>.*<\/noscript>\n?/, "")
+    .replace(
+      /<title>[^<]*<\/title>/,
+      `<title>${escapeHtml(text.title)} · Signet ${tag.toLowerCase()}</title>`,
+    )
+    .replace('<div id="app"></div>', body);
+  return new Response(html, {
+    status: 404,
+    headers: {
+      ...SECURITY_HEADERS,
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-cache",
+    },
+  });
+}
+
+/**
+ * The answer for a path nothing serves: the HTML 404 page of `app` to a browser (Accept names
+ * text/html) outside the API prefixes `apiPrefixes`, else JSON `{"error": message}`.
+ */
+export function notFound(
+  c: Context,
+  app: UiApp,
+  apiPrefixes: string[],
+  message: string,
+): Response {
+  const path = c.req.path;
+  const api = apiPrefixes.some((p) => path === p || path.startsWith(`${p}/`));
+  if (api || !wantsHtml(c) || (c.req.method !== "GET" && c.req.method !== "HEAD")) {
+    return c.json({ error: message }, 404);
+  }
+  return notFoundPage(app, {
+    title: "Page not found",
+    lead: "There is nothing at",
+    what: path,
+    back: app === "admin"
+      ? { href: "/admin", label: "Go to the dashboard" }
+      : { href: "/", label: "Browse bots" },
+  });
+}
+
 /**
  * Mounts the embedded asset files (`/assets/:file`, one segment, so `<owner>/<repo>.git/...` paths
  * never match) and `app`'s page at each of `pagePaths` on `router`.

@@ -1,13 +1,14 @@
 /** Shared building blocks of both UIs: links, badges, copy buttons, states and page headers. */
 import type { ComponentChildren, JSX } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
+import { ApiError } from "./api.ts";
 import { formatDateTime, timeAgo } from "./format.ts";
 import { Icon, type IconName } from "./icons.tsx";
 import { onLinkClick } from "./router.ts";
 
 /** An in-app link that navigates without a reload. */
 export function Link(
-  props: JSX.HTMLAttributes<HTMLAnchorElement> & { href: string },
+  props: JSX.AnchorHTMLAttributes<HTMLAnchorElement> & { href: string },
 ): JSX.Element {
   const { onClick, ...rest } = props;
   return (
@@ -195,7 +196,13 @@ export function PageHeader(
 /** The state of something loaded asynchronously. */
 export type Resource<T> =
   | { status: "loading"; data?: undefined; error?: undefined }
-  | { status: "error"; data?: undefined; error: string }
+  | {
+    status: "error";
+    data?: undefined;
+    error: string;
+    /** The HTTP status of a failed API call (ApiError), 0 when the server was not reached. */
+    code?: number;
+  }
   | { status: "ready"; data: T; error?: undefined };
 
 /** Loads `load()` whenever `deps` change; `reload` fetches again keeping the old data shown. */
@@ -212,7 +219,12 @@ export function useResource<T>(
     lastTick.current = tick;
     load().then(
       (data) => live && setState({ status: "ready", data }),
-      (err) => live && setState({ status: "error", error: errorMessage(err) }),
+      (err) =>
+        live && setState({
+          status: "error",
+          error: errorMessage(err),
+          code: err instanceof ApiError ? err.status : undefined,
+        }),
     );
     return () => {
       live = false;
@@ -228,9 +240,11 @@ export function errorMessage(err: unknown): string {
 
 /** A search field with its magnifier icon; `onInput` gets the typed text. */
 export function SearchInput(
-  { value, placeholder, label, onInput, name, class: extra }: {
+  { value, placeholder, label, onInput, name, class: extra, maxLength }: {
     value: string;
     placeholder: string;
+    /** The longest text the server accepts. */
+    maxLength?: number;
     /** The field's accessible name. */
     label: string;
     onInput: (value: string) => void;
@@ -247,6 +261,7 @@ export function SearchInput(
         name={name}
         placeholder={placeholder}
         aria-label={label}
+        maxLength={maxLength}
         value={value}
         onInput={(e) => onInput((e.currentTarget as HTMLInputElement).value)}
       />

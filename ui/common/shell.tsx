@@ -36,15 +36,30 @@ export function Shell(
   );
 }
 
-/** The page for a path nothing serves, with a link (`children`) somewhere useful. */
-export function NotFound({ path, children }: { path: string; children: ComponentChildren }) {
+/**
+ * The page for a path nothing serves (or a thing that does not exist), with a link (`children`)
+ * somewhere useful; the server sends the same page, with status 404, on a fresh load.
+ */
+export function NotFound(
+  { path, title = "Page not found", lead = "There is nothing at", children }: {
+    /** What was looked for: a path, an id (user text, isolated with `<bdi>`). */
+    path: string;
+    title?: string;
+    lead?: string;
+    children: ComponentChildren;
+  },
+) {
   return (
-    <div class="page-header">
+    <div class="page-header not-found">
       <div>
-        <h1>Page not found</h1>
+        <h1>{title}</h1>
         <p class="page-description">
-          There is nothing at <code>{path}</code>. {children}.
+          {lead}{" "}
+          <code>
+            <bdi>{path}</bdi>
+          </code>.
         </p>
+        <p>{children}</p>
       </div>
     </div>
   );

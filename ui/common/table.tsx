@@ -28,32 +28,34 @@ export interface TableSpec<T> {
 /** `rows` as a table with one `<tr>` each. */
 export function DataTable<T>({ id, rows, columns, rowKey, rowData }: TableSpec<T> & { rows: T[] }) {
   return (
-    <table class="table" id={id}>
-      <thead>
-        <tr>
-          {columns.map((c) => (
-            <th key={c.label} scope="col" class={c.headClass}>
-              {c.labelHidden ? <span class="visually-hidden">{c.label}</span> : c.label}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={rowKey(row)} {...rowData(row)}>
+    <div class="table-wrap">
+      <table class="table" id={id}>
+        <thead>
+          <tr>
             {columns.map((c) => (
-              <td
-                key={c.label}
-                data-label={c.labelHidden ? undefined : c.label}
-                class={typeof c.cellClass === "function" ? c.cellClass(row) : c.cellClass}
-              >
-                {c.cell(row)}
-              </td>
+              <th key={c.label} scope="col" class={c.headClass}>
+                {c.labelHidden ? <span class="visually-hidden">{c.label}</span> : c.label}
+              </th>
             ))}
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)} {...rowData(row)}>
+              {columns.map((c) => (
+                <td
+                  key={c.label}
+                  data-label={c.labelHidden ? undefined : c.label}
+                  class={typeof c.cellClass === "function" ? c.cellClass(row) : c.cellClass}
+                >
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

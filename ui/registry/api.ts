@@ -14,6 +14,8 @@ export interface SearchQuery {
 
 /** Results per page. */
 export const PAGE_SIZE = 20;
+/** The largest page the registry serves (`limit`). */
+export const MAX_PAGE_SIZE = 100;
 
 function query(params: Record<string, string | number | undefined>): string {
   const s = new URLSearchParams();
@@ -24,7 +26,10 @@ function query(params: Record<string, string | number | undefined>): string {
 
 /** GET /v1/search */
 export function searchBots(q: SearchQuery): Promise<SearchResponse> {
-  return requestJson(`/v1/search${query({ ...q, limit: q.limit || PAGE_SIZE })}`);
+  const { q: text, status, capability, cursor, limit } = q;
+  return requestJson(
+    `/v1/search${query({ q: text, status, capability, cursor, limit: limit || PAGE_SIZE })}`,
+  );
 }
 
 /** GET /v1/stats */

@@ -6,11 +6,21 @@ import { NotFound, Shell } from "../common/shell.tsx";
 import { BotPage } from "./bot.tsx";
 import { Landing } from "./landing.tsx";
 
+/** A bot id from the path; a malformed escape is kept as written (no bot has it: a 404). */
+function decodeId(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 /** The whole registry browser. */
 export function App() {
   const path = location.value.path;
-  const bot = /^\/bots\/([^/]+)\/?$/.exec(path);
-  const id = bot ? decodeURIComponent(bot[1]) : null;
+  // Exactly `/bots/<id>`, as the server routes it: `/bots/x/` is an unknown path (a 404).
+  const bot = /^\/bots\/([^/]+)$/.exec(path);
+  const id = bot ? decodeId(bot[1]) : null;
   return (
     <Shell
       home="/"
@@ -39,7 +49,7 @@ export function App() {
         ? <Landing />
         : (
           <NotFound path={path}>
-            <Link href="/">Browse bots</Link>
+            <Link href="/" class="btn btn-secondary">Browse bots</Link>
           </NotFound>
         )}
     </Shell>

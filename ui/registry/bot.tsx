@@ -5,6 +5,7 @@ import { formatDateTime } from "../common/format.ts";
 import { Icon } from "../common/icons.tsx";
 import { getBot } from "./api.ts";
 import { StatusBadge } from "./badges.tsx";
+import { NotFound } from "../common/shell.tsx";
 import { KeysSection } from "./bot/keys.tsx";
 import { PolicySection } from "./bot/policy.tsx";
 import { AttestationsSection } from "./bot/attestations.tsx";
@@ -14,20 +15,35 @@ import { Aside } from "./bot/aside.tsx";
 /** The page of bot `id`. */
 export function BotPage({ id }: { id: string }) {
   const [bot, reload] = useResource(() => getBot(id), [id]);
+  const missing = bot.status === "error" && bot.code === 404;
   useEffect(() => {
-    const name = bot.data?.name || id;
+    const name = missing ? "Bot not found" : bot.data?.name || id;
     document.title = `${name} · Signet registry`;
-  }, [bot.data, id]);
+  }, [bot.data, id, missing]);
+
+  // A bot that does not exist is a "not found" page, not an outage: no Retry.
+  if (missing) {
+    return (
+      <NotFound path={id} title="Bot not found" lead="No bot in this registry has the id">
+        <Link href="/" class="btn btn-secondary">Browse bots</Link>
+      </NotFound>
+    );
+  }
 
   return (
     <>
       <Link href="/" class="back-link">
         <Icon name="arrowLeft" /> All bots
       </Link>
+      {!bot.data && (
+        <h1 class="visually-hidden">
+          <bdi>{id}</bdi>
+        </h1>
+      )}
       <ResourceStatus
         resource={bot}
         loading="Loading bot…"
-        failed={`Could not load ${id}`}
+        failed="Could not load this bot"
         onRetry={reload}
       />
       {bot.data && (
@@ -38,14 +54,22 @@ export function BotPage({ id }: { id: string }) {
             </span>
             <div class="bot-header-text">
               <div class="bot-title">
-                <h1>{bot.data.name || bot.data.bot_id}</h1>
+                <h1>
+                  <bdi>{bot.data.name || bot.data.bot_id}</bdi>
+                </h1>
                 <StatusBadge status={bot.data.status} />
               </div>
               <div class="bot-id">
-                <code class="mono">{bot.data.bot_id}</code>
+                <code class="mono">
+                  <bdi>{bot.data.bot_id}</bdi>
+                </code>
                 <CopyButton text={bot.data.bot_id} what="bot id" />
               </div>
-              {bot.data.description && <p class="bot-desc">{bot.data.description}</p>}
+              {bot.data.description && (
+                <p class="bot-desc">
+                  <bdi>{bot.data.description}</bdi>
+                </p>
+              )}
               <div class="bot-facts muted">
                 {bot.data.created_at && (
                   <span>
@@ -69,7 +93,11 @@ export function BotPage({ id }: { id: string }) {
                 <p>
                   {bot.data.revoked_at ? `Since ${formatDateTime(bot.data.revoked_at)}. ` : ""}
                   {bot.data.revocation_reason
-                    ? `Reason: ${bot.data.revocation_reason}`
+                    ? (
+                      <>
+                        Reason: <bdi>{bot.data.revocation_reason}</bdi>
+                      </>
+                    )
                     : "Do not trust signatures made with its keys."}
                 </p>
               </div>

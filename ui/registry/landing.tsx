@@ -13,24 +13,83 @@ import {
 } from "../common/components.tsx";
 import { Icon } from "../common/icons.tsx";
 import { location, navigate } from "../common/router.ts";
-import { getStats, searchBots, type SearchQuery } from "./api.ts";
+import { getStats, MAX_PAGE_SIZE, PAGE_SIZE, searchBots, type SearchQuery } from "./api.ts";
 import { StatusBadge } from "./badges.tsx";
 import type { Bot, Stats } from "./types.ts";
 
-function readQuery(search: string): SearchQuery {
+/** Longest search text the registry accepts, in characters (code points). */
+export const MAX_QUERY = 200;
+/** Longest capability the registry accepts. */
+export const MAX_CAPABILITY = 64;
+
+/**
+ * The search as the page URL holds it: `q`, `status`, `capability`, `limit`, the `cursor` of this
+ * page, and `back`, the cursors of the pages before it (repeated, oldest first; the first page has
+ * none), so "Previous" is a plain link that survives a reload, a bookmark or a shared link.
+ */
+interface PageQuery extends SearchQuery {
+  back: string[];
+}
+
+/** The page's search and what had to be corrected in the URL to run it. */
+interface ReadQuery {
+  query: PageQuery;
+  /** Why a value from the URL was changed: shown above the results. */
+  notes: string[];
+}
+
+const STATUSES = ["", "active", "revoked"];
+
+/**
+ * Reads the search from the URL, correcting what the registry would refuse instead of failing:
+ * an unknown status becomes "any", a page size outside 1-100 is clamped, an over-long text is cut.
+ */
+function readQuery(search: string): ReadQuery {
   const p = new URLSearchParams(search);
+  const notes: string[] = [];
+  let status = p.get("status") ?? "";
+  if (!STATUSES.includes(status)) {
+    notes.push(`Unknown status “${status}”: showing bots of any status.`);
+    status = "";
+  }
+  let limit = p.get("limit") ?? "";
+  if (limit !== "") {
+    const n = /^\d{1,9}$/.test(limit) ? Number(limit) : NaN;
+    const clamped = Number.isNaN(n) ? PAGE_SIZE : Math.min(Math.max(n, 1), MAX_PAGE_SIZE);
+    if (String(clamped) !== limit) {
+      notes.push(
+        Number.isNaN(n)
+          ? `Page size “${limit}” is not a number: showing ${PAGE_SIZE} per page.`
+          : `Page size ${limit} is out of range: showing ${clamped} per page (1 to ${MAX_PAGE_SIZE}).`,
+      );
+    }
+    limit = String(clamped);
+  }
+  let q = p.get("q") ?? "";
+  if ([...q].length > MAX_QUERY) {
+    q = [...q].slice(0, MAX_QUERY).join("");
+    notes.push(`The search text was cut to its first ${MAX_QUERY} characters.`);
+  }
   return {
-    q: p.get("q") ?? "",
-    status: p.get("status") ?? "",
-    capability: p.get("capability") ?? "",
-    cursor: p.get("cursor") ?? "",
-    limit: p.get("limit") ?? "",
+    query: {
+      q,
+      status,
+      capability: p.get("capability") ?? "",
+      cursor: p.get("cursor") ?? "",
+      limit,
+      back: p.getAll("back").filter((c) => c !== ""),
+    },
+    notes,
   };
 }
 
-function hrefFor(q: SearchQuery): string {
+function hrefFor(q: Partial<PageQuery>): string {
   const p = new URLSearchParams();
-  for (const [k, v] of Object.entries(q)) if (v) p.set(k, v);
+  for (const k of ["q", "status", "capability", "limit", "cursor"] as const) {
+    const v = q[k];
+    if (v) p.set(k, v);
+  }
+  for (const c of q.back ?? []) p.append("back", c);
   const s = p.toString();
   return s ? `/?${s}` : "/";
 }
@@ -81,7 +140,7 @@ function StatsRow() {
   );
 }
 
-function SearchForm({ query }: { query: SearchQuery }) {
+function SearchForm({ query }: { query: PageQuery }) {
   const q = useSignal(query.q);
   const status = useSignal(query.status);
   const capability = useSignal(query.capability);
@@ -97,7 +156,6 @@ function SearchForm({ query }: { query: SearchQuery }) {
       q: q.value.trim(),
       status: status.value,
       capability: capability.value.trim(),
-      cursor: "",
       limit: query.limit,
     }));
   };
@@ -110,6 +168,7 @@ function SearchForm({ query }: { query: SearchQuery }) {
         name="q"
         placeholder="Search bots by name or id"
         label="Search bots"
+        maxLength={MAX_QUERY}
         value={q.value}
         onInput={(value) => (q.value = value)}
       />
@@ -134,6 +193,7 @@ function SearchForm({ query }: { query: SearchQuery }) {
             name="capability"
             placeholder="e.g. deploy"
             autoComplete="off"
+            maxLength={MAX_CAPABILITY}
             value={capability.value}
             onInput={(e) => (capability.value = (e.currentTarget as HTMLInputElement).value)}
           />
@@ -159,17 +219,25 @@ function BotCard({ bot }: { bot: Bot }) {
         </span>
         <div class="bot-card-title">
           <Link href={`/bots/${encodeURIComponent(bot.bot_id)}`} class="bot-link">
-            {bot.name || bot.bot_id}
+            <bdi>{bot.name || bot.bot_id}</bdi>
           </Link>
-          {bot.name && <code class="mono muted">{bot.bot_id}</code>}
+          {bot.name && (
+            <code class="mono muted">
+              <bdi>{bot.bot_id}</bdi>
+            </code>
+          )}
         </div>
         <StatusBadge status={bot.status} />
       </div>
-      {bot.description && <p class="bot-card-desc">{bot.description}</p>}
+      {bot.description && (
+        <p class="bot-card-desc">
+          <bdi>{bot.description}</bdi>
+        </p>
+      )}
       <div class="bot-card-meta">
         {bot.owner?.name && (
           <span>
-            <Icon name="users" /> {bot.owner.name}
+            <Icon name="users" /> <bdi>{bot.owner.name}</bdi>
           </span>
         )}
         <span>
@@ -187,10 +255,10 @@ function BotCard({ bot }: { bot: Bot }) {
             <li key={c}>
               <Link
                 class="chip"
-                href={hrefFor({ q: "", status: "", capability: c, cursor: "", limit: "" })}
+                href={hrefFor({ capability: c })}
                 title={`Bots with capability ${c}`}
               >
-                {c}
+                <bdi>{c}</bdi>
               </Link>
             </li>
           ))}
@@ -200,16 +268,20 @@ function BotCard({ bot }: { bot: Bot }) {
   );
 }
 
-/** Cursors of the pages before the current one, for "Previous". */
-const trail: string[] = [];
-
-function Results({ query }: { query: SearchQuery }) {
+function Results({ query, notes }: { query: PageQuery; notes: string[] }) {
   const [results, reload] = useResource(
     () => searchBots(query),
     [query.q, query.status, query.capability, query.cursor, query.limit],
   );
   const filtered = query.q || query.status || query.capability;
   const title = filtered ? "Search results" : "All bots";
+  const size = Number(query.limit) || PAGE_SIZE;
+  // Page 1 has no cursor; every later page has one and the cursors of those between.
+  const pageNo = query.cursor ? query.back.length + 2 : 1;
+  const shown = results.data?.results.length ?? 0;
+  const first = (pageNo - 1) * size + 1;
+  // A cursor the registry refuses (edited, or from another version): a way back, not a failure.
+  const badCursor = results.status === "error" && results.code === 400 && query.cursor !== "";
 
   return (
     <section
@@ -220,59 +292,113 @@ function Results({ query }: { query: SearchQuery }) {
       <div class="results-head">
         <h2 id="results-title">{title}</h2>
         {filtered && (
-          <div class="active-filters">
-            {query.q && <Badge tone="info">“{query.q}”</Badge>}
-            {query.status && <Badge tone="info">status: {query.status}</Badge>}
-            {query.capability && <Badge tone="info">capability: {query.capability}</Badge>}
-          </div>
+          <ul class="active-filters" aria-label="Filters">
+            {query.q && (
+              <li>
+                <Badge tone="info">
+                  “<bdi>{query.q}</bdi>”
+                </Badge>
+              </li>
+            )}
+            {query.status && (
+              <li>
+                <Badge tone="info">status: {query.status}</Badge>
+              </li>
+            )}
+            {query.capability && (
+              <li>
+                <Badge tone="info">
+                  capability: <bdi>{query.capability}</bdi>
+                </Badge>
+              </li>
+            )}
+          </ul>
+        )}
+        {shown > 0 && (
+          <span class="results-range muted" id="results-range">
+            {pageNo > 1 ? `Page ${pageNo} · ` : ""}
+            {first.toLocaleString()}–{(first + shown - 1).toLocaleString()}
+            {!results.data?.next_cursor && pageNo === 1 ? ` of ${shown.toLocaleString()}` : ""}
+          </span>
         )}
       </div>
-      <ResourceStatus
-        resource={results}
-        loading="Searching…"
-        failed="Search failed"
-        onRetry={reload}
-      />
+      {notes.map((n) => (
+        <div class="notice notice-warning" role="status" key={n}>
+          <Icon name="alert" class="notice-icon" />
+          <div class="notice-text">
+            <p>{n}</p>
+          </div>
+        </div>
+      ))}
+      {badCursor
+        ? (
+          <div class="notice notice-warning" role="status">
+            <Icon name="alert" class="notice-icon" />
+            <div class="notice-text">
+              <p>
+                This page's link is out of date or damaged ({results.error}).{" "}
+                <Link href={hrefFor({ ...query, cursor: "", back: [] })}>
+                  Go to the first page
+                </Link>
+              </p>
+            </div>
+          </div>
+        )
+        : (
+          <ResourceStatus
+            resource={results}
+            loading="Searching…"
+            failed="Search failed"
+            onRetry={reload}
+          />
+        )}
       {results.data?.results.length === 0 && (
         <div class="card">
           <Empty icon="bot" title={filtered ? "No bots match" : "No bots registered yet"}>
-            {filtered
+            {pageNo > 1
+              ? "There is nothing on this page: go back to the first one."
+              : filtered
               ? "Try a shorter search or remove a filter."
               : "Bots appear here once they are created through the registry API."}
           </Empty>
         </div>
       )}
       {results.data && results.data.results.length > 0 && (
-        <>
-          <ul class="bot-list">
-            {results.data.results.map((b) => <BotCard key={b.bot_id} bot={b} />)}
-          </ul>
-          <nav class="pager" aria-label="Pages">
-            {query.cursor
-              ? (
-                <Link
-                  class="btn btn-secondary"
-                  href={hrefFor({ ...query, cursor: trail.at(-1) ?? "" })}
-                  onClick={(e) => {
-                    e.preventDefault();
-                    navigate(hrefFor({ ...query, cursor: trail.pop() ?? "" }));
-                  }}
-                >
-                  <Icon name="arrowLeft" /> Previous
-                </Link>
-              )
-              : <span />}
-            {results.data.next_cursor && (
+        <ul class="bot-list">
+          {results.data.results.map((b) => <BotCard key={b.bot_id} bot={b} />)}
+        </ul>
+      )}
+      {results.data && (pageNo > 1 || results.data.next_cursor) && (
+        <nav class="pager" aria-label="Pages">
+          {pageNo > 1
+            ? (
               <Link
                 class="btn btn-secondary"
-                href={hrefFor({ ...query, cursor: results.data.next_cursor })}
-                onClick={() => trail.push(query.cursor)}
+                rel="prev"
+                href={hrefFor({
+                  ...query,
+                  cursor: query.back.at(-1) ?? "",
+                  back: query.back.slice(0, -1),
+                })}
               >
-                Next page
+                <Icon name="arrowLeft" /> Previous
               </Link>
-            )}
-          </nav>
-        </>
+            )
+            : <span />}
+          {results.data.next_cursor && (
+            <Link
+              class="btn btn-secondary"
+              rel="next"
+              href={hrefFor({
+                ...query,
+                cursor: results.data.next_cursor,
+                back: query.cursor ? [...query.back, query.cursor] : [],
+              })}
+            >
+              Next page
+            </Link>
+          )}
+        </nav>
       )}
     </section>
   );
@@ -280,7 +406,7 @@ function Results({ query }: { query: SearchQuery }) {
 
 /** The landing page. */
 export function Landing() {
-  const query = readQuery(location.value.search);
+  const { query, notes } = readQuery(location.value.search);
   useEffect(() => {
     document.title = query.q ? `“${query.q}” · Signet registry` : "Signet registry";
   }, [query.q]);
@@ -295,7 +421,7 @@ export function Landing() {
       </div>
       <StatsRow />
       <SearchForm query={query} />
-      <Results query={query} />
+      <Results query={query} notes={notes} />
     </>
   );
 }

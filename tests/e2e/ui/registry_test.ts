@@ -168,15 +168,14 @@ serverTest(
         await screenshot(page, "registry-bot-desktop");
       });
 
-      await t.step("a revoked bot says so; an unknown bot shows the API's error", async () => {
+      await t.step("a revoked bot says so; an unknown bot is a 404 page", async () => {
         await page.goto(`${server.registryUrl}/bots/old-crawler`);
         await page.getByText("This identity is revoked").waitFor();
         assertStringIncludes(await page.locator(".notice-danger").innerText(), "retired");
         await screenshot(page, "registry-bot-revoked-desktop");
-        await page.goto(`${server.registryUrl}/bots/no-such-bot`);
-        const alert = page.getByRole("alert");
-        await alert.waitFor();
-        assertStringIncludes(await alert.innerText(), "not found");
+        const missing = await page.goto(`${server.registryUrl}/bots/no-such-bot`);
+        assertEquals(missing?.status(), 404);
+        await page.getByRole("heading", { level: 1, name: "Bot not found" }).waitFor();
       });
 
       await t.step("the browser only reads: no credentials, no other origin", () => {

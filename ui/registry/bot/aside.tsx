@@ -11,7 +11,9 @@ export function Aside({ bot }: { bot: Bot }) {
         {bot.owner
           ? (
             <div class="owner">
-              <strong>{bot.owner.name}</strong>
+              <strong>
+                <bdi>{bot.owner.name}</bdi>
+              </strong>
               {bot.owner.url && (
                 <a href={bot.owner.url} rel="noopener noreferrer nofollow" target="_blank">
                   {bot.owner.url.replace(/^https?:\/\//, "")}
@@ -31,9 +33,15 @@ export function Aside({ bot }: { bot: Bot }) {
         empty="No endpoints published."
         item={(e, i) => (
           <li key={i}>
-            <span class="endpoint-type">{e.type}</span>
+            <span class="endpoint-type">
+              <bdi>{e.type}</bdi>
+            </span>
             <code class="mono endpoint-url">{e.url}</code>
-            {e.description && <span class="muted small">{e.description}</span>}
+            {e.description && (
+              <span class="muted small">
+                <bdi>{e.description}</bdi>
+              </span>
+            )}
           </li>
         )}
       />
@@ -46,7 +54,9 @@ export function Aside({ bot }: { bot: Bot }) {
         empty="No capabilities declared."
         item={(c) => (
           <li key={c}>
-            <Link class="chip" href={`/?capability=${encodeURIComponent(c)}`}>{c}</Link>
+            <Link class="chip" href={`/?capability=${encodeURIComponent(c)}`}>
+              <bdi>{c}</bdi>
+            </Link>
           </li>
         )}
       />
@@ -59,19 +69,29 @@ export function Aside({ bot }: { bot: Bot }) {
         empty="No other bot can sign for this one."
         item={(c) => (
           <li key={c.bot_id}>
-            <Link href={botHref(c.bot_id)}>{c.bot_id}</Link>
-            {c.label && <span class="muted small">{c.label}</span>}
+            <Link href={botHref(c.bot_id)}>
+              <bdi>{c.bot_id}</bdi>
+            </Link>
+            {c.label && (
+              <span class="muted small">
+                <bdi>{c.label}</bdi>
+              </span>
+            )}
           </li>
         )}
       />
       {bot.delegation && (
         <Section id="delegation" title="Delegated by" icon="users">
-          <p class="delegation">{bot.delegation.principal}</p>
+          <p class="delegation">
+            <bdi>{bot.delegation.principal}</bdi>
+          </p>
           {bot.delegation.scopes && bot.delegation.scopes.length > 0 && (
             <ul class="chips">
               {bot.delegation.scopes.map((s) => (
                 <li key={s}>
-                  <span class="chip chip-static">{s}</span>
+                  <span class="chip chip-static">
+                    <bdi>{s}</bdi>
+                  </span>
                 </li>
               ))}
             </ul>

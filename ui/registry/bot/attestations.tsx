@@ -10,10 +10,14 @@ function AttestationItem({ a, received }: { a: Attestation; received: boolean })
   const other = received ? a.issuer : a.subject;
   return (
     <li class="attestation">
-      <div class="attestation-claim">{a.claim}</div>
+      <div class="attestation-claim">
+        <bdi>{a.claim}</bdi>
+      </div>
       <div class="attestation-meta muted">
         {received ? "from " : "about "}
-        <Link href={botHref(other)}>{other}</Link>
+        <Link href={botHref(other)}>
+          <bdi>{other}</bdi>
+        </Link>
         {a.published_at && (
           <>
             {" · "}
@@ -31,14 +35,20 @@ function AttestationItem({ a, received }: { a: Attestation; received: boolean })
         <ul class="evidence">
           {a.evidence.map((e, i) => (
             <li key={i}>
-              <span class="evidence-type">{e.type}</span>
+              <span class="evidence-type">
+                <bdi>{e.type}</bdi>
+              </span>
               {/^https?:\/\//.test(e.value)
                 ? (
                   <a href={e.value} rel="noopener noreferrer nofollow" target="_blank">
-                    {e.value}
+                    <bdi>{e.value}</bdi>
                   </a>
                 )
-                : <span>{e.value}</span>}
+                : (
+                  <span>
+                    <bdi>{e.value}</bdi>
+                  </span>
+                )}
             </li>
           ))}
         </ul>

@@ -15,7 +15,11 @@ export function PolicySection({ bot }: { bot: Bot }) {
         {policy.rules.map((r) => (
           <li key={r.operation} class="rule">
             <span class="rule-text">{ruleSentence(r)}</span>
-            {r.description && <span class="muted rule-desc">{r.description}</span>}
+            {r.description && (
+              <span class="muted rule-desc">
+                <bdi>{r.description}</bdi>
+              </span>
+            )}
           </li>
         ))}
         <li class="rule rule-default">

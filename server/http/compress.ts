@@ -1,0 +1,100 @@
+/**
+ * gzip for what browsers and API clients read: UI pages, the UI's assets and JSON answers to GET,
+ * when the client's Accept-Encoding allows it and the body is at least 1 KiB. Never for git
+ * transport (the hosting app skips its paths; their content types are not compressible anyway), nor
+ * an answer whose ETag is a version for If-Match. Immutable assets are compressed once, by ETag,
+ * and kept.
+ */
+import type { MiddlewareHandler } from "hono";
+
+/** Smaller bodies go as they are: gzip's framing would outweigh what it saves. */
+export const MIN_COMPRESS_BYTES = 1024;
+
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml)|image\/svg\+xml)/i;
+
+/** gzip of immutable assets by ETag: a handful of files that never change. */
+const compressedAssets = new Map<string, Uint8Array>();
+
+/** Whether an Accept-Encoding header allows gzip (named, or `*`, with a q above 0). */
+export function acceptsGzip(header: string | undefined | null): boolean {
+  if (!header) return false;
+  let star = false;
+  for (const part of header.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    const allowed = q === undefined || Number(q.slice(2)) > 0;
+    if (name.trim() === "gzip") return allowed;
+    if (name.trim() === "*") star = allowed;
+  }
+  return star;
+}
+
+async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream().pipeThrough(
+    new CompressionStream("gzip"),
+  );
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/**
+ * Middleware: compresses GET answers as described above; `skip(path)` leaves a path alone (git
+ * transport). A compressed answer says `Content-Encoding: gzip` and `Vary: Accept-Encoding`, and
+ * its ETag turns weak. An answer left as it is keeps its headers exactly (so the registry's hot
+ * reads, answered ahead of the router, stay byte for byte the router's): a cache may keep it for
+ * anyone, as every client reads it.
+ */
+export function compressResponses(
+  skip: (path: string) => boolean = () => false,
+): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    if (c.req.method !== "GET" || skip(c.req.path)) return;
+    const res = c.res;
+    // Not `res.body` yet: reading it turns a text body into a stream, sent chunked, not sized.
+    if (res.status === 206 || res.status === 204 || res.status === 304) return;
+    if (res.headers.has("Content-Encoding")) return;
+    if (!COMPRESSIBLE.test(res.headers.get("Content-Type") ?? "")) return;
+    const etag = res.headers.get("ETag");
+    const immutable = /\bimmutable\b/.test(res.headers.get("Cache-Control") ?? "");
+    // An ETag that is a version (a registry record's, sent back in If-Match, which compares
+    // strongly) must stay strong: such answers go as they are. An asset's turns weak.
+    if (etag && !immutable) return;
+    if (!acceptsGzip(c.req.header("Accept-Encoding"))) return;
+    const declared = res.headers.get("Content-Length");
+    if (declared !== null && Number(declared) < MIN_COMPRESS_BYTES) return;
+    if (!res.body) return;
+    const cacheKey = immutable && etag ? etag : null;
+    let body = cacheKey ? compressedAssets.get(cacheKey) : undefined;
+    if (body) {
+      await res.body.cancel();
+    } else {
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      if (bytes.length < MIN_COMPRESS_BYTES) {
+        // As it was, sized (assigning over c.res would rewrap the bytes as a chunked stream).
+        c.res = undefined;
+        c.res = new Response(bytes, {
+          status: res.status,
+          statusText: res.statusText,
+          headers: res.headers,
+        });
+        return;
+      }
+      body = await gzip(bytes);
+      if (cacheKey) compressedAssets.set(cacheKey, body);
+    }
+    const headers = new Headers(res.headers);
+    headers.set("Content-Encoding", "gzip");
+    const vary = headers.get("Vary");
+    if (!vary) headers.set("Vary", "Accept-Encoding");
+    else if (!/accept-encoding|\*/i.test(vary)) headers.set("Vary", `${vary}, Accept-Encoding`);
+    headers.delete("Content-Length");
+    if (etag && !etag.startsWith("W/")) headers.set("ETag", `W/${etag}`);
+    // Replaces the answer outright (assigning c.res would copy the old headers back over these).
+    c.res = undefined;
+    c.res = new Response(body as Uint8Array<ArrayBuffer>, {
+      status: res.status,
+      statusText: res.statusText,
+      headers,
+    });
+  };
+}
