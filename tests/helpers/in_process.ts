@@ -48,7 +48,11 @@ export async function inProcessSsh(prefix: string): Promise<InProcessSsh> {
   const aliceKey = await makeKey("alice");
   const alice = await signup(
     ctx,
-    { username: "alice", public_key: aliceKey.publicLine, invite_code: await mintInvite(ctx) },
+    {
+      username: "alice",
+      public_key: aliceKey.publicLine,
+      invite_code: (await mintInvite(ctx)).code,
+    },
     "127.0.0.1",
   );
   const withServer = async (limits: Partial<SshLimits>, fn: (port: number) => Promise<void>) => {
