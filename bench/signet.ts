@@ -84,50 +84,49 @@ export async function signetSshUp(server: SignetServer): Promise<boolean> {
 /** The storage engine a Signet server runs on, for the engine comparison. */
 export type Engine = "sqlite" | "postgres";
 
-/** The transport id and label suffixes and field of a Signet transport on `engine`. */
-function engineParts(engine: Engine): { id: string; label: string; engine?: "postgres" } {
-  return engine === "postgres"
-    ? { id: "-pg", label: ", on PostgreSQL", engine: "postgres" }
-    : { id: "", label: "" };
-}
-
-/** Signet's smart HTTP transport, pushing with the bench token. */
-export function signetHttp(
+/**
+ * What every Signet transport has: its id, engine field and label (suffixed on PostgreSQL), its
+ * kind and its server.
+ */
+function signetParts(
   server: SignetServer,
-  account: SignetAccount,
-  engine: Engine = "sqlite",
-): Transport {
-  const e = engineParts(engine);
+  kind: "http" | "ssh",
+  engine: Engine | undefined,
+  label: string,
+): Pick<Transport, "id" | "engine" | "label" | "kind" | "server"> {
+  const pg = engine === "postgres";
   return {
-    id: `signet-http${e.id}`,
-    engine: e.engine,
-    label:
-      `Signet smart HTTP (Deno.serve + git upload-pack/receive-pack --stateless-rpc)${e.label}`,
-    kind: "http",
-    url: (repo: RepoName) => `${server.httpUrl}/${account.username}/http-${repo}.git`,
-    env: {},
-    // A bearer header on every request, as a CI job would send it (no 401 round trip).
-    gitArgs: ["-c", `http.extraHeader=Authorization: Bearer ${account.token}`],
+    id: `signet-${kind}${pg ? "-pg" : ""}`,
+    ...(pg ? { engine: "postgres" as const } : {}),
+    label: `${label}${pg ? ", on PostgreSQL" : ""}`,
+    kind,
     server: { name: "signet", roots: () => [server.pid], stop: () => server.stop() },
   };
 }
 
-/** Signet's SSH transport, with the bench key. */
-export function signetSsh(
-  server: SignetServer,
-  account: SignetAccount,
-  engine: Engine = "sqlite",
-): Transport {
-  const e = engineParts(engine);
+/** Signet's smart HTTP transport, pushing with the bench token (on SQLite unless `engine`). */
+export function signetHttp(server: SignetServer, user: SignetAccount, engine?: Engine): Transport {
   return {
-    id: `signet-ssh${e.id}`,
-    engine: e.engine,
-    label: `Signet SSH (ssh2 + git upload-pack/receive-pack)${e.label}`,
-    kind: "ssh",
+    ...signetParts(
+      server,
+      "http",
+      engine,
+      "Signet smart HTTP (Deno.serve + git upload-pack/receive-pack --stateless-rpc)",
+    ),
+    url: (repo: RepoName) => `${server.httpUrl}/${user.username}/http-${repo}.git`,
+    env: {},
+    // A bearer header on every request, as a CI job would send it (no 401 round trip).
+    gitArgs: ["-c", `http.extraHeader=Authorization: Bearer ${user.token}`],
+  };
+}
+
+/** Signet's SSH transport, with the bench key (on SQLite unless `engine`). */
+export function signetSsh(server: SignetServer, user: SignetAccount, engine?: Engine): Transport {
+  return {
+    ...signetParts(server, "ssh", engine, "Signet SSH (ssh2 + git upload-pack/receive-pack)"),
     url: (repo: RepoName) =>
-      `ssh://git@127.0.0.1:${server.sshPort}/${account.username}/ssh-${repo}.git`,
-    env: { GIT_SSH_COMMAND: sshCommand(account.key.privatePath) },
+      `ssh://git@127.0.0.1:${server.sshPort}/${user.username}/ssh-${repo}.git`,
+    env: { GIT_SSH_COMMAND: sshCommand(user.key.privatePath) },
     gitArgs: [],
-    server: { name: "signet", roots: () => [server.pid], stop: () => server.stop() },
   };
 }

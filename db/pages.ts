@@ -75,8 +75,11 @@ export interface PagePlan {
   count: Statement;
   /** The page's rows, each with its key as `page_k1`, `page_k2`. */
   rows: Statement;
-  /** `COUNT(*) AS n` of the rows before `first` (null: the offset is known without asking). */
-  offset(first: Cursor | null): Statement | null;
+  /**
+   * `COUNT(*) AS n` of the rows before the first of `read` (the page's rows as read; null: the
+   * offset is known without asking).
+   */
+  offset(read: Record<string, unknown>[]): Statement | null;
   /** The page, from the rows as read (keys stripped), the total and the offset. */
   finish<T>(rows: Record<string, unknown>[], total: number, offset: number | null): Page<T>;
 }
@@ -113,7 +116,8 @@ export function planPage(listing: Listing, q: PageQuery): PagePlan {
   return {
     count,
     rows,
-    offset(first) {
+    offset(read) {
+      const first = firstKey(read, q);
       if (first === null || (!q.after && !q.before)) return null;
       const p = new Params(listing.style);
       const c = listing.where(p);
@@ -141,7 +145,7 @@ export function planPage(listing: Listing, q: PageQuery): PagePlan {
 }
 
 /** The first row's key of rows as read for `q` (the page's first in listing order). */
-export function firstKey(read: Record<string, unknown>[], q: PageQuery): Cursor | null {
+function firstKey(read: Record<string, unknown>[], q: PageQuery): Cursor | null {
   if (read.length === 0) return null;
   const r = q.before !== undefined ? read[read.length - 1] : read[0];
   return [r.page_k1 as string, r.page_k2 as string | number];

@@ -27,93 +27,43 @@ interface TableSpec {
   always?: boolean;
 }
 
+/** A table to copy: its `columns` space-separated, read in `orderBy` order. */
+function table(name: string, columns: string, orderBy: string, identity?: string): TableSpec {
+  return { name, columns: columns.split(" "), orderBy, identity };
+}
+
+/** A table whose first column is its identity, read in that column's order. */
+function identified(name: string, columns: string): TableSpec {
+  const first = columns.split(" ")[0];
+  return table(name, columns, first, first);
+}
+
 /** Every table, parents before children (the foreign keys hold at every step). */
 const TABLES: readonly TableSpec[] = [
+  identified("users", "id username public_key created_at"),
   {
-    name: "users",
-    columns: ["id", "username", "public_key", "created_at"],
-    orderBy: "id",
-    identity: "id",
-  },
-  {
-    name: "invites",
-    columns: ["code", "created_by", "used_by", "created_at", "used_at", "expires_at", "seq"],
+    ...table(
+      "invites",
+      "code created_by used_by created_at used_at expires_at seq",
+      "rowid",
+      "seq",
+    ),
     // SQLite's rowid is the insertion order PostgreSQL keeps in `seq`.
     select: "code, created_by, used_by, created_at, used_at, expires_at, rowid",
-    orderBy: "rowid",
-    identity: "seq",
     always: true,
   },
-  {
-    name: "tokens",
-    columns: ["id", "token_hash", "user_id", "created_at", "expires_at", "last_used_at"],
-    orderBy: "id",
-    identity: "id",
-  },
-  {
-    name: "challenges",
-    columns: ["id", "username", "nonce", "created_at", "created_ms"],
-    orderBy: "id",
-    identity: "id",
-  },
-  {
-    name: "repos",
-    columns: ["id", "owner_id", "name", "created_at", "pushed_at", "size_bytes"],
-    orderBy: "id",
-    identity: "id",
-  },
-  {
-    name: "registry_bots",
-    columns: [
-      "rid",
-      "bot_id",
-      "status",
-      "search_text",
-      "record",
-      "version",
-      "created_at",
-      "updated_at",
-    ],
-    orderBy: "rid",
-    identity: "rid",
-  },
-  {
-    name: "registry_keys",
-    columns: ["bot_id", "key_id", "public_key", "status"],
-    orderBy: "bot_id, key_id",
-  },
-  {
-    name: "registry_capabilities",
-    columns: ["capability", "bot_id"],
-    orderBy: "capability, bot_id",
-  },
-  {
-    name: "registry_controllers",
-    columns: ["bot_id", "controller_id"],
-    orderBy: "bot_id, controller_id",
-  },
-  {
-    name: "registry_attestations",
-    columns: ["seq", "attestation_id", "issuer", "subject", "record", "published_at"],
-    orderBy: "seq",
-    identity: "seq",
-  },
-  {
-    name: "registry_log",
-    columns: ["seq", "bot_id", "operation", "entry", "hash", "created_ms"],
-    orderBy: "seq",
-  },
-  {
-    name: "registry_used_nonces",
-    columns: ["nonce", "expires_ms"],
-    orderBy: "nonce",
-  },
-  {
-    // The migration's own nonce_key row is replaced by the source's (issued nonces stay valid).
-    name: "registry_meta",
-    columns: ["name", "value"],
-    orderBy: "name",
-  },
+  identified("tokens", "id token_hash user_id created_at expires_at last_used_at"),
+  identified("challenges", "id username nonce created_at created_ms"),
+  identified("repos", "id owner_id name created_at pushed_at size_bytes"),
+  identified("registry_bots", "rid bot_id status search_text record version created_at updated_at"),
+  table("registry_keys", "bot_id key_id public_key status", "bot_id, key_id"),
+  table("registry_capabilities", "capability bot_id", "capability, bot_id"),
+  table("registry_controllers", "bot_id controller_id", "bot_id, controller_id"),
+  identified("registry_attestations", "seq attestation_id issuer subject record published_at"),
+  table("registry_log", "seq bot_id operation entry hash created_ms", "seq"),
+  table("registry_used_nonces", "nonce expires_ms", "nonce"),
+  // The migration's own nonce_key row is replaced by the source's (issued nonces stay valid).
+  table("registry_meta", "name value", "name"),
 ];
 
 /** The tables copied, in order. */

@@ -1,12 +1,5 @@
 /** Runs a keyset page's statements (db/pages.ts) on PostgreSQL, for every store's listing. */
-import {
-  firstKey,
-  type Listing,
-  type Page,
-  type PageQuery,
-  planPage,
-  type Statement,
-} from "../pages.ts";
+import { type Listing, type Page, type PageQuery, planPage, type Statement } from "../pages.ts";
 import { rows, type Sql } from "./sql.ts";
 
 /** The page `q` of `listing`, read over `sql`. */
@@ -18,6 +11,6 @@ export async function readPage<T>(sql: Sql, listing: Listing, q: PageQuery): Pro
     count(plan.count),
     rows<Record<string, unknown>>(sql, plan.rows.sql, plan.rows.values),
   ]);
-  const offset = plan.offset(firstKey(read, q));
+  const offset = plan.offset(read);
   return plan.finish<T>(read, total, offset === null ? null : await count(offset));
 }

@@ -1,13 +1,6 @@
 /** Runs a keyset page's statements (db/pages.ts) on SQLite, for every store's listing. */
 import type { Database } from "./database.ts";
-import {
-  firstKey,
-  type Listing,
-  type Page,
-  type PageQuery,
-  planPage,
-  type Statement,
-} from "../pages.ts";
+import { type Listing, type Page, type PageQuery, planPage, type Statement } from "../pages.ts";
 
 /** The page `q` of `listing`, read on `db`. */
 export function readPage<T>(db: Database, listing: Listing, q: PageQuery): Page<T> {
@@ -19,6 +12,6 @@ export function readPage<T>(db: Database, listing: Listing, q: PageQuery): Page<
     string,
     unknown
   >[];
-  const offset = plan.offset(firstKey(read, q));
+  const offset = plan.offset(read);
   return plan.finish<T>(read, total, offset === null ? null : count(offset));
 }

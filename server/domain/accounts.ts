@@ -6,7 +6,7 @@ import { parsePublicKeyLine } from "../../protocol/ssh/sshkey.ts";
 import { SshSigError, verifySshSig } from "../../protocol/ssh/sshsig.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { validateUsername } from "../../protocol/names.ts";
-import { mintToken, storeToken, tokenLifetimeDays } from "./tokens.ts";
+import { lifetimeDays, mintToken, storeToken, tokenLifetimeDays } from "./tokens.ts";
 
 /** How long a login challenge stays valid. */
 export const CHALLENGE_LIFETIME_MS = 5 * 60 * 1000;
@@ -33,16 +33,7 @@ export const MAX_INVITE_DAYS = 365;
  * integer from 1 to MAX_INVITE_DAYS.
  */
 export function inviteLifetimeDays(input: unknown): number {
-  if (input === undefined || input === null) return DEFAULT_INVITE_DAYS;
-  if (
-    typeof input !== "number" || !Number.isInteger(input) || input < 1 || input > MAX_INVITE_DAYS
-  ) {
-    throw new DomainError(
-      "invalid",
-      `expires_in_days must be an integer from 1 to ${MAX_INVITE_DAYS} (default ${DEFAULT_INVITE_DAYS})`,
-    );
-  }
-  return input;
+  return lifetimeDays(input, DEFAULT_INVITE_DAYS, MAX_INVITE_DAYS);
 }
 
 /** Mints a single-use invite code (`inv_` + 32 hex) that works for `days` days. */

@@ -5,20 +5,13 @@ import type { UserSort, UserSummaryRow } from "../../db/users.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { validateUsername } from "../../protocol/names.ts";
 import type { Signet } from "../context.ts";
-import { type ListParams, parseListParams, type SortSpec } from "./listing.ts";
+import { type ListParams, listParamsParser, parseListParams, type SortSpec } from "./listing.ts";
 
-/** The sorts of the users listing. */
-export const USER_SORTS: SortSpec<UserSort> = {
+/** Validates the users listing's parameters: by name (the default) or creation. */
+export const parseUserListParams = listParamsParser<UserSort>("name", {
   name: { order: "asc", tieBreak: "number" },
   created: { order: "desc", tieBreak: "number" },
-};
-
-/** Validates the users listing's parameters (default: by name). */
-export function parseUserListParams(
-  get: (name: string) => string | undefined,
-): ListParams<UserSort> {
-  return parseListParams(get, USER_SORTS, "name");
-}
+});
 
 /** One page of users with their repository counts. */
 export async function pageUsers(

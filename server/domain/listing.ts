@@ -148,6 +148,14 @@ export function parseListParams<S extends string>(
   };
 }
 
+/** The parser of one listing's query parameters: its sorts (`spec`) and the default one. */
+export function listParamsParser<S extends string>(
+  defaultSort: S,
+  spec: SortSpec<S>,
+): (get: (name: string) => string | undefined) => ListParams<S> {
+  return (get) => parseListParams(get, spec, defaultSort);
+}
+
 /** The paging fields of `page`'s API reply, its cursors encoded for `params`' sort. */
 export function pageView<S extends string>(
   page: Page<unknown>,

@@ -9,7 +9,7 @@ import type { RepoView } from "../../protocol/repos.ts";
 import { moveToTrash, removeTrashed, withRepoName } from "./repo_locks.ts";
 import { dirSize } from "./disk.ts";
 import type { Page } from "../../db/pages.ts";
-import { type ListParams, parseListParams, type SortSpec } from "./listing.ts";
+import { type ListParams, listParamsParser } from "./listing.ts";
 
 /** Absolute path of the bare repository `<repos>/<owner>/<name>.git`. */
 export function repoDir(ctx: Signet, owner: string, name: string): string {
@@ -145,19 +145,15 @@ export async function removeRepo(ctx: Signet, repo: RepoRow): Promise<RepoRow> {
   return repo;
 }
 
-/** The sorts of repository listings; the tie-breaks of created and pushed are ids. */
-export const REPO_SORTS: SortSpec<RepoSort> = {
+/**
+ * Validates a repository listing's query parameters: by name (the default), creation or last push;
+ * the tie-breaks of created and pushed are ids.
+ */
+export const parseRepoListParams = listParamsParser<RepoSort>("name", {
   name: { order: "asc", tieBreak: "string" },
   created: { order: "desc", tieBreak: "number" },
   pushed: { order: "desc", tieBreak: "number" },
-};
-
-/** Validates a repository listing's query parameters (default: by name). */
-export function parseRepoListParams(
-  get: (name: string) => string | undefined,
-): ListParams<RepoSort> {
-  return parseListParams(get, REPO_SORTS, "name");
-}
+});
 
 /** One page of the repositories of `owner` (validated; it must exist), or of all when undefined. */
 export async function pageReposOf(

@@ -40,20 +40,23 @@ export function tokenView(t: TokenRow): TokenView {
 }
 
 /**
- * Validates a login's requested lifetime in days: absent means DEFAULT_TOKEN_DAYS, else an integer
- * from 1 to MAX_TOKEN_DAYS.
+ * Validates a requested lifetime in days (`expires_in_days`): absent means `defaultDays`, else an
+ * integer from 1 to `maxDays`.
  */
-export function tokenLifetimeDays(input: unknown): number {
-  if (input === undefined || input === null) return DEFAULT_TOKEN_DAYS;
-  if (
-    typeof input !== "number" || !Number.isInteger(input) || input < 1 || input > MAX_TOKEN_DAYS
-  ) {
+export function lifetimeDays(input: unknown, defaultDays: number, maxDays: number): number {
+  if (input === undefined || input === null) return defaultDays;
+  if (typeof input !== "number" || !Number.isInteger(input) || input < 1 || input > maxDays) {
     throw new DomainError(
       "invalid",
-      `expires_in_days must be an integer from 1 to ${MAX_TOKEN_DAYS} (default ${DEFAULT_TOKEN_DAYS})`,
+      `expires_in_days must be an integer from 1 to ${maxDays} (default ${defaultDays})`,
     );
   }
   return input;
+}
+
+/** Validates a login's requested lifetime in days (DEFAULT_TOKEN_DAYS, at most MAX_TOKEN_DAYS). */
+export function tokenLifetimeDays(input: unknown): number {
+  return lifetimeDays(input, DEFAULT_TOKEN_DAYS, MAX_TOKEN_DAYS);
 }
 
 /** A token about to be stored: the raw secret (shown once), its hash and its times. */

@@ -33,6 +33,16 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
     if (err instanceof HTTPException) throw err;
     throw new DomainError("invalid", "could not read request body");
   }
+  const value = parseJsonObject(text);
+  // No engine stores it alike (PostgreSQL's text refuses it): refused on both.
+  if (text.includes("\\u0000")) {
+    throw new DomainError("invalid", "request body contains U+0000 (NUL) in a string");
+  }
+  return value;
+}
+
+/** `text` (a request body) as a JSON object; malformed JSON or a non-object is a 400. */
+export function parseJsonObject(text: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -41,10 +51,6 @@ export async function readJsonObject(c: Context): Promise<Record<string, unknown
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new DomainError("invalid", "request body must be a JSON object");
-  }
-  // No engine stores it alike (PostgreSQL's text refuses it): refused on both.
-  if (text.includes("\\u0000")) {
-    throw new DomainError("invalid", "request body contains U+0000 (NUL) in a string");
   }
   return value as Record<string, unknown>;
 }

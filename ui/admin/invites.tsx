@@ -8,22 +8,14 @@ import {
   Empty,
   errorMessage,
   ErrorNotice,
-  Link,
   PageHeader,
   Time,
 } from "../common/components.tsx";
 import { Icon } from "../common/icons.tsx";
 import type { Column } from "../common/table.tsx";
 import { navigate } from "../common/router.ts";
-import {
-  hrefWith,
-  NoMatch,
-  PagedCard,
-  type SortChoice,
-  SortSelect,
-  usePage,
-  useQuery,
-} from "./paged.tsx";
+import { dangerColumn, UserLink } from "./columns.tsx";
+import { AdminList, AGE_SORTS, hrefWith, usePage, useQuery } from "./paged.tsx";
 import { adminApi, serviceInfo } from "./session.ts";
 import type { Invite, InvitesPage as InvitesReply, ServiceInfo } from "./types.ts";
 
@@ -95,18 +87,7 @@ function columns(onRevoke: (i: Invite) => void, busy: string | null): Column<Inv
       label: "Used by",
       cellClass: (i) => i.used_at ? undefined : "cell-empty",
       cell: (i) =>
-        i.used_by
-          ? (
-            <Link
-              href={`/admin/user?name=${encodeURIComponent(i.used_by.username)}`}
-              class="wrap-anywhere"
-            >
-              <strong>
-                <bdi>{i.used_by.username}</bdi>
-              </strong>
-            </Link>
-          )
-          : <span class="muted">—</span>,
+        i.used_by ? <UserLink username={i.used_by.username} /> : <span class="muted">—</span>,
     },
     { label: "Created", cell: (i) => <Time iso={i.created_at} /> },
     {
@@ -120,31 +101,15 @@ function columns(onRevoke: (i: Invite) => void, busy: string | null): Column<Inv
       cell: (i) =>
         i.used_at ? <span class="muted">—</span> : <Time iso={i.expires_at} empty="never" />,
     },
-    {
-      label: "Actions",
-      labelHidden: true,
-      cellClass: "cell-actions",
-      cell: (i) =>
-        i.state === "used" ? null : (
-          <button
-            type="button"
-            class="btn btn-ghost btn-sm btn-danger-ghost"
-            disabled={busy === i.code}
-            onClick={() => onRevoke(i)}
-            aria-label={`Revoke invite ${i.code}`}
-          >
-            <Icon name="trash" />
-            Revoke
-          </button>
-        ),
-    },
+    dangerColumn({
+      text: "Revoke",
+      label: (i) => `Revoke invite ${i.code}`,
+      onClick: onRevoke,
+      busy: (i) => busy === i.code,
+      hidden: (i) => i.state === "used",
+    }),
   ];
 }
-
-const SORTS: SortChoice[] = [
-  { label: "Newest first", sort: "created", order: "desc" },
-  { label: "Oldest first", sort: "created", order: "asc" },
-];
 
 /** The Invites page. */
 export function InvitesPage() {
@@ -267,46 +232,39 @@ export function InvitesPage() {
           <SignupSteps code={minted.value} />
         </section>
       )}
-      <PagedCard
+      <AdminList
         id="invites"
-        title="All invites"
         noun="invites"
-        resource={invites}
-        reload={reload}
-        rows={invites.data?.invites ?? []}
-        head={
-          <>
-            <label class="sort-select">
-              <span class="muted">Show</span>
-              <select
-                id="invites-state"
-                class="select"
-                value={state}
-                onChange={(e) =>
-                  navigate(hrefWith({ state: (e.currentTarget as HTMLSelectElement).value }))}
-              >
-                <option value="">All invites</option>
-                <option value="unused">Unused</option>
-                <option value="used">Used</option>
-                <option value="expired">Expired</option>
-              </select>
-            </label>
-            <SortSelect id="invites" choices={SORTS} page={invites.data} />
-            {invites.data && (
-              <span class="muted">
-                {invites.data.unused.toLocaleString("en-US")} unused in all
-              </span>
-            )}
-          </>
+        filters={
+          <label class="sort-select">
+            <span class="muted">Show</span>
+            <select
+              id="invites-state"
+              class="select"
+              value={state}
+              onChange={(e) =>
+                navigate(hrefWith({ state: (e.currentTarget as HTMLSelectElement).value }))}
+            >
+              <option value="">All invites</option>
+              <option value="unused">Unused</option>
+              <option value="used">Used</option>
+              <option value="expired">Expired</option>
+            </select>
+          </label>
         }
+        sorts={AGE_SORTS}
+        summary={invites.data && (
+          <span class="muted">{invites.data.unused.toLocaleString("en-US")} unused in all</span>
+        )}
         empty={
           <Empty icon="ticket" title="No invites yet">
             Create one to let the first user sign up.
           </Empty>
         }
-        filteredEmpty={<NoMatch what="invites" />}
+        resource={invites}
+        reload={reload}
+        rows={invites.data?.invites ?? []}
         table={{
-          id: "invites-table",
           columns: columns(revoke, revoking.value),
           rowKey: (i) => i.code,
           rowData: (i) => ({ "data-code": i.code }),

@@ -6,7 +6,14 @@
  */
 import type { ComponentChildren } from "preact";
 import { useEffect, useState } from "preact/hooks";
-import { Empty, errorMessage, ErrorNotice, Link, Loading } from "../common/components.tsx";
+import {
+  Empty,
+  errorMessage,
+  ErrorNotice,
+  Link,
+  Loading,
+  SearchInput,
+} from "../common/components.tsx";
 import { location, navigate } from "../common/router.ts";
 import { DataTable, type TableSpec } from "../common/table.tsx";
 import { adminApi } from "./session.ts";
@@ -20,6 +27,21 @@ export interface SortChoice {
   label: string;
   sort: string;
   order: "asc" | "desc";
+}
+
+/** Newest and oldest first, by `created`. */
+export const AGE_SORTS: SortChoice[] = [
+  { label: "Newest first", sort: "created", order: "desc" },
+  { label: "Oldest first", sort: "created", order: "asc" },
+];
+
+/** `label` A–Z and Z–A by `name`, then newest and oldest first. */
+export function nameAndAgeSorts(label: string): SortChoice[] {
+  return [
+    { label: `${label} (A–Z)`, sort: "name", order: "asc" },
+    { label: `${label} (Z–A)`, sort: "name", order: "desc" },
+    ...AGE_SORTS,
+  ];
 }
 
 /** The current URL query. */
@@ -205,6 +227,46 @@ export function PagedCard<T>(
       )}
       {page && page.total > 0 && <Pager page={page} rows={rows.length} noun={noun} id={id} />}
     </section>
+  );
+}
+
+/**
+ * An admin list: a `PagedCard` titled "All <noun>" whose table is `<id>-table` and whose head holds the `search` filter (the `q` query) when given,
+ * the list's own `filters`, the sort select and a `summary`; a filter matching nothing says so.
+ */
+export function AdminList<T>(
+  { sorts, search, filters, summary, table, ...card }:
+    & Omit<Parameters<typeof PagedCard<T>>[0], "title" | "head" | "filteredEmpty" | "table">
+    & {
+      table: Omit<TableSpec<T>, "id">;
+      sorts: SortChoice[];
+      search?: { placeholder: string; label: string };
+      filters?: ComponentChildren;
+      summary?: ComponentChildren;
+    },
+) {
+  const q = useQuery().get("q") ?? "";
+  return (
+    <PagedCard
+      {...card}
+      title={`All ${card.noun}`}
+      table={{ ...table, id: `${card.id}-table` }}
+      head={
+        <>
+          {search && (
+            <SearchInput
+              {...search}
+              value={q}
+              onInput={(v) => navigate(hrefWith({ q: v }), true)}
+            />
+          )}
+          {filters}
+          <SortSelect id={card.id} choices={sorts} page={card.resource.data} />
+          {summary}
+        </>
+      }
+      filteredEmpty={<NoMatch what={card.noun} />}
+    />
   );
 }
 

@@ -8,19 +8,17 @@ import {
   ErrorNotice,
   Link,
   PageHeader,
-  SearchInput,
   Time,
 } from "../common/components.tsx";
 import { formatBytes } from "../common/format.ts";
 import { Icon } from "../common/icons.tsx";
 import type { Column } from "../common/table.tsx";
-import { navigate } from "../common/router.ts";
+import { dangerColumn } from "./columns.tsx";
 import {
+  AdminList,
   hrefWith,
-  NoMatch,
-  PagedCard,
+  nameAndAgeSorts,
   type SortChoice,
-  SortSelect,
   usePage,
   useQuery,
 } from "./paged.tsx";
@@ -171,39 +169,19 @@ function columns(onDelete: (repo: Repo) => void): Column<Repo>[] {
       cellClass: "nowrap",
       cell: (r) => <Time iso={r.pushed_at} empty="never" />,
     },
-    {
-      label: "Actions",
-      labelHidden: true,
-      cellClass: "cell-actions",
-      cell: (r) => (
-        <button
-          type="button"
-          class="btn btn-ghost btn-sm btn-danger-ghost"
-          onClick={() => onDelete(r)}
-          aria-label={`Delete ${fullName(r)}`}
-        >
-          <Icon name="trash" />
-          Delete
-        </button>
-      ),
-    },
+    dangerColumn({ text: "Delete", label: (r) => `Delete ${fullName(r)}`, onClick: onDelete }),
   ];
 }
 
 const SORTS: SortChoice[] = [
-  { label: "Name (A–Z)", sort: "name", order: "asc" },
-  { label: "Name (Z–A)", sort: "name", order: "desc" },
-  { label: "Newest first", sort: "created", order: "desc" },
-  { label: "Oldest first", sort: "created", order: "asc" },
+  ...nameAndAgeSorts("Name"),
   { label: "Recently pushed", sort: "pushed", order: "desc" },
 ];
 
 /** The Repositories page: one server page at a time, filtered and sorted by the URL's query. */
 export function ReposPage() {
   const [repos, reload] = usePage<ReposReply>("/repos");
-  const query = useQuery();
-  const q = query.get("q") ?? "";
-  const owner = query.get("owner");
+  const owner = useQuery().get("owner");
   const deleting = useSignal<Repo | null>(null);
   const deleted = useSignal<string | null>(null);
   const rows = repos.data?.repos ?? [];
@@ -227,51 +205,42 @@ export function ReposPage() {
           </button>
         </div>
       )}
-      <PagedCard
+      <AdminList
         id="repos"
-        title="All repositories"
         noun="repositories"
-        resource={repos}
-        reload={reload}
-        rows={rows}
-        head={
-          <>
-            <SearchInput
-              placeholder="Filter by owner or name"
-              label="Filter repositories by owner or name"
-              value={q}
-              onInput={(v) => navigate(hrefWith({ q: v }), true)}
-            />
-            {owner && (
-              <span class="filter-chip">
-                Owner <strong>{owner}</strong>
-                <Link
-                  href={hrefWith({ owner: null })}
-                  aria-label={`Show every owner, not only ${owner}`}
-                >
-                  ×
-                </Link>
-              </span>
-            )}
-            <SortSelect id="repos" choices={SORTS} page={repos.data} />
-            {repos.data && (
-              <span class="muted">{formatBytes(repos.data.size_bytes_total)} on disk in all</span>
-            )}
-          </>
-        }
-        table={{
-          id: "repos-table",
-          columns: columns((r) => (deleting.value = r)),
-          rowKey: fullName,
-          rowData: (r) => ({ "data-repo": fullName(r) }),
+        search={{
+          placeholder: "Filter by owner or name",
+          label: "Filter repositories by owner or name",
         }}
+        filters={owner && (
+          <span class="filter-chip">
+            Owner <strong>{owner}</strong>
+            <Link
+              href={hrefWith({ owner: null })}
+              aria-label={`Show every owner, not only ${owner}`}
+            >
+              ×
+            </Link>
+          </span>
+        )}
+        sorts={SORTS}
+        summary={repos.data && (
+          <span class="muted">{formatBytes(repos.data.size_bytes_total)} on disk in all</span>
+        )}
         empty={
           <Empty icon="repo" title="No repositories yet">
             Users create them with <code>signet repo new &lt;name&gt;</code> or{" "}
             <code>ssh git@host repo new &lt;name&gt;</code>.
           </Empty>
         }
-        filteredEmpty={<NoMatch what="repositories" />}
+        resource={repos}
+        reload={reload}
+        rows={rows}
+        table={{
+          columns: columns((r) => (deleting.value = r)),
+          rowKey: fullName,
+          rowData: (r) => ({ "data-repo": fullName(r) }),
+        }}
       />
       {deleting.value && (
         <DeleteDialog

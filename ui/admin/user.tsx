@@ -18,6 +18,7 @@ import {
 import { formatBytes } from "../common/format.ts";
 import { Icon } from "../common/icons.tsx";
 import { type Column, DataTable } from "../common/table.tsx";
+import { dangerColumn } from "./columns.tsx";
 import { useQuery } from "./paged.tsx";
 import { adminApi } from "./session.ts";
 import type { ReposPage, Token, UserDetail } from "./types.ts";
@@ -56,23 +57,12 @@ export function UserPage() {
     { label: "Created", cell: (t) => <Time iso={t.created_at} /> },
     { label: "Last used", cell: (t) => <Time iso={t.last_used_at} empty="never" /> },
     { label: "Expires", cell: (t) => <Time iso={t.expires_at} /> },
-    {
-      label: "Actions",
-      labelHidden: true,
-      cellClass: "cell-actions",
-      cell: (t) => (
-        <button
-          type="button"
-          class="btn btn-ghost btn-sm btn-danger-ghost"
-          disabled={revoking.value === t.id}
-          onClick={() => revoke(t)}
-          aria-label={`Revoke token ${t.id}`}
-        >
-          <Icon name="trash" />
-          Revoke
-        </button>
-      ),
-    },
+    dangerColumn({
+      text: "Revoke",
+      label: (t) => `Revoke token ${t.id}`,
+      onClick: revoke,
+      busy: (t) => revoking.value === t.id,
+    }),
   ];
 
   const user = detail.data?.user;

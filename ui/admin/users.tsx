@@ -1,16 +1,8 @@
 /** Users: every account with its key fingerprint and how many repositories it owns; paged. */
-import { Empty, Link, PageHeader, SearchInput, Time } from "../common/components.tsx";
-import type { Column } from "../common/table.tsx";
-import { navigate } from "../common/router.ts";
-import {
-  hrefWith,
-  NoMatch,
-  PagedCard,
-  type SortChoice,
-  SortSelect,
-  usePage,
-  useQuery,
-} from "./paged.tsx";
+import { Empty, Link, PageHeader, Time } from "../common/components.tsx";
+import type { Column, TableSpec } from "../common/table.tsx";
+import { UserLink } from "./columns.tsx";
+import { AdminList, nameAndAgeSorts, usePage } from "./paged.tsx";
 import type { User, UsersPage as UsersReply } from "./types.ts";
 
 const COLUMNS: Column<User>[] = [
@@ -18,13 +10,7 @@ const COLUMNS: Column<User>[] = [
   {
     label: "Username",
     cellClass: "cell-main",
-    cell: (u) => (
-      <Link href={`/admin/user?name=${encodeURIComponent(u.username)}`} class="wrap-anywhere">
-        <strong>
-          <bdi>{u.username}</bdi>
-        </strong>
-      </Link>
-    ),
+    cell: (u) => <UserLink username={u.username} />,
   },
   {
     label: "Key fingerprint",
@@ -46,54 +32,38 @@ const COLUMNS: Column<User>[] = [
   },
 ];
 
-const SORTS: SortChoice[] = [
-  { label: "Username (A–Z)", sort: "name", order: "asc" },
-  { label: "Username (Z–A)", sort: "name", order: "desc" },
-  { label: "Newest first", sort: "created", order: "desc" },
-  { label: "Oldest first", sort: "created", order: "asc" },
-];
+const TABLE: Omit<TableSpec<User>, "id"> = {
+  columns: COLUMNS,
+  rowKey: (u) => u.id,
+  rowData: (u) => ({ "data-username": u.username }),
+};
+
+const SORTS = nameAndAgeSorts("Username");
 
 /** The Users page. */
 export function UsersPage() {
   const [users, reload] = usePage<UsersReply>("/users");
-  const q = useQuery().get("q") ?? "";
   return (
     <>
       <PageHeader
         title="Users"
         description="Everyone who signed up with an invite. Keys are shown as ssh-keygen -lf prints them."
       />
-      <PagedCard
+      <AdminList
         id="users"
-        title="All users"
         noun="users"
-        resource={users}
-        reload={reload}
-        rows={users.data?.users ?? []}
-        head={
-          <>
-            <SearchInput
-              placeholder="Filter by username"
-              label="Filter users by username"
-              value={q}
-              onInput={(v) => navigate(hrefWith({ q: v }), true)}
-            />
-            <SortSelect id="users" choices={SORTS} page={users.data} />
-          </>
-        }
+        search={{ placeholder: "Filter by username", label: "Filter users by username" }}
+        sorts={SORTS}
         empty={
           <Empty icon="users" title="No users yet">
             Users appear here once someone signs up with an{" "}
             <Link href="/admin/invites">invite</Link>.
           </Empty>
         }
-        filteredEmpty={<NoMatch what="users" />}
-        table={{
-          id: "users-table",
-          columns: COLUMNS,
-          rowKey: (u) => u.id,
-          rowData: (u) => ({ "data-username": u.username }),
-        }}
+        resource={users}
+        reload={reload}
+        rows={users.data?.users ?? []}
+        table={TABLE}
       />
     </>
   );

@@ -3,7 +3,6 @@ import { Hono } from "hono";
 import type { Signet } from "../../context.ts";
 import { fingerprint, parsePublicKeyLine } from "../../../protocol/ssh/sshkey.ts";
 import { inviteLifetimeDays, mintInvite, revokeInvite } from "../../domain/accounts.ts";
-import { DomainError } from "../../../protocol/errors.ts";
 import {
   adminUser,
   inviteState,
@@ -24,6 +23,7 @@ import {
 import { serviceInfo } from "../../domain/info.ts";
 import { listTokensOfUser, revokeToken } from "../../domain/tokens.ts";
 import { requireAdmin } from "../auth.ts";
+import { parseJsonObject } from "../errors.ts";
 import type { UserSummaryRow } from "../../../db/users.ts";
 
 /** `/api/admin/*` */
@@ -36,19 +36,7 @@ export function adminRoutes(ctx: Signet): Hono {
   // An empty body mints with the default lifetime; a JSON object may name `expires_in_days`.
   app.post("/invites", async (c) => {
     const text = await c.req.text();
-    let days: unknown;
-    if (text.trim() !== "") {
-      let body: unknown;
-      try {
-        body = JSON.parse(text);
-      } catch {
-        throw new DomainError("invalid", "request body is not valid JSON");
-      }
-      if (typeof body !== "object" || body === null || Array.isArray(body)) {
-        throw new DomainError("invalid", "request body must be a JSON object");
-      }
-      days = (body as Record<string, unknown>).expires_in_days;
-    }
+    const days = text.trim() === "" ? undefined : parseJsonObject(text).expires_in_days;
     return c.json(await mintInvite(ctx, null, inviteLifetimeDays(days)), 201);
   });
 
