@@ -91,6 +91,28 @@ export async function seedBots(
   return (performance.now() - t0) / 1000;
 }
 
+/** The registry loads the engine comparisons run: wrk's row name, script and its arguments. */
+const REGISTRY_LOADS = {
+  get: (bots: number) => ["GET /v1/bots/{id}", "get_bot.lua", [String(bots)]] as const,
+  search: () => ["GET /v1/search", "search.lua", [SEED_WORDS.join(",")]] as const,
+};
+
+// One measured registry load of `seconds` against `server`.
+function registryLoad(
+  [name, script, scriptArgs]: readonly [string, string, readonly string[]],
+  server: Pick<SignetServer, "registryUrl">,
+  opts: ApiOptions,
+  seconds: number,
+  warmUp?: number,
+): Promise<ApiRow> {
+  return wrkRow(name, `${server.registryUrl}/`, opts, {
+    script: `${LOAD}${script}`,
+    scriptArgs: [...scriptArgs],
+    seconds,
+    warmUp,
+  });
+}
+
 /** One measured GET bot load of `seconds` over random ids of `bots` seeded bots. */
 export function getBotLoad(
   server: Pick<SignetServer, "registryUrl">,
@@ -99,12 +121,7 @@ export function getBotLoad(
   seconds: number,
   warmUp?: number,
 ): Promise<ApiRow> {
-  return wrkRow("GET /v1/bots/{id}", `${server.registryUrl}/`, opts, {
-    script: `${LOAD}get_bot.lua`,
-    scriptArgs: [String(bots)],
-    seconds,
-    warmUp,
-  });
+  return registryLoad(REGISTRY_LOADS.get(bots), server, opts, seconds, warmUp);
 }
 
 /** One measured search load (the bench's mix) of `seconds`. */
@@ -114,12 +131,7 @@ export function searchLoad(
   seconds: number,
   warmUp?: number,
 ): Promise<ApiRow> {
-  return wrkRow("GET /v1/search", `${server.registryUrl}/`, opts, {
-    script: `${LOAD}search.lua`,
-    scriptArgs: [SEED_WORDS.join(",")],
-    seconds,
-    warmUp,
-  });
+  return registryLoad(REGISTRY_LOADS.search(), server, opts, seconds, warmUp);
 }
 
 /** Runs `load` on each engine once per round, the order flipped every round. */

@@ -1,6 +1,7 @@
 /** The registry's front page: stats, a search form with filters, and paged results. */
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
+import type { ComponentChildren } from "preact";
 import {
   Badge,
   Empty,
@@ -173,8 +174,7 @@ function SearchForm({ query }: { query: PageQuery }) {
         onInput={(value) => (q.value = value)}
       />
       <div class="search-filters">
-        <label class="filter">
-          <span>Status</span>
+        <Filter label="Status">
           <select
             class="select"
             name="status"
@@ -185,9 +185,8 @@ function SearchForm({ query }: { query: PageQuery }) {
             <option value="active">Active</option>
             <option value="revoked">Revoked</option>
           </select>
-        </label>
-        <label class="filter">
-          <span>Capability</span>
+        </Filter>
+        <Filter label="Capability">
           <input
             class="input"
             name="capability"
@@ -197,7 +196,7 @@ function SearchForm({ query }: { query: PageQuery }) {
             value={capability.value}
             onInput={(e) => (capability.value = (e.currentTarget as HTMLInputElement).value)}
           />
-        </label>
+        </Filter>
         <button type="submit" class="btn btn-primary">Search</button>
         {filtered && (
           <Link href="/" class="btn btn-ghost">
@@ -206,6 +205,16 @@ function SearchForm({ query }: { query: PageQuery }) {
         )}
       </div>
     </form>
+  );
+}
+
+/** A labelled search filter: the visible label, then its control. */
+function Filter({ label, children }: { label: string; children: ComponentChildren }) {
+  return (
+    <label class="filter">
+      <span>{label}</span>
+      {children}
+    </label>
   );
 }
 

@@ -3,39 +3,19 @@
  * clients, on both addresses), no sideways scrolling with the longest values the registry accepts,
  * and search pagination that survives a reload and a shared link.
  */
-import {
-  generateKeyFile,
-  publicKeyOf,
-  RegistryClient,
-  type Signer,
-  signerFromKeyFile,
-} from "../../../client/registry.ts";
+import { publicKeyOf, RegistryClient } from "../../../client/registry.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser, openPage, screenshot } from "../../helpers/browser.ts";
 import { serverTest } from "../../helpers/server.ts";
+import { signer, waitForResults } from "../../helpers/registry_ui.ts";
 import axeSource from "axe-core/axe.min.js" with { type: "text" };
+
+/** The bots with the `paging` capability, in order. */
+const PAGING_BOTS = ["page-bot-1", "page-bot-2", "page-bot-3", "page-bot-4", "rtl-bot"];
 
 const HTML = { Accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
 const JSON_ONLY = { Accept: "application/json" };
-
-async function signer(keyId: string, botId: string): Promise<Signer> {
-  return await signerFromKeyFile(await generateKeyFile(keyId, { botId }));
-}
-
-/** Waits until the result list shows exactly `expected` bot ids, in order. */
-async function waitForResults(page: Page, expected: string[]): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  let ids: (string | null)[] = [];
-  while (Date.now() < deadline) {
-    ids = await page.locator('.results[aria-busy="false"] .bot-card').evaluateAll((els) =>
-      els.map((e) => e.getAttribute("data-bot-id"))
-    );
-    if (JSON.stringify(ids) === JSON.stringify(expected)) return;
-    await page.waitForTimeout(50);
-  }
-  assertEquals(ids, expected, "search results");
-}
 
 /** How far the page scrolls sideways (0 when it does not). */
 function sidewaysScroll(page: Page): Promise<number> {
@@ -313,24 +293,12 @@ serverTest(
       await t.step("out-of-range input is corrected, with a note, never a failure", async () => {
         const { page, context } = await openPage(browser);
         await page.goto(`${server.registryUrl}/?capability=paging&limit=200`);
-        await waitForResults(page, [
-          "page-bot-1",
-          "page-bot-2",
-          "page-bot-3",
-          "page-bot-4",
-          "rtl-bot",
-        ]);
+        await waitForResults(page, PAGING_BOTS);
         assertStringIncludes(await page.locator(".results").innerText(), "showing 100 per page");
         assertEquals(await page.getByText("Search failed").count(), 0);
 
         await page.goto(`${server.registryUrl}/?capability=paging&status=bogus`);
-        await waitForResults(page, [
-          "page-bot-1",
-          "page-bot-2",
-          "page-bot-3",
-          "page-bot-4",
-          "rtl-bot",
-        ]);
+        await waitForResults(page, PAGING_BOTS);
         assertEquals(await page.getByLabel("Status").inputValue(), "");
         assertStringIncludes(
           await page.locator(".results").innerText(),

@@ -1,34 +1,10 @@
 /** Registry browser in real headless Chromium against the real registry, fed through its API. */
-import {
-  generateKeyFile,
-  publicKeyOf,
-  RegistryClient,
-  type Signer,
-  signerFromKeyFile,
-} from "../../../client/registry.ts";
+import { publicKeyOf, RegistryClient } from "../../../client/registry.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import type { Page } from "playwright-core";
 import { launchBrowser, openPage, screenshot, VIEWPORTS } from "../../helpers/browser.ts";
 import { serverTest } from "../../helpers/server.ts";
+import { signer, waitForResults } from "../../helpers/registry_ui.ts";
 import { twoOfThreeToRevoke } from "../../helpers/registry.ts";
-
-/** Waits until the result list shows exactly `expected` bot ids, in order. */
-async function waitForResults(page: Page, expected: string[]): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  let ids: (string | null)[] = [];
-  while (Date.now() < deadline) {
-    ids = await page.locator('.results[aria-busy="false"] .bot-card').evaluateAll((els) =>
-      els.map((e) => e.getAttribute("data-bot-id"))
-    );
-    if (JSON.stringify(ids) === JSON.stringify(expected)) return;
-    await page.waitForTimeout(50);
-  }
-  assertEquals(ids, expected, "search results");
-}
-
-async function signer(keyId: string, botId: string): Promise<Signer> {
-  return await signerFromKeyFile(await generateKeyFile(keyId, { botId }));
-}
 
 serverTest(
   "registry browser: stats, search with filters and paging, bot page",
