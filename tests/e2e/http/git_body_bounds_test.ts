@@ -266,7 +266,10 @@ serverTest(
         const res = await post(server.httpPort, receivePack, pushHeaders, bomb);
         assert(res.status === 200 || res.status >= 400 && res.status < 500, `${res.status}`);
         const grown = peakRss(server.pid) - before;
-        assert(grown < 60 * MB, `the server's peak memory grew by ${Math.round(grown / MB)} MB`);
+        // Inflated in memory, the 200 MB would show whole. Streamed, what the pipes to git hold at
+        // their peak shows: 11-62 MB over 8 runs on this machine (the earlier bound of 60 MB failed
+        // 1 run in 4 on a busy one), so the bound sits at half the bomb.
+        assert(grown < 100 * MB, `the server's peak memory grew by ${Math.round(grown / MB)} MB`);
         const deadline = Date.now() + 10_000;
         while (spillFiles().length > 0 && Date.now() < deadline) {
           await new Promise((r) => setTimeout(r, 100));
