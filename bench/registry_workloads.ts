@@ -127,10 +127,14 @@ export async function runRegistryWorkloads(
   const unguardedDir = `${opts.workDir}/unguarded-data`;
   await Deno.mkdir(unguardedDir, { recursive: true });
   snapshotDatabase(`${server.dataDir}/signet.db`, `${unguardedDir}/signet.db`);
+  // The bare server stops even when this one cannot start.
   const unguarded = await startSignet(unguardedDir, {
     SERVICE_SSH_BIND: "off",
     SERVICE_HTTP_HEADER_TIMEOUT: "0",
     SERVICE_HTTP_IDLE_TIMEOUT: "0",
+  }).catch(async (err) => {
+    await bare.stop();
+    throw err;
   });
   const bareRows: ApiRow[] = [];
   const getRows: ApiRow[] = [];
