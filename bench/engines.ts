@@ -35,7 +35,8 @@ const cluster = await startPostgres({ settings: BENCH_POSTGRES_SETTINGS });
 const postgresUrl = await cluster.createDatabase();
 let logFile = "";
 if (values["slow-log"]) {
-  // PostgreSQL logs every statement slower than this (ms); the slowest are printed at the end.
+  // PostgreSQL logs every statement slower than this (ms), with its plan; the last 30 such lines
+  // are printed at the end.
   const { default: pg } = await import("postgres");
   const admin = pg(postgresUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`ALTER SYSTEM SET log_min_duration_statement = ${Number(values["slow-log"])}`);

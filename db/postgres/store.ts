@@ -216,7 +216,8 @@ class PostgresStore implements Store {
   }
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number, error: () => Error): Promise<T> {
+/** `p`, or a rejection with `error()` once `ms` have passed (a late failure of `p` is dropped). */
+export function withTimeout<T>(p: Promise<T>, ms: number, error: () => Error): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(error()), ms);

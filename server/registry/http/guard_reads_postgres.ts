@@ -7,7 +7,7 @@
 import postgres from "postgres";
 import type { BotQuery, PlanMemory } from "../../../db/registry_bots.ts";
 import { loadBotRowBytes, pgBots } from "../../../db/postgres/registry_bots.ts";
-import { INT8_AS_NUMBER, socketOptions } from "../../../db/postgres/store.ts";
+import { INT8_AS_NUMBER, socketOptions, withTimeout } from "../../../db/postgres/store.ts";
 import type { GuardReadSource } from "./guard_read_source.ts";
 
 /** Connections of the guard's pool (searches, and the bot reads' statements). */
@@ -86,12 +86,5 @@ class BatchedLoads {
 
 // `p`, or a rejection once READ_TIMEOUT_MS has passed.
 function bounded<T>(p: Promise<T>): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  p.catch(() => {}); // a late failure after the timeout is not unhandled
-  return Promise.race([
-    p,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error("read timed out")), READ_TIMEOUT_MS);
-    }),
-  ]).finally(() => clearTimeout(timer));
+  return withTimeout(p, READ_TIMEOUT_MS, () => new Error("read timed out"));
 }
