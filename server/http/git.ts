@@ -8,8 +8,8 @@ import type { UserRow } from "../../db/users.ts";
 import type { Signet } from "../context.ts";
 import { authorizeGit, type GitService } from "../domain/access.ts";
 import { DomainError } from "../../protocol/errors.ts";
-import { getRepo, recordPush, repoDir } from "../domain/repos.ts";
-import { holdRepo } from "../domain/repo_locks.ts";
+import { recordPush, repoDir } from "../domain/repos.ts";
+import { findAndHoldRepo } from "../domain/repo_locks.ts";
 import type { RepoRow } from "../../db/repos.ts";
 import { gitProgram, gitServerEnv, gitSlots, isProtocolV2 } from "../domain/git.ts";
 import { clientIp } from "./client_address.ts";
@@ -74,19 +74,27 @@ async function serveGit(
   service: GitService,
   rest: string,
 ): Promise<Response> {
-  const repo = await getRepo(ctx, c.req.param("owner")!, c.req.param("repo")!);
+  // The repository is found and held while the caller is looked up (on a database server, one
+  // round trip of wait instead of three); a missing repository answers first. The repository
+  // stays while git runs: a delete (on any instance) waits, or refused us.
+  const [found, caller] = await Promise.allSettled([
+    findAndHoldRepo(ctx, c.req.param("owner")!, c.req.param("repo")!),
+    userFromAuthorization(ctx, c.req.header("Authorization")),
+  ]);
+  if (found.status === "rejected") throw found.reason;
+  const { repo, release } = found.value;
   let user: UserRow | undefined;
   try {
-    user = await userFromAuthorization(ctx, c.req.header("Authorization"));
+    if (caller.status === "rejected") throw caller.reason;
+    user = caller.value;
     authorizeGit("http", service, repo, user);
   } catch (err) {
+    release();
     if (err instanceof DomainError && err.kind === "unauthorized") {
       return c.json({ error: err.message }, 401, { "WWW-Authenticate": 'Basic realm="service"' });
     }
     throw err;
   }
-  // The repository stays while git runs: a delete (on any instance) waits, or refused us.
-  const release = await holdRepo(ctx, repo);
   let kept = false;
   const keepUntil = (ended: Promise<unknown>) => {
     kept = true;
