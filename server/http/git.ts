@@ -8,7 +8,7 @@ import type { UserRow } from "../../db/users.ts";
 import type { Signet } from "../context.ts";
 import { authorizeGit, type GitService } from "../domain/access.ts";
 import { DomainError } from "../../protocol/errors.ts";
-import { recordPush, repoDir } from "../domain/repos.ts";
+import { recordPushLater, repoDir } from "../domain/repos.ts";
 import { findAndHoldRepo } from "../domain/repo_locks.ts";
 import type { RepoRow } from "../../db/repos.ts";
 import { gitProgram, gitServerEnv, gitSlots, isProtocolV2 } from "../domain/git.ts";
@@ -264,7 +264,7 @@ async function serveHeld(
         stderr: errText.slice(0, 500),
       });
     }
-    if (service === "git-receive-pack" && !advertise) await recordPush(ctx, repo, status.success);
+    if (service === "git-receive-pack" && !advertise) recordPushLater(ctx, repo, status.success);
   }));
 
   // Protocol v0/v1 advertisements start with a service line; v2 has none (as in http-backend).

@@ -4,7 +4,7 @@ import { authorizeGit, type GitService, isPush } from "../../domain/access.ts";
 import { gitServerEnv, gitSlots } from "../../domain/git.ts";
 import { AdvertisementEnd, SessionSlot } from "../git_slot.ts";
 import { parseRepoPath } from "../../../protocol/names.ts";
-import { recordPush, repoDir } from "../../domain/repos.ts";
+import { recordPushLater, repoDir } from "../../domain/repos.ts";
 import { recoverBeforePush } from "../../domain/stale_locks.ts";
 import { findAndHoldRepo } from "../../domain/repo_locks.ts";
 import { log } from "../../log.ts";
@@ -41,7 +41,8 @@ export function gitCommand(service: GitService): SshCommand {
         release();
       }
       const outcome = code === 0 ? "ok" : "failed";
-      if (isPush(service)) await recordPush(inv.ctx, repo, code === 0);
+      // The client gets its exit status at once; the push's bookkeeping follows.
+      if (isPush(service)) recordPushLater(inv.ctx, repo, code === 0);
       gitTransfers.inc({ transport: "ssh", service, outcome });
       log("info", "git transfer", {
         transport: "ssh",
