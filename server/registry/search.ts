@@ -9,7 +9,7 @@ import type { BotHit, BotQuery, PlanMemory } from "../../db/registry_bots.ts";
 import type { Store } from "../../db/store.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { decodeBase64Url, encodeBase64Url } from "../../protocol/registry/base64url.ts";
-import { BOT_ID_PATTERN } from "../../protocol/registry/schemas.ts";
+import { BOT_ID_PATTERN } from "../../protocol/registry/bot_id.ts";
 
 /** Default page size. */
 export const SEARCH_DEFAULT_LIMIT = 20;

@@ -15,7 +15,7 @@ import { authenticate, type AuthState, logAuthFailure, newAuthState } from "./au
 import { loadOrCreateHostKey } from "./hostkey.ts";
 import { holdKexInitUntilPeerSpeaks } from "./kexinit_hold.ts";
 import { handleSession, type Peer } from "./session.ts";
-import { type Algorithms, type Connection, createSsh2Server } from "./ssh2.ts";
+import { type Algorithms, type Connection, createSsh2Server, type Ssh2Server } from "./ssh2.ts";
 import { type MaxStartups, type Refusal, StartupSlots } from "./startups.ts";
 import { coalesceWrites } from "./write_coalescer.ts";
 
@@ -117,13 +117,26 @@ export async function startSshServer(
       fingerprint: hostKey.fingerprint,
     });
   }
-  const ssh = createSsh2Server({
-    hostKeys: [hostKey.privateKey],
-    algorithms: ALGORITHMS,
-    ident: "Signet",
-    keepaliveInterval: limits.keepaliveIntervalMs,
-    keepaliveCountMax: limits.keepaliveCountMax,
-  });
+  // The ssh2 server is made by the first connection (ssh2.ts says why); every later one reuses it.
+  let ssh: Ssh2Server | null = null;
+  let making: Promise<Ssh2Server> | null = null;
+  const sshServer = () =>
+    making ??= createSsh2Server({
+      hostKeys: [hostKey.privateKey],
+      algorithms: ALGORITHMS,
+      ident: "Signet",
+      keepaliveInterval: limits.keepaliveIntervalMs,
+      keepaliveCountMax: limits.keepaliveCountMax,
+    }).then((server) => {
+      // ssh2 reports a connection once the client's identification line has arrived.
+      server.on("connection", (client, info) => {
+        const remote = normalizeIp(info.ip) ?? info.ip;
+        const waiting = pending.get(`${remote}:${info.port}`);
+        waiting?.identified();
+        handleConnection(ctx, client, remote, limits, () => waiting?.authenticated());
+      });
+      return (ssh = server);
+    });
   const sockets = new Set<Socket>();
   /** Connections not authenticated yet, by `remote:port`: called as they get further. */
   const pending = new Map<string, { identified(): void; authenticated(): void }>();
@@ -177,9 +190,20 @@ export async function startSshServer(
       clearTimeout(deadline);
     });
     socket.on("error", () => {});
-    coalesceWrites(socket);
-    holdKexInitUntilPeerSpeaks(socket);
-    ssh.injectSocket(socket);
+    // Until ssh2 has the socket, nothing reads it (no data listener): what the client sends waits.
+    const handOver = (server: Ssh2Server) => {
+      if (socket.destroyed) return;
+      coalesceWrites(socket);
+      holdKexInitUntilPeerSpeaks(socket);
+      server.injectSocket(socket);
+    };
+    if (ssh) handOver(ssh);
+    else {
+      sshServer().then(handOver, (err) => {
+        log("error", "ssh server could not start", { error: String(err) });
+        socket.destroy();
+      });
+    }
   });
 
   /** Closes a connection refused before the SSH handshake, and logs it (at most every 10 s). */
@@ -187,14 +211,6 @@ export async function startSshServer(
     socket.destroy();
     refused(remote, reason, limits);
   }
-
-  // ssh2 reports a connection once the client's identification line has arrived.
-  ssh.on("connection", (client, info) => {
-    const remote = normalizeIp(info.ip) ?? info.ip;
-    const waiting = pending.get(`${remote}:${info.port}`);
-    waiting?.identified();
-    handleConnection(ctx, client, remote, limits, () => waiting?.authenticated());
-  });
 
   await new Promise<void>((resolve, reject) => {
     tcp.once("error", reject);
