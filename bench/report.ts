@@ -92,6 +92,7 @@ export function renderReport(full: BenchReport): string {
 
   out.push(...renderEngines(full));
   out.push(...renderCluster(full));
+  out.push(...renderMemory(report));
 
   if (report.git.length) {
     out.push("", "## Git workloads: median ms", "");
@@ -449,4 +450,35 @@ export function renderCluster(report: BenchReport): string[] {
     ),
   );
   return out;
+}
+
+/** The "Memory at rest" section: idle RSS against a bare Deno.serve, and after the loads. */
+export function renderMemory(report: BenchReport): string[] {
+  const idle = report.memory?.idle;
+  if (!idle) return [];
+  const cell = (r: { median: number; min: number; max: number }) =>
+    `${fmt(r.median)} (${fmt(r.min)}–${fmt(r.max)})`;
+  const rows = [
+    ["bare Deno.serve, idle", cell(idle.bare), ""],
+    ["Signet, no data, idle", cell(idle.signet), `${idle.signetThreads} threads`],
+  ];
+  const after = report.memory?.afterLoad;
+  if (after) {
+    rows.push([
+      "the bench's Signet, idle after its loads",
+      cell(after.afterLoad),
+      `${fmt(after.afterLoadAnonymous)} MB anonymous`,
+    ]);
+  }
+  return [
+    "",
+    "## Memory at rest",
+    "",
+    "RSS (MB) sampled 10 times over 5 s from /proc, once each server had been left alone for 20 s " +
+    "(past two of Signet's idle memory releases). The bare endpoint and the fresh Signet run side " +
+    "by side first thing in the run; the bench's own Signet is sampled once its loads are over. " +
+    "Median, with the lowest and highest sample in brackets.",
+    "",
+    table(["server", "RSS MB", "notes"], rows),
+  ];
 }

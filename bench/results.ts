@@ -1,4 +1,5 @@
 /** One bench run's measurements (BenchReport), the lookups into them, and the issue's goals checked against them; bench/report.ts renders them as bench/RESULTS.md. */
+import type { IdleMemory, MemoryAfterLoad } from "./memory.ts";
 import { PAGE_P99_GOAL_MS } from "./admin_lists.ts";
 import { fmt, fmtRatio, median } from "./util.ts";
 import type { GitSample, ParallelResult } from "./git_workloads.ts";
@@ -28,6 +29,8 @@ export interface BenchReport {
   engines?: EngineRegistry | null;
   /** Two instances behind nginx against one (absent in runs before the cluster phase). */
   cluster?: ClusterResults | null;
+  /** Memory at rest, and after the loads (absent in runs before it was measured). */
+  memory?: { idle: IdleMemory | null; afterLoad: MemoryAfterLoad | null } | null;
   notes: string[];
 }
 
@@ -171,6 +174,7 @@ export function checkGoals(report: BenchReport): GoalCheck[] {
       : "not measured",
     ok: lists.length ? lists.every((r) => r.p99 <= PAGE_P99_GOAL_MS && r.errors === 0) : null,
   });
+  goals.push(...memoryGoals(report.memory));
   const minutes = (report.finished.getTime() - report.started.getTime()) / 60000;
   goals.push({
     goal: report.quick
@@ -358,4 +362,30 @@ export function checkClusterGoals(report: BenchReport): GoalCheck[] {
     } ${f.unit} (${fmtRatio(clusterRatio(f))})${f.failures ? `, ${f.failures} failed` : ""}`,
     ok: f.ok && f.failures === 0,
   }));
+}
+
+/** Idle RSS <= 2x a bare Deno.serve, and back within 1.5x of idle after the loads (issue 29). */
+export function memoryGoals(memory: BenchReport["memory"]): GoalCheck[] {
+  const idle = memory?.idle;
+  if (!idle) return [{ goal: "Memory at rest", measured: "not measured", ok: null }];
+  const r = idle.signet.median / idle.bare.median;
+  const goals: GoalCheck[] = [{
+    goal: "Memory: an idle Signet (no data) <= 2x the RSS of an idle bare Deno.serve",
+    measured: `${fmt(idle.signet.median)} MB vs ${fmt(idle.bare.median)} MB = ${
+      fmtRatio(r)
+    } (${idle.signetThreads} threads)`,
+    ok: r <= 2,
+  }];
+  const after = memory?.afterLoad;
+  if (after) {
+    const a = after.afterLoad.median / idle.signet.median;
+    goals.push({
+      goal: "Memory: the bench's Signet, idle after its loads, <= 1.5x the idle RSS",
+      measured: `${fmt(after.afterLoad.median)} MB (${
+        fmt(after.afterLoadAnonymous)
+      } MB anonymous, the rest mapped files) = ${fmtRatio(a)} of ${fmt(idle.signet.median)} MB`,
+      ok: a <= 1.5,
+    });
+  }
+  return goals;
 }

@@ -60,6 +60,15 @@ import { type BenchReport, checkClusterGoals, checkEngineGoals, checkGoals } fro
 import { renderCluster, renderReport } from "./report.ts";
 import { type CliStartup, measureCliStartup } from "./cli_startup.ts";
 import { makeKey, type TestKey } from "../testing/accounts.ts";
+import {
+  type IdleMemory,
+  measureAfterLoad,
+  measureIdleMemory,
+  type MemoryAfterLoad,
+} from "./memory.ts";
+
+/** What the bare endpoint of the memory-at-rest comparison serves (its size does not matter). */
+const IDLE_JSON = '{"ok":true}';
 
 interface Mode {
   sizes: RepoSizes;
@@ -266,6 +275,8 @@ async function main(): Promise<number> {
   let cli = null as CliStartup | null;
   let engines = null as EngineRegistry | null;
   let cluster = null as ClusterResults | null;
+  let idleMemory = null as IdleMemory | null;
+  let afterLoad = null as MemoryAfterLoad | null;
   let postgres = null as TestPostgres | null;
   let postgresInfo = "";
   const transports: Transport[] = [];
@@ -288,6 +299,14 @@ async function main(): Promise<number> {
     }
   };
   try {
+    // First, on a machine nothing of the bench has loaded yet.
+    await phase("memory at rest", async () => {
+      idleMemory = await measureIdleMemory(work, IDLE_JSON);
+    });
+    // First, on a machine nothing of the bench has loaded yet.
+    await phase("memory at rest", async () => {
+      idleMemory = await measureIdleMemory(work, IDLE_JSON);
+    });
     progress(`generating repositories in ${work}`);
     const generated = await generateRepos(`${work}/gen`, mode.sizes, home);
     const serve = async (id: string) => {
@@ -455,6 +474,9 @@ async function main(): Promise<number> {
         }
       } else notes.push("The registry is not available in this build: registry rows are missing.");
     }
+    await phase("memory after the loads", async () => {
+      afterLoad = await measureAfterLoad(signet);
+    });
     if (!values["skip-cluster"]) {
       // Last: its servers start after every other phase, on the same PostgreSQL cluster.
       await phase("cluster", async () => {
@@ -512,6 +534,7 @@ async function main(): Promise<number> {
     cli,
     engines,
     cluster,
+    memory: { idle: idleMemory, afterLoad },
     notes,
   };
   const text = renderReport(report);

@@ -2,7 +2,7 @@
 // change the sources and run `deno task build:ui`.
 
 /** SHA-256 of the sources this was built from (ui/source_hash.ts); a test compares it. */
-export const UI_SOURCE_HASH = "094a280e419a419b9c7f1906d0490c25c88e0aa137f0ad0506cb429696a52b64";
+export const UI_SOURCE_HASH = "4b71025a730fefe9d6286576a43fdf51752411f5d720ba4a162af63a62d5663d";
 
 /** One embedded file: its Content-Type, text and strong ETag. */
 export interface UiAsset {
