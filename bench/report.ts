@@ -1,5 +1,5 @@
 /** Renders a bench run as bench/RESULTS.md: conditions, commands, raw numbers, ratios, goals. */
-import { fmt, fmtRatio } from "./util.ts";
+import { fmt, fmtRatio, median } from "./util.ts";
 import type { ApiResults, CreateBreakdown, GetRound } from "./api_workloads.ts";
 import {
   GET_WARM_UP_SECONDS,
@@ -93,6 +93,7 @@ export function renderReport(full: BenchReport): string {
   out.push(...renderEngines(full));
   out.push(...renderCluster(full));
   out.push(...renderMemory(report));
+  out.push(...renderBreakdown(report));
 
   if (report.git.length) {
     out.push("", "## Git workloads: median ms", "");
@@ -481,4 +482,51 @@ export function renderMemory(report: BenchReport): string[] {
     "",
     table(["server", "RSS MB", "notes"], rows),
   ];
+}
+
+/** The "Where a git operation's time goes" section (issue 29). */
+export function renderBreakdown(report: BenchReport): string[] {
+  const all = report.breakdown ?? [];
+  if (!all.length) return [];
+  const out = [
+    "",
+    "## Where a git operation's time goes",
+    "",
+    "The fixed-cost workloads again over Signet (SQLite), one at a time, with the server's own " +
+    "phases from its log lines of each run (bench/breakdown.ts). Floor = file:// median of the " +
+    "timed phase + the helper's no-op CPU: what the client costs with a server that costs " +
+    "nothing. Medians over the runs (ms); wall with its lowest and highest run.",
+  ];
+  for (const kind of ["ssh", "http"] as const) {
+    const rows = all.filter((b) => b.transport === `signet-${kind}`);
+    if (!rows.length) continue;
+    const phases = [...new Set(rows.flatMap((b) => Object.keys(b.phases)))];
+    out.push("", `### ${kind === "ssh" ? "SSH" : "HTTP"}`, "");
+    out.push(table(
+      ["workload", "wall", "floor", "wall / floor", "client CPU", ...phases],
+      rows.map((b) => {
+        const floorMs = med(report, b.workload, "file") + (report.helpers?.[b.transport] ?? NaN);
+        const wall = median(b.wallMs);
+        return [
+          b.workload,
+          `${fmt(wall)} (${fmt(Math.min(...b.wallMs))}–${fmt(Math.max(...b.wallMs))})`,
+          fmt(floorMs),
+          fmtRatio(wall / floorMs),
+          fmt(median(b.clientCpuMs)),
+          ...phases.map((p) => b.phases[p] ? fmt(median(b.phases[p])) : ""),
+        ];
+      }),
+    ));
+  }
+  out.push(
+    "",
+    "SSH phases: `ident` TCP accept to the client's identification line; `handshake` from there " +
+      "to authenticated (key exchange, then authentication; `auth` is the part spent in " +
+      "Signet's own code); `to_exec` to the exec request; `user` the user look-up; `repo` finding " +
+      "and holding the repository; `spawn` to git started; `git` git's run; `finish` to the exit " +
+      "status. HTTP: `requests` per operation; `to_headers` the sum of their times to response " +
+      "headers; for git's POSTs `lookup` (repository and caller), `start` (reading the request, " +
+      "a git slot, spawning) and `git` (its run, streamed).",
+  );
+  return out;
 }

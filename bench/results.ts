@@ -1,5 +1,6 @@
 /** One bench run's measurements (BenchReport), the lookups into them, and the issue's goals checked against them; bench/report.ts renders them as bench/RESULTS.md. */
 import type { IdleMemory, MemoryAfterLoad } from "./memory.ts";
+import type { Breakdown } from "./breakdown.ts";
 import { PAGE_P99_GOAL_MS } from "./admin_lists.ts";
 import { fmt, fmtRatio, median } from "./util.ts";
 import type { GitSample, ParallelResult } from "./git_workloads.ts";
@@ -31,6 +32,8 @@ export interface BenchReport {
   cluster?: ClusterResults | null;
   /** Memory at rest, and after the loads (absent in runs before it was measured). */
   memory?: { idle: IdleMemory | null; afterLoad: MemoryAfterLoad | null } | null;
+  /** Where the fixed-cost git operations' time goes (absent in runs before it was measured). */
+  breakdown?: Breakdown[];
   notes: string[];
 }
 

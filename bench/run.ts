@@ -60,6 +60,7 @@ import { type BenchReport, checkClusterGoals, checkEngineGoals, checkGoals } fro
 import { renderCluster, renderReport } from "./report.ts";
 import { type CliStartup, measureCliStartup } from "./cli_startup.ts";
 import { makeKey, type TestKey } from "../testing/accounts.ts";
+import { type Breakdown, measureBreakdown } from "./breakdown.ts";
 import {
   type IdleMemory,
   measureAfterLoad,
@@ -89,6 +90,8 @@ interface Mode {
   breakdownCreates: number;
   /** Timed rounds of the CLI start-up commands. */
   cliRounds: number;
+  /** Runs of each fixed-cost workload in the per-phase breakdown. */
+  breakdownRuns: number;
 }
 
 const MB = 1024 * 1024;
@@ -111,6 +114,7 @@ const SETTINGS = {
   mutations: [10_000, 1_000],
   breakdownCreates: [1_000, 200],
   cliRounds: [21, 5],
+  breakdownRuns: [11, 3],
 } satisfies Record<keyof RepoSizes | Exclude<keyof Mode, "sizes">, [number, number]>;
 
 /** The settings of the full run (`quick` false) or of `--quick`. */
@@ -277,6 +281,7 @@ async function main(): Promise<number> {
   let cluster = null as ClusterResults | null;
   let idleMemory = null as IdleMemory | null;
   let afterLoad = null as MemoryAfterLoad | null;
+  let breakdown = [] as Breakdown[];
   let postgres = null as TestPostgres | null;
   let postgresInfo = "";
   const transports: Transport[] = [];
@@ -410,6 +415,13 @@ async function main(): Promise<number> {
         }
       });
     }
+    if (!values["skip-git"]) {
+      await phase("breakdown", async () => {
+        const ours = transports.filter((t) => t.id === "signet-ssh" || t.id === "signet-http");
+        const logs = Object.fromEntries(ours.map((t) => [t.id, signet.logFile]));
+        breakdown = await measureBreakdown(ours, logs, client, mode.breakdownRuns);
+      });
+    }
     // Before the parallel clones, whose load lingers: start-up times want a quiet machine.
     await phase("CLI start-up", async () => {
       progress("CLI start-up: signet credential get and whoami against an empty deno run");
@@ -535,6 +547,7 @@ async function main(): Promise<number> {
     engines,
     cluster,
     memory: { idle: idleMemory, afterLoad },
+    breakdown,
     notes,
   };
   const text = renderReport(report);

@@ -74,6 +74,7 @@ async function serveGit(
   service: GitService,
   rest: string,
 ): Promise<Response> {
+  const arrived = performance.now();
   // The repository is found and held while the caller is looked up (on a database server, one
   // round trip of wait instead of three); a missing repository answers first. The repository
   // stays while git runs: a delete (on any instance) waits, or refused us.
@@ -101,7 +102,8 @@ async function serveGit(
     ended.finally(release);
   };
   try {
-    return await serveHeld(ctx, c, service, rest, repo, user, keepUntil);
+    const marks = { arrived, held: performance.now() };
+    return await serveHeld(ctx, c, service, rest, repo, user, keepUntil, marks);
   } finally {
     if (!kept) release();
   }
@@ -119,6 +121,7 @@ async function serveHeld(
   repo: RepoRow,
   user: UserRow | undefined,
   keepUntil: (ended: Promise<unknown>) => void,
+  marks: { arrived: number; held: number; spawned?: number },
 ): Promise<Response> {
   if (service === "git-receive-pack" && rest !== "info/refs") {
     await recoverBeforePush(repoDir(ctx, repo.owner, repo.name));
@@ -163,6 +166,17 @@ async function serveHeld(
   /** The transfer's metric and log line, once it ended. */
   const transferEnded = (ok: boolean, ms: number, clone?: CloneSource) => {
     const outcome = ok ? "ok" : "failed";
+    const ended = performance.now();
+    const round = (x: number) => Math.round(x * 100) / 100;
+    // Where the request's time went (ms): looking up and holding the repository, reading the body
+    // and waiting for a git slot, spawning git, git's run (bench/RESULTS.md's breakdown).
+    const phases = {
+      phase_lookup: round(marks.held - marks.arrived),
+      ...(marks.spawned === undefined ? {} : {
+        phase_start: round(marks.spawned - marks.held),
+        phase_git: round(ended - marks.spawned),
+      }),
+    };
     gitTransfers.inc({ transport: "http", service, outcome });
     log("info", "git transfer", {
       transport: "http",
@@ -172,6 +186,7 @@ async function serveHeld(
       outcome,
       ...(clone ? { clone } : {}),
       ms,
+      ...phases,
     });
   };
   if (advertise && service === "git-upload-pack" && v2) {
@@ -239,6 +254,7 @@ async function serveHeld(
       stdout: "piped",
       stderr: "piped",
     }).spawn();
+    marks.spawned = performance.now();
   } catch (err) {
     release();
     await pump?.cancel();

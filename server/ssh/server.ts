@@ -18,6 +18,7 @@ import { handleSession, type Peer } from "./session.ts";
 import { type Algorithms, type Connection, createSsh2Server, type Ssh2Server } from "./ssh2.ts";
 import { type MaxStartups, type Refusal, StartupSlots } from "./startups.ts";
 import { coalesceWrites } from "./write_coalescer.ts";
+import { type ConnectionTimeline, newTimeline } from "./timeline.ts";
 
 /** Timeouts and caps of the SSH server (see docs/decisions/ssh.md). */
 export interface SshLimits {
@@ -133,13 +134,23 @@ export async function startSshServer(
         const remote = normalizeIp(info.ip) ?? info.ip;
         const waiting = pending.get(`${remote}:${info.port}`);
         waiting?.identified();
-        handleConnection(ctx, client, remote, limits, () => waiting?.authenticated());
+        handleConnection(
+          ctx,
+          client,
+          remote,
+          limits,
+          waiting?.timeline ?? newTimeline(),
+          () => waiting?.authenticated(),
+        );
       });
       return (ssh = server);
     });
   const sockets = new Set<Socket>();
   /** Connections not authenticated yet, by `remote:port`: called as they get further. */
-  const pending = new Map<string, { identified(): void; authenticated(): void }>();
+  const pending = new Map<
+    string,
+    { timeline: ConnectionTimeline; identified(): void; authenticated(): void }
+  >();
   const perIp = new AddressCounts();
   const startups = new StartupSlots<Socket>(
     limits.maxStartups,
@@ -172,8 +183,13 @@ export async function startSshServer(
       }, ms);
     const identDeadline = timeout("ssh identification timeout", limits.identTimeoutMs);
     const deadline = timeout("ssh handshake timeout", limits.handshakeTimeoutMs);
+    const timeline = newTimeline();
     const progress = {
-      identified: () => clearTimeout(identDeadline),
+      timeline,
+      identified: () => {
+        timeline.identified = performance.now();
+        clearTimeout(identDeadline);
+      },
       authenticated() {
         startups.release(socket);
         clearTimeout(deadline);
@@ -246,6 +262,7 @@ function handleConnection(
   client: Connection,
   remote: string,
   limits: SshLimits,
+  timeline: ConnectionTimeline,
   authenticated: () => void,
 ): void {
   const auth: AuthState = newAuthState();
@@ -255,19 +272,22 @@ function handleConnection(
 
   client.on("error", () => {});
   client.on("authentication", (request) => {
+    const started = performance.now();
     Promise.resolve(authenticate(request, auth, remote, limits.maxAuthFailures, ctx.limiter))
       .then((ok) => {
+        timeline.authMs += performance.now() - started;
         if (!ok) client.end();
       });
   });
   client.on("ready", () => {
+    timeline.authenticated = performance.now();
     authenticated();
     const key = auth.key!;
     const activity = new ActivityTimer(limits.idleTimeoutMs, () => {
       log("info", "ssh idle timeout", { remote_addr: remote });
       client.end();
     });
-    peer = { ctx, key, fingerprint: fingerprint(key.blob), remote, activity, closed };
+    peer = { ctx, key, fingerprint: fingerprint(key.blob), remote, activity, closed, timeline };
     client.on("session", (accept) => handleSession(peer!, accept));
   });
   client.on("close", () => {
