@@ -85,9 +85,25 @@ export function renderReport(full: BenchReport): string {
   out.push("", "## Transports", "");
   for (const t of report.transports) out.push(`- \`${t.id}\`: ${t.label}`);
   out.push("", "## Goals", "");
+  const previous = report.previousGoals;
+  out.push(
+    "A goal is met when it holds in this run and in the previous full run" +
+      (previous ? ` (${previous.started})` : " (none recorded: bench/goals.json)") +
+      "; `holds` is this run alone.",
+    "",
+  );
   out.push(table(
-    ["goal", "measured", "holds"],
-    checkGoals(report).map((g) => [g.goal, g.measured, mark(g.ok)]),
+    ["goal", "measured", "holds", "previous run", "met"],
+    checkGoals(report).map((g) => {
+      const before = previous?.goals[g.goal];
+      return [
+        g.goal,
+        g.measured,
+        mark(g.ok),
+        before === undefined ? "n/a" : mark(before),
+        g.ok === null ? "n/a" : mark(g.ok && before === true),
+      ];
+    }),
   ));
 
   out.push(...renderEngines(full));
@@ -337,8 +353,9 @@ function renderCreateBreakdown(b: CreateBreakdown, rawVerifyPerSec: number): str
     ]),
     "",
     "A bare `Deno.serve` doing only the JSON parse, one importKey + verify and these stored writes " +
-    "(`bench/load/create_ceiling.ts`, not run by the bench) reached 28–35% of the raw rate under " +
-    'this load on this machine: see docs/decisions/performance-and-bench.md, "Verified creates: the ceiling on two cores".',
+    "(`bench/load/create_ceiling.ts store`, run right after Signet's create load with the same " +
+    "bodies: its row in the API table) is the ceiling issue 29's goal takes a share of; see " +
+    'docs/decisions/performance-and-bench.md, "Verified creates: the ceiling on two cores".',
   ];
 }
 

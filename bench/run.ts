@@ -56,7 +56,14 @@ import {
 } from "./cluster_workloads.ts";
 import { startPostgres, type TestPostgres } from "../testing/postgres.ts";
 import { runScale } from "./scale.ts";
-import { type BenchReport, checkClusterGoals, checkEngineGoals, checkGoals } from "./results.ts";
+import {
+  type BenchReport,
+  checkClusterGoals,
+  checkEngineGoals,
+  checkGoals,
+  goalRecord,
+  readPreviousGoals,
+} from "./results.ts";
 import { renderCluster, renderReport } from "./report.ts";
 import { type CliStartup, measureCliStartup } from "./cli_startup.ts";
 import { makeKey, type TestKey } from "../testing/accounts.ts";
@@ -550,6 +557,8 @@ async function main(): Promise<number> {
     breakdown,
     notes,
   };
+  const goalsFile = new URL("./goals.json", import.meta.url).pathname;
+  report.previousGoals = await readPreviousGoals(goalsFile);
   const text = renderReport(report);
   const out = values.out ??
     (values.quick ? null : new URL("./RESULTS.md", import.meta.url).pathname);
@@ -558,6 +567,12 @@ async function main(): Promise<number> {
     // The project's formatter aligns Markdown tables; keep the committed file as `check` wants it.
     await cmd(Deno.execPath(), ["fmt", "--quiet", out]);
     progress(`wrote ${out}`);
+  }
+  const fullRun = !values.quick && !values.out && !values.workloads && !values["skip-git"] &&
+    !values["skip-api"] && !values["skip-parallel"];
+  if (fullRun) {
+    const all = [...checkGoals(report), ...checkEngineGoals(report), ...checkClusterGoals(report)];
+    await Deno.writeTextFile(goalsFile, JSON.stringify(goalRecord(report, all), null, 2) + "\n");
   }
   for (
     const g of [...checkGoals(report), ...checkEngineGoals(report), ...checkClusterGoals(report)]
