@@ -47,6 +47,8 @@ export interface BotQuery {
 export interface Memo<V> {
   get(key: string): V | undefined;
   set(key: string, value: V): void;
+  /** Forgets every value. */
+  clear(): void;
 }
 
 /**
@@ -56,6 +58,12 @@ export interface Memo<V> {
 export interface PlanMemory {
   broad: Memo<true>;
   trigramDocs: Memo<number>;
+  /**
+   * The registry's size when the hints were taken, and when it was last looked at: hints taken at
+   * another size mislead (a trigram 10 times as common after a bulk import), so they are dropped
+   * when it changed by half (see `followRegistrySize`).
+   */
+  size?: { rows: number; checkedAt: number };
 }
 
 /** One search hit: the bot id and its stored JSON record. */

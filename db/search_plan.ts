@@ -1,4 +1,8 @@
-/** Search planning both engines share: which part of a query to probe the trigram index with. */
+/**
+ * Search planning both engines share: which part of a query to probe the trigram index with, and
+ * when the planner's remembered hints no longer fit the registry.
+ */
+import type { PlanMemory } from "./registry_bots.ts";
 
 /**
  * The window of `q` around its rarest trigram: `counts[i]` is how many bots hold the trigram at
@@ -19,4 +23,30 @@ export function rarestWindow(q: string, counts: readonly number[]): string {
     else break;
   }
   return q.slice(lo, hi + 3);
+}
+
+/** How often a planner looks at the registry's size (ms). */
+export const SIZE_CHECK_MS = 5_000;
+
+/**
+ * Whether `memory`'s size is due for a look at `now`; call `followRegistrySize` with what it found.
+ */
+export function sizeCheckDue(memory: PlanMemory, now = Date.now()): boolean {
+  return !memory.size || now - memory.size.checkedAt >= SIZE_CHECK_MS;
+}
+
+/**
+ * Records the registry's size (`rows`, any measure that grows with it) in `memory`; drops the
+ * hints when it is more than 1.5 times, or less than two thirds of, the size they were taken at.
+ */
+export function followRegistrySize(memory: PlanMemory, rows: number, now = Date.now()): void {
+  const before = memory.size?.rows;
+  if (before !== undefined && (rows > before * 1.5 || rows * 1.5 < before)) {
+    memory.broad.clear();
+    memory.trigramDocs.clear();
+  } else if (before !== undefined) {
+    memory.size = { rows: before, checkedAt: now };
+    return;
+  }
+  memory.size = { rows, checkedAt: now };
 }

@@ -253,5 +253,6 @@ function boundedMemo<V>(): Memo<V> {
       if (map.size >= 10_000) map.clear();
       map.set(key, value);
     },
+    clear: () => map.clear(),
   };
 }

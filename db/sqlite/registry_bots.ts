@@ -13,7 +13,7 @@ import type {
 } from "../registry_bots.ts";
 import { botRowValues } from "../registry_bots.ts";
 import type { Sync } from "./sync.ts";
-import { rarestWindow } from "../search_plan.ts";
+import { followRegistrySize, rarestWindow, sizeCheckDue } from "../search_plan.ts";
 
 /** The stored JSON record of `botId` and its version, or undefined. */
 export function loadBotRow(
@@ -71,6 +71,12 @@ export function saveBot(db: Database, bot: BotWrite): void {
  * sorted instead.
  */
 export function searchBotRecords(db: Database, query: BotQuery, memory?: PlanMemory): BotHit[] {
+  if (memory && sizeCheckDue(memory)) {
+    const { n } = db.prepare("SELECT coalesce(max(rid), 0) AS n FROM registry_bots").get() as {
+      n: number;
+    };
+    followRegistrySize(memory, Number(n));
+  }
   const where: [string, string | number][] = [];
   let from = "registry_bots b";
   let order = "b.bot_id";

@@ -116,6 +116,11 @@ export class Memo<V> {
     return undefined;
   }
 
+  /** Forgets every value. */
+  clear(): void {
+    this.#entries.clear();
+  }
+
   /** Stores `value` for `key` (forgetting the oldest entry when full). */
   set(key: string, value: V): void {
     this.#entries.delete(key);
