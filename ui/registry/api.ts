@@ -24,26 +24,42 @@ function query(params: Record<string, string | number | undefined>): string {
   return text ? `?${text}` : "";
 }
 
+/** The URL of a search page (also the key of its preloaded answer). */
+export function searchUrl(q: SearchQuery): string {
+  const { q: text, status, capability, cursor, limit } = q;
+  return `/v1/search${query({ q: text, status, capability, cursor, limit: limit || PAGE_SIZE })}`;
+}
+
 /** GET /v1/search */
 export function searchBots(q: SearchQuery): Promise<SearchResponse> {
-  const { q: text, status, capability, cursor, limit } = q;
-  return requestJson(
-    `/v1/search${query({ q: text, status, capability, cursor, limit: limit || PAGE_SIZE })}`,
-  );
+  return requestJson(searchUrl(q));
 }
+
+/** The URL of the registry's statistics. */
+export const STATS_URL = "/v1/stats";
 
 /** GET /v1/stats */
 export function getStats(): Promise<Stats> {
-  return requestJson("/v1/stats");
+  return requestJson(STATS_URL);
+}
+
+/** The URL of bot `id`. */
+export function botUrl(id: string): string {
+  return `/v1/bots/${encodeURIComponent(id)}`;
 }
 
 /** GET /v1/bots/{id} */
 export function getBot(id: string): Promise<Bot> {
-  return requestJson(`/v1/bots/${encodeURIComponent(id)}`);
+  return requestJson(botUrl(id));
 }
 
 /** Whose attestations: those about the bot (`subject`) or those it made (`issuer`). */
 export type AttestationRole = "subject" | "issuer";
+
+/** The URL of a page of bot `id`'s attestations in `role`. */
+export function attestationsUrl(id: string, role: AttestationRole, cursor?: string): string {
+  return `/v1/bots/${encodeURIComponent(id)}/attestations${query({ role, cursor })}`;
+}
 
 /** GET /v1/bots/{id}/attestations?role= */
 export function getAttestations(
@@ -51,12 +67,15 @@ export function getAttestations(
   role: AttestationRole,
   cursor?: string,
 ): Promise<AttestationList> {
-  return requestJson(
-    `/v1/bots/${encodeURIComponent(id)}/attestations${query({ role, cursor })}`,
-  );
+  return requestJson(attestationsUrl(id, role, cursor));
+}
+
+/** The URL of a page of bot `id`'s audit log. */
+export function logUrl(id: string, after?: number): string {
+  return `/v1/bots/${encodeURIComponent(id)}/log${query({ after })}`;
 }
 
 /** GET /v1/bots/{id}/log */
 export function getLog(id: string, after?: number): Promise<LogPage> {
-  return requestJson(`/v1/bots/${encodeURIComponent(id)}/log${query({ after })}`);
+  return requestJson(logUrl(id, after));
 }

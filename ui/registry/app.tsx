@@ -15,9 +15,12 @@ function decodeId(segment: string): string {
   }
 }
 
-/** The whole registry browser. */
-export function App() {
-  const path = location.value.path;
+/**
+ * The whole registry browser, at `url` when the server renders it, else at the browser's location
+ * (a signal: the app follows navigation).
+ */
+export function App({ url }: { url?: { path: string; search: string } }) {
+  const { path, search } = url ?? location.value;
   // Exactly `/bots/<id>`, as the server routes it: `/bots/x/` is an unknown path (a 404).
   const bot = /^\/bots\/([^/]+)$/.exec(path);
   const id = bot ? decodeId(bot[1]) : null;
@@ -46,7 +49,7 @@ export function App() {
       {id !== null
         ? <BotPage key={id} id={id} />
         : path === "/"
-        ? <Landing />
+        ? <Landing search={search} />
         : (
           <NotFound path={path}>
             <Link href="/" class="btn btn-secondary">Browse bots</Link>

@@ -13,8 +13,17 @@ import {
   useResource,
 } from "../common/components.tsx";
 import { Icon } from "../common/icons.tsx";
-import { location, navigate } from "../common/router.ts";
-import { getStats, MAX_PAGE_SIZE, PAGE_SIZE, searchBots, type SearchQuery } from "./api.ts";
+import { navigate } from "../common/router.ts";
+import {
+  getStats,
+  MAX_PAGE_SIZE,
+  PAGE_SIZE,
+  searchBots,
+  type SearchQuery,
+  searchUrl,
+  STATS_URL,
+} from "./api.ts";
+import { preloaded } from "../common/preload.ts";
 import { StatusBadge } from "./badges.tsx";
 import type { Bot, Stats } from "./types.ts";
 
@@ -28,12 +37,12 @@ export const MAX_CAPABILITY = 64;
  * page, and `back`, the cursors of the pages before it (repeated, oldest first; the first page has
  * none), so "Previous" is a plain link that survives a reload, a bookmark or a shared link.
  */
-interface PageQuery extends SearchQuery {
+export interface PageQuery extends SearchQuery {
   back: string[];
 }
 
 /** The page's search and what had to be corrected in the URL to run it. */
-interface ReadQuery {
+export interface ReadQuery {
   query: PageQuery;
   /** Why a value from the URL was changed: shown above the results. */
   notes: string[];
@@ -45,7 +54,7 @@ const STATUSES = ["", "active", "revoked"];
  * Reads the search from the URL, correcting what the registry would refuse instead of failing:
  * an unknown status becomes "any", a page size outside 1-100 is clamped, an over-long text is cut.
  */
-function readQuery(search: string): ReadQuery {
+export function readQuery(search: string): ReadQuery {
   const p = new URLSearchParams(search);
   const notes: string[] = [];
   let status = p.get("status") ?? "";
@@ -108,7 +117,7 @@ function StatCard(
 }
 
 function StatsRow() {
-  const [stats] = useResource<Stats>(getStats, []);
+  const [stats] = useResource<Stats>(getStats, [], preloaded(STATS_URL));
   if (stats.status === "error") {
     return <ErrorNotice title="Could not load registry statistics" message={stats.error} />;
   }
@@ -163,7 +172,8 @@ function SearchForm({ query }: { query: PageQuery }) {
   const filtered = query.q || query.status || query.capability;
 
   return (
-    <form class="search-form card" role="search" onSubmit={submit}>
+    <form class="search-form card" role="search" action="/" method="get" onSubmit={submit}>
+      {query.limit && <input type="hidden" name="limit" value={query.limit} />}
       <SearchInput
         class="search-main"
         name="q"
@@ -281,6 +291,7 @@ function Results({ query, notes }: { query: PageQuery; notes: string[] }) {
   const [results, reload] = useResource(
     () => searchBots(query),
     [query.q, query.status, query.capability, query.cursor, query.limit],
+    preloaded(searchUrl(query)),
   );
   const filtered = query.q || query.status || query.capability;
   const title = filtered ? "Search results" : "All bots";
@@ -413,9 +424,9 @@ function Results({ query, notes }: { query: PageQuery; notes: string[] }) {
   );
 }
 
-/** The landing page. */
-export function Landing() {
-  const { query, notes } = readQuery(location.value.search);
+/** The landing page for the URL query `search` (`?q=...`, or empty). */
+export function Landing({ search }: { search: string }) {
+  const { query, notes } = readQuery(search);
   useEffect(() => {
     document.title = query.q ? `“${query.q}” · Signet registry` : "Signet registry";
   }, [query.q]);

@@ -1,5 +1,11 @@
-/** Entry point of the public registry browser bundle. */
-import { render } from "preact";
+/**
+ * Entry point of the public registry browser bundle: hydrates the page the server rendered (with
+ * the data it was rendered from, preload.ts), or renders into an empty page.
+ */
+import { hydrate, render } from "preact";
+import { readPreloadedFromPage } from "../common/preload.ts";
 import { App } from "./app.tsx";
 
-render(<App />, document.getElementById("app")!);
+const root = document.getElementById("app")!;
+if (readPreloadedFromPage()) hydrate(<App />, root);
+else render(<App />, root);

@@ -187,7 +187,7 @@ serverTest(
           assertEquals(res?.status(), 404);
           await page.getByRole("heading", { level: 1, name: "Bot not found" }).waitFor();
           assertEquals(await page.getByRole("button", { name: "Retry" }).count(), 0);
-          await page.getByRole("link", { name: "Browse bots" }).click();
+          await page.locator("#main").getByRole("link", { name: "Browse bots" }).click();
           await page.getByRole("heading", { level: 1, name: "Bot identity registry" }).waitFor();
           // Reached inside the app (no reload): the app's own page, not an outage either.
           await page.evaluate(() => {

@@ -1,10 +1,11 @@
 /** The bot page's audit log section. */
 import { Empty } from "../../common/components.tsx";
 import { formatDateTime } from "../../common/format.ts";
-import { getLog } from "../api.ts";
-import type { LogEntry } from "../types.ts";
+import { getLog, logUrl } from "../api.ts";
+import type { LogEntry, LogPage } from "../types.ts";
+import { preloaded } from "../../common/preload.ts";
 import { operationLabel, operationTone } from "../words.ts";
-import { PagedList, usePaged } from "./paged.tsx";
+import { type Page, PagedList, usePaged } from "./paged.tsx";
 import { Section } from "./section.tsx";
 
 function LogItem({ e }: { e: LogEntry }) {
@@ -38,6 +39,14 @@ function LogItem({ e }: { e: LogEntry }) {
   );
 }
 
+/** The first page of bot `id`'s log, when the server rendered it. */
+function firstLog(id: string): Page<LogEntry, number> | undefined {
+  const answer = preloaded(logUrl(id));
+  if (!answer || !("data" in answer)) return undefined;
+  const page = answer.data as LogPage;
+  return { items: page.entries, next: page.next_after };
+}
+
 /** The bot's audit log entries, loaded on their own. */
 export function LogSection({ id }: { id: string }) {
   const paged = usePaged(
@@ -46,6 +55,8 @@ export function LogSection({ id }: { id: string }) {
       return { items: page.entries, next: page.next_after };
     },
     [id],
+    undefined,
+    firstLog(id),
   );
   return (
     <Section id="log" title="Audit log" icon="clock" count={paged.items.length || undefined}>

@@ -1,0 +1,26 @@
+/**
+ * Server rendering of the registry browser (preact-render-to-string): the same App the browser
+ * runs, rendered at a URL with the API answers it needs (preload.ts), to HTML the browser then
+ * hydrates. The server collects the answers from the registry's domain, keyed by the URLs these
+ * helpers name, so the browser's first render finds them under the URLs it would fetch.
+ */
+import { renderToString } from "preact-render-to-string";
+import { clearPreloaded, type Preloaded, setPreloaded } from "../common/preload.ts";
+import { App } from "./app.tsx";
+
+export { attestationsUrl, botUrl, logUrl, PAGE_SIZE, searchUrl, STATS_URL } from "./api.ts";
+export { readQuery } from "./landing.tsx";
+
+/** The HTML of the app at `path` + `search` (`?q=...` or ""), rendered from `data`. */
+export function renderRegistry(
+  path: string,
+  search: string,
+  data: Record<string, Preloaded>,
+): string {
+  setPreloaded(data);
+  try {
+    return renderToString(<App url={{ path, search }} />);
+  } finally {
+    clearPreloaded();
+  }
+}
