@@ -1,0 +1,138 @@
+/**
+ * The registry's public pages are rendered on the server and hydrated: with JavaScript off they
+ * show their content and the search form works (a GET form); with it on, the first load fetches no
+ * API data (the page carries it), and search, paging and navigation still work in place. Hostile
+ * text in the embedded data cannot end its element.
+ */
+import { publicKeyOf, RegistryClient } from "../../../client/registry.ts";
+import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
+import { launchBrowser, openPage } from "../../helpers/browser.ts";
+import { serverTest } from "../../helpers/server.ts";
+import { signer, waitForResults } from "../../helpers/registry_ui.ts";
+
+const HTML = { Accept: "text/html" };
+const HOSTILE = `</script><script>alert(1)</script><!--`;
+
+serverTest(
+  "server-rendered registry pages: content without JavaScript, hydrated with it",
+  {},
+  async (server, t) => {
+    const api = new RegistryClient(server.registryUrl);
+    const ops = await signer("root", "ssr-ops");
+    await api.createBot({
+      bot_id: "ssr-ops",
+      name: "SSR Ops",
+      description: HOSTILE,
+      keys: [publicKeyOf(ops, "hsm")],
+      capabilities: ["ssr"],
+    }, [ops]);
+    for (const n of [1, 2, 3]) {
+      const s = await signer("main", `ssr-bot-${n}`);
+      await api.createBot({
+        bot_id: `ssr-bot-${n}`,
+        name: `SSR bot ${n}`,
+        keys: [publicKeyOf(s, "main")],
+        controllers: [{ bot_id: "ssr-ops", label: "ops" }],
+        capabilities: ["ssr"],
+      }, [s]);
+    }
+    await api.attest({ issuer: "ssr-ops", subject: "ssr-bot-1", claim: "reviewed" }, ops);
+    const browser = await launchBrowser();
+    try {
+      await t.step("the HTML carries the content and its data, escaped", async () => {
+        const res = await fetch(`${server.registryUrl}/?capability=ssr`, { headers: HTML });
+        const html = await res.text();
+        assertEquals(res.status, 200);
+        assertStringIncludes(res.headers.get("content-security-policy") ?? "", "script-src 'self'");
+        assertStringIncludes(html, 'data-bot-id="ssr-bot-2"');
+        assertStringIncludes(html, '<script type="application/json" id="page-data">');
+        // The only markup-looking text of the description is escaped: one script element of
+        // each kind, no comment opened.
+        assertEquals(html.split("<script").length - 1, 2, "the module and the data element");
+        assert(!html.includes("<!--"), "no comment opened by user text");
+        const data = html.split('id="page-data">')[1].split("</script>")[0];
+        const parsed = JSON.parse(data);
+        const search = parsed["/v1/search?capability=ssr&limit=20"].data;
+        const ops = search.results.find((b: { bot_id: string }) => b.bot_id === "ssr-ops");
+        assertEquals(ops.description, HOSTILE);
+        const bot = await fetch(`${server.registryUrl}/bots/ssr-ops`, { headers: HTML });
+        const botHtml = await bot.text();
+        assertStringIncludes(botHtml, "<title>SSR Ops · Signet registry</title>");
+        assertStringIncludes(botHtml, 'id="log-timeline"');
+      });
+
+      await t.step("with JavaScript off: landing, search form, paging and a bot", async () => {
+        const context = await browser.newContext({ javaScriptEnabled: false });
+        const page = await context.newPage();
+        await page.goto(`${server.registryUrl}/?limit=2`);
+        await page.getByRole("heading", { level: 1, name: "Bot identity registry" }).waitFor();
+        assertStringIncludes(
+          await page.getByRole("region", { name: "Registry statistics" }).innerText(),
+          "4",
+        );
+        await waitForResults(page, ["ssr-bot-1", "ssr-bot-2"]);
+        await page.getByLabel("Search bots").fill("SSR bot");
+        await page.getByRole("button", { name: "Search" }).click();
+        await page.waitForURL(/q=SSR\+bot/);
+        await waitForResults(page, ["ssr-bot-1", "ssr-bot-2"]);
+        assertStringIncludes(page.url(), "limit=2");
+        await page.getByRole("link", { name: "Next page" }).click();
+        await waitForResults(page, ["ssr-bot-3"]);
+        await page.getByRole("link", { name: "Previous" }).click();
+        await waitForResults(page, ["ssr-bot-1", "ssr-bot-2"]);
+        await page.getByRole("link", { name: "SSR bot 1" }).click();
+        await page.getByRole("heading", { level: 1, name: "SSR bot 1" }).waitFor();
+        assertEquals(await page.locator("#attestations-received .attestation").count(), 1);
+        assert(await page.locator("#log-timeline .timeline-item").count() >= 1);
+        await page.goto(`${server.registryUrl}/nope`);
+        await page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
+        await context.close();
+      });
+
+      await t.step(
+        "with JavaScript on: hydrated without refetching, then works in place",
+        async () => {
+          const { page, context, problems } = await openPage(browser);
+          const api: string[] = [];
+          page.on("request", (r) => {
+            const path = new URL(r.url()).pathname;
+            if (path.startsWith("/v1/")) api.push(path);
+          });
+          await page.goto(`${server.registryUrl}/?capability=ssr&limit=2`);
+          await waitForResults(page, ["ssr-bot-1", "ssr-bot-2"]);
+          await page.waitForLoadState("networkidle");
+          assertEquals(api, [], "the first render needs no API call");
+          // Navigation in place: the search fetches, no page load.
+          await page.evaluate(() => (globalThis as unknown as { marker: number }).marker = 1);
+          await page.getByRole("link", { name: "Next page" }).click();
+          await waitForResults(page, ["ssr-bot-3", "ssr-ops"]);
+          assertEquals(api, ["/v1/search"]);
+          await page.getByLabel("Search bots").fill("SSR bot 3");
+          await page.getByRole("button", { name: "Search" }).click();
+          await waitForResults(page, ["ssr-bot-3"]);
+          await page.getByRole("link", { name: "SSR bot 3" }).click();
+          await page.getByRole("heading", { level: 1, name: "SSR bot 3" }).waitFor();
+          await page.locator("#log-timeline .timeline-item").first().waitFor();
+          assertEquals(
+            await page.evaluate(() => (globalThis as unknown as { marker: number }).marker),
+            1,
+            "no full page load",
+          );
+          await page.goBack();
+          await waitForResults(page, ["ssr-bot-3"]);
+          // A bot page loaded directly is hydrated too: no API call for it.
+          api.length = 0;
+          await page.goto(`${server.registryUrl}/bots/ssr-ops`);
+          await page.getByRole("heading", { level: 1, name: "SSR Ops" }).waitFor();
+          await page.waitForLoadState("networkidle");
+          assertEquals(api, []);
+          assertEquals(await page.locator(".bot-desc").innerText(), HOSTILE);
+          await context.close();
+          assertEquals(problems, []);
+        },
+      );
+    } finally {
+      await browser.close();
+    }
+  },
+);
