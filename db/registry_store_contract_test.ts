@@ -282,6 +282,29 @@ contractSuite("registry store contract", CASES, {
         searchCorpus().filter((b) => b.searchText.includes("_")).map((b) => b.botId).sort(),
       );
     });
+    await t.step("search counts: matches and capability counts agree with the corpus", async () => {
+      const s = await open();
+      await loadCorpus(s);
+      const base: BotQuery = { q: null, status: null, capability: null, after: null, limit: 1000 };
+      for (const query of SEARCHES) {
+        const found = await s.bots.matches({ ...base, ...query });
+        const expected = reference(query).slice(0, query.limit ?? 1000);
+        assertEquals(found.map((m) => m.botId), expected, JSON.stringify(query));
+        const status = new Map(searchCorpus().map((b) => [b.botId, b.status]));
+        for (const m of found) assertEquals(m.status, status.get(m.botId));
+        const ids = expected.slice(0, 40);
+        const counts = new Map<string, number>();
+        for (const b of searchCorpus()) {
+          if (!ids.includes(b.botId)) continue;
+          for (const c of b.capabilities) counts.set(c, (counts.get(c) ?? 0) + 1);
+        }
+        const want = [...counts].map(([capability, count]) => ({ capability, count }))
+          .sort((a, b) => b.count - a.count || (a.capability < b.capability ? -1 : 1))
+          .slice(0, 3);
+        assertEquals(await s.bots.capabilityCounts(ids, 3), want, JSON.stringify(query));
+      }
+      assertEquals(await s.bots.capabilityCounts([], 5), []);
+    });
   },
   async agree(openers) {
     const stores = await Promise.all(openers.map((o) => o.open()));

@@ -5,9 +5,11 @@
 import type { Database } from "./database.ts";
 import type {
   BotHit,
+  BotMatch,
   BotQuery,
   BotStore,
   BotWrite,
+  CapabilityCount,
   PlanMemory,
   RegistryCounts,
 } from "../registry_bots.ts";
@@ -71,6 +73,38 @@ export function saveBot(db: Database, bot: BotWrite): void {
  * sorted instead.
  */
 export function searchBotRecords(db: Database, query: BotQuery, memory?: PlanMemory): BotHit[] {
+  const rows = searchRows(db, query, "b.record", memory) as { bot_id: string; record: string }[];
+  return rows.map((r) => ({ botId: r.bot_id, record: r.record }));
+}
+
+/** `searchBotRecords` without the records: ids and statuses, for counting. */
+export function searchBotMatches(db: Database, query: BotQuery, memory?: PlanMemory): BotMatch[] {
+  const rows = searchRows(db, query, "b.status", memory) as { bot_id: string; status: string }[];
+  return rows.map((r) => ({ botId: r.bot_id, status: r.status }));
+}
+
+/** The capabilities of `botIds` with their counts (BotStore.capabilityCounts). */
+export function countCapabilities(
+  db: Database,
+  botIds: string[],
+  limit: number,
+): CapabilityCount[] {
+  if (botIds.length === 0) return [];
+  const rows = db.prepare(
+    `SELECT capability, COUNT(*) AS n FROM registry_capabilities
+     WHERE bot_id IN (SELECT value FROM json_each(?))
+     GROUP BY capability ORDER BY n DESC, capability LIMIT ?`,
+  ).all(JSON.stringify(botIds), limit) as { capability: string; n: number }[];
+  return rows.map((r) => ({ capability: r.capability, count: Number(r.n) }));
+}
+
+/** The rows (bot_id and `column`) of a search; see searchBotRecords. */
+function searchRows(
+  db: Database,
+  query: BotQuery,
+  column: string,
+  memory?: PlanMemory,
+): Record<string, unknown>[] {
   const where: [string, string | number][] = [];
   let from = "registry_bots b";
   let order = "b.bot_id";
@@ -109,14 +143,10 @@ export function searchBotRecords(db: Database, query: BotQuery, memory?: PlanMem
   }
   if (query.after !== null) where.push([`${order} > ?`, query.after]);
   if (query.status !== null) where.push(["b.status = ?", query.status]);
-  const sql = `SELECT b.bot_id, b.record FROM ${from}${
+  const sql = `SELECT b.bot_id, ${column} FROM ${from}${
     where.length ? ` WHERE ${where.map(([w]) => w).join(" AND ")}` : ""
   } ORDER BY ${order} LIMIT ?`;
-  const rows = db.prepare(sql).all(...where.map(([, a]) => a), query.limit) as {
-    bot_id: string;
-    record: string;
-  }[];
-  return rows.map((r) => ({ botId: r.bot_id, record: r.record }));
+  return db.prepare(sql).all(...where.map(([, a]) => a), query.limit) as Record<string, unknown>[];
 }
 
 // Above this many trigram-index hits a term is "broad": an ordered scan fills a page sooner.
@@ -196,6 +226,14 @@ export class SqliteBots implements Sync<BotStore> {
 
   search(query: BotQuery, memory?: PlanMemory): BotHit[] {
     return searchBotRecords(this.db, query, memory);
+  }
+
+  matches(query: BotQuery, memory?: PlanMemory): BotMatch[] {
+    return searchBotMatches(this.db, query, memory);
+  }
+
+  capabilityCounts(botIds: string[], limit: number): CapabilityCount[] {
+    return countCapabilities(this.db, botIds, limit);
   }
 
   counts(): RegistryCounts {

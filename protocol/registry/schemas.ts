@@ -293,6 +293,26 @@ export const SearchResponse = z.strictObject({
 const countsBy = (keys: readonly string[]) =>
   z.strictObject(Object.fromEntries(keys.map((k) => [k, z.number().int()])));
 
+/** How many bots a search matches, and its facets (GET /v1/search/counts). */
+export const SearchCountsResponse = z.strictObject({
+  total: z.number().int().openapi({
+    description: "bots matching; when `total_exact` is false, at least this many (`count_limit`)",
+  }),
+  total_exact: z.boolean(),
+  by_status: countsBy(["active", "revoked"]).openapi({
+    description: "matching bots by status (with the status filter left out)",
+  }),
+  capabilities: z.array(z.strictObject({ capability: z.string(), count: z.number().int() }))
+    .openapi({
+      description:
+        "the most common capabilities of the matching bots (with the capability filter left out), most common first",
+    }),
+  facets_exact: z.boolean().openapi({
+    description: "false when the facets were counted over the first `count_limit` matches only",
+  }),
+  count_limit: z.number().int(),
+}).openapi("SearchCountsResponse");
+
 /** Registry counts and metrics. */
 export const RegistryStatsResponse = z.strictObject({
   bots_total: z.number().int(),

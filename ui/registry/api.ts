@@ -1,6 +1,13 @@
 /** Read-only calls to the registry API on this origin; the browser never holds a credential. */
 import { requestJson } from "../common/api.ts";
-import type { AttestationList, Bot, LogPage, SearchResponse, Stats } from "./types.ts";
+import type {
+  AttestationList,
+  Bot,
+  LogPage,
+  SearchCounts,
+  SearchResponse,
+  Stats,
+} from "./types.ts";
 
 /** Search filters as they appear in the page URL. */
 export interface SearchQuery {
@@ -33,6 +40,17 @@ export function searchUrl(q: SearchQuery): string {
 /** GET /v1/search */
 export function searchBots(q: SearchQuery): Promise<SearchResponse> {
   return requestJson(searchUrl(q));
+}
+
+/** The URL of a search's total and facets (its cursor and page size do not matter). */
+export function countsUrl(q: SearchQuery): string {
+  const { q: text, status, capability } = q;
+  return `/v1/search/counts${query({ q: text, status, capability })}`;
+}
+
+/** GET /v1/search/counts */
+export function getCounts(q: SearchQuery): Promise<SearchCounts> {
+  return requestJson(countsUrl(q));
 }
 
 /** The URL of the registry's statistics. */

@@ -8,7 +8,15 @@ import { renderToString } from "preact-render-to-string";
 import { clearPreloaded, type Preloaded, setPreloaded } from "../common/preload.ts";
 import { App } from "./app.tsx";
 
-export { attestationsUrl, botUrl, logUrl, PAGE_SIZE, searchUrl, STATS_URL } from "./api.ts";
+export {
+  attestationsUrl,
+  botUrl,
+  countsUrl,
+  logUrl,
+  PAGE_SIZE,
+  searchUrl,
+  STATS_URL,
+} from "./api.ts";
 export { readQuery } from "./landing.tsx";
 
 /** The HTML of the app at `path` + `search` (`?q=...` or ""), rendered from `data`. */

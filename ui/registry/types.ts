@@ -70,6 +70,16 @@ export interface SearchResponse {
   next_cursor: string | null;
 }
 
+/** GET /v1/search/counts */
+export interface SearchCounts {
+  total: number;
+  total_exact: boolean;
+  by_status: { active: number; revoked: number };
+  capabilities: { capability: string; count: number }[];
+  facets_exact: boolean;
+  count_limit: number;
+}
+
 /** GET /v1/stats */
 export interface Stats {
   bots_total: number;

@@ -11,6 +11,7 @@ import type { Preloaded } from "../../../ui/common/preload.ts";
 import {
   attestationsUrl,
   botUrl,
+  countsUrl,
   logUrl,
   PAGE_SIZE,
   readQuery,
@@ -26,6 +27,7 @@ import { findBot } from "../bots.ts";
 import type { RegistryContext } from "../context.ts";
 import { readLog } from "../log.ts";
 import { searchBots } from "../search.ts";
+import { searchCounts } from "../search_counts.ts";
 import { registryStats } from "../stats.ts";
 import type { RegistryEnv } from "./router.ts";
 
@@ -53,21 +55,25 @@ function where(c: Context): { path: string; search: string } {
 export async function landingPage(c: Context<RegistryEnv>, rc: RegistryContext) {
   const { path, search } = where(c);
   const { query } = readQuery(search);
-  const [stats, results] = await Promise.all([
+  const filters = { q: query.q, status: query.status, capability: query.capability };
+  const [stats, results, counts] = await Promise.all([
     answer(() => registryStats(rc)),
     answer(async () =>
       JSON.parse(
         await searchBots(rc, {
-          q: query.q,
-          status: query.status,
-          capability: query.capability,
+          ...filters,
           cursor: query.cursor,
           limit: query.limit || String(PAGE_SIZE),
         }),
       )
     ),
+    answer(() => searchCounts(rc, filters)),
   ]);
-  const data = { [STATS_URL]: stats, [searchUrl(query)]: results };
+  const data = {
+    [STATS_URL]: stats,
+    [searchUrl(query)]: results,
+    [countsUrl(query)]: counts,
+  };
   return renderedPage("registry", {
     title: query.q ? `“${query.q}” · Signet registry` : "Signet registry",
     body: renderRegistry(path, search, data),

@@ -61,6 +61,39 @@ serverTest(
         assertStringIncludes(botHtml, 'id="log-timeline"');
       });
 
+      await t.step("counts: the total, the status and capability facets", async () => {
+        const res = await fetch(`${server.registryUrl}/v1/search/counts?q=ssr%20bot`);
+        assertEquals(await res.json(), {
+          total: 3,
+          total_exact: true,
+          by_status: { active: 3, revoked: 0 },
+          capabilities: [{ capability: "ssr", count: 3 }],
+          facets_exact: true,
+          count_limit: 1000,
+        });
+        const bad = await fetch(`${server.registryUrl}/v1/search/counts?status=bogus`);
+        assertEquals(bad.status, 400);
+        assertEquals(typeof (await bad.json()).error, "string");
+        const { page, context } = await openPage(browser);
+        await page.goto(`${server.registryUrl}/?capability=ssr&limit=2`);
+        await waitForResults(page, ["ssr-bot-1", "ssr-bot-2"]);
+        assertEquals(await page.locator("#results-range").innerText(), "Page 1 of 2 · 1–2 of 4");
+        const facets = page.getByRole("navigation", { name: "Refine results" });
+        assertEquals(
+          await facets.getByRole("link", { name: /^Active/ }).innerText(),
+          "Active\n4",
+        );
+        await facets.getByRole("link", { name: /^Revoked/ }).click();
+        await page.waitForURL(/status=revoked/);
+        await page.getByText("No bots match").waitFor();
+        await facets.getByRole("link", { name: /^Any$/ }).click();
+        await waitForResults(page, ["ssr-bot-1", "ssr-bot-2"]);
+        await facets.getByRole("link", { name: "Any capability" }).click();
+        await page.waitForURL((u) => !u.search.includes("capability"));
+        assertStringIncludes(await page.locator("#results-range").innerText(), "1–2 of 4");
+        await context.close();
+      });
+
       await t.step("with JavaScript off: landing, search form, paging and a bot", async () => {
         const context = await browser.newContext({ javaScriptEnabled: false });
         const page = await context.newPage();
