@@ -57,8 +57,13 @@ export function renderedHtml(app: UiApp, page: RenderedPage): string {
 
 /** The Response of `page` in `app`'s shell, with the UI's security headers. */
 export function renderedPage(app: UiApp, page: RenderedPage): Response {
-  return new Response(renderedHtml(app, page), {
-    status: page.status ?? 200,
+  return htmlPage(renderedHtml(app, page), page.status ?? 200);
+}
+
+/** A UI page's Response: the HTML document `html` with the UI's security headers. */
+export function htmlPage(html: string, status = 200): Response {
+  return new Response(html, {
+    status,
     headers: {
       "Content-Security-Policy": UI_CSP,
       "X-Content-Type-Options": "nosniff",

@@ -1,4 +1,5 @@
 /** The registry browser shell: top bar and the routed page (landing/search or a bot). */
+import type { ComponentChildren } from "preact";
 import { Link } from "../common/components.tsx";
 import { Icon } from "../common/icons.tsx";
 import { location } from "../common/router.ts";
@@ -15,6 +16,37 @@ function decodeId(segment: string): string {
   }
 }
 
+/** The registry's frame: top bar with its sections (`current` is marked), and `children`. */
+export function RegistryFrame(
+  { current, children }: { current?: "browse" | "docs"; children: ComponentChildren },
+) {
+  return (
+    <Shell
+      home="/"
+      tag="Registry"
+      tabs={
+        <>
+          <Link href="/" class="tab" aria-current={current === "browse" ? "page" : undefined}>
+            <Icon name="search" />
+            Browse bots
+          </Link>
+          <a href="/v1/docs" class="tab" aria-current={current === "docs" ? "page" : undefined}>
+            <Icon name="terminal" />
+            API docs
+          </a>
+        </>
+      }
+      end={
+        <span class="topbar-note">
+          <Icon name="shield" /> Public, read-only
+        </span>
+      }
+    >
+      {children}
+    </Shell>
+  );
+}
+
 /**
  * The whole registry browser, at `url` when the server renders it, else at the browser's location
  * (a signal: the app follows navigation).
@@ -25,27 +57,7 @@ export function App({ url }: { url?: { path: string; search: string } }) {
   const bot = /^\/bots\/([^/]+)$/.exec(path);
   const id = bot ? decodeId(bot[1]) : null;
   return (
-    <Shell
-      home="/"
-      tag="Registry"
-      tabs={
-        <>
-          <Link href="/" class="tab" aria-current={id !== null ? undefined : "page"}>
-            <Icon name="search" />
-            Browse bots
-          </Link>
-          <a href="/v1" class="tab">
-            <Icon name="terminal" />
-            API
-          </a>
-        </>
-      }
-      end={
-        <span class="topbar-note">
-          <Icon name="shield" /> Public, read-only
-        </span>
-      }
-    >
+    <RegistryFrame current={id === null && path === "/" ? "browse" : undefined}>
       {id !== null
         ? <BotPage key={id} id={id} />
         : path === "/"
@@ -55,6 +67,6 @@ export function App({ url }: { url?: { path: string; search: string } }) {
             <Link href="/" class="btn btn-secondary">Browse bots</Link>
           </NotFound>
         )}
-    </Shell>
+    </RegistryFrame>
   );
 }

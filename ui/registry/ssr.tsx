@@ -7,6 +7,7 @@
 import { renderToString } from "preact-render-to-string";
 import { clearPreloaded, type Preloaded, setPreloaded } from "../common/preload.ts";
 import { App } from "./app.tsx";
+import { ApiPage, MarkdownPage, type OpenApiDoc } from "./docs.tsx";
 
 export {
   attestationsUrl,
@@ -18,6 +19,7 @@ export {
   STATS_URL,
 } from "./api.ts";
 export { readQuery } from "./landing.tsx";
+export type { OpenApiDoc } from "./docs.tsx";
 
 /** The HTML of the app at `path` + `search` (`?q=...` or ""), rendered from `data`. */
 export function renderRegistry(
@@ -31,4 +33,14 @@ export function renderRegistry(
   } finally {
     clearPreloaded();
   }
+}
+
+/** The HTML of documentation page `current` (a path) showing `html` (rendered Markdown). */
+export function renderMarkdownPage(current: string, html: string): string {
+  return renderToString(<MarkdownPage current={current} html={html} />);
+}
+
+/** The HTML of the API operations page of `doc`; `markdown` renders inline Markdown. */
+export function renderApiPage(doc: OpenApiDoc, markdown: (text: string) => string): string {
+  return renderToString(<ApiPage doc={doc} markdown={markdown} />);
 }

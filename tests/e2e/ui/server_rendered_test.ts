@@ -90,7 +90,7 @@ serverTest(
         await waitForResults(page, ["ssr-bot-1", "ssr-bot-2"]);
         await facets.getByRole("link", { name: "Any capability" }).click();
         await page.waitForURL((u) => !u.search.includes("capability"));
-        assertStringIncludes(await page.locator("#results-range").innerText(), "1–2 of 4");
+        await page.locator("#results-range", { hasText: "1–2 of 4" }).waitFor();
         await context.close();
       });
 
