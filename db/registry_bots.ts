@@ -104,6 +104,11 @@ export interface BotStore {
    * ties by capability in byte order, at most `limit`.
    */
   capabilityCounts(botIds: string[], limit: number): Promise<CapabilityCount[]>;
+  /**
+   * The stored records of the bots that name `controllerId` among their controllers, ordered by
+   * bot_id, after `after` (keyset paging), at most `limit`.
+   */
+  controlled(controllerId: string, after: string | null, limit: number): Promise<BotHit[]>;
   /** Bots and keys by status, and controller links. */
   counts(): Promise<RegistryCounts>;
 }

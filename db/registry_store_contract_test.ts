@@ -305,6 +305,22 @@ contractSuite("registry store contract", CASES, {
       }
       assertEquals(await s.bots.capabilityCounts([], 5), []);
     });
+    await t.step("controlled: the bots naming a controller, in id order, paged", async () => {
+      const s = await open();
+      for (const id of ["z9", "a1", "B2", "m5", "_x"]) {
+        await s.transaction((tx) =>
+          tx.bots.save(bot(id, id, { controllers: id === "m5" ? ["other"] : ["boss", "other"] }))
+        );
+      }
+      const ids = async (after: string | null, limit: number) =>
+        (await s.bots.controlled("boss", after, limit)).map((h) => h.botId);
+      assertEquals(await ids(null, 10), ["B2", "_x", "a1", "z9"]);
+      assertEquals(await ids(null, 2), ["B2", "_x"]);
+      assertEquals(await ids("_x", 2), ["a1", "z9"]);
+      assertEquals(await ids("z9", 2), []);
+      assertEquals((await s.bots.controlled("boss", null, 1))[0].record, bot("B2", "B2").record);
+      assertEquals(await s.bots.controlled("nobody", null, 5), []);
+    });
   },
   async agree(openers) {
     const stores = await Promise.all(openers.map((o) => o.open()));

@@ -139,6 +139,16 @@ export function pgBots(sql: Sql): BotStore {
       );
       return found.map((r): CapabilityCount => ({ capability: r.capability, count: Number(r.n) }));
     },
+    async controlled(controllerId, after, limit) {
+      const found = await rows<{ bot_id: string; record: string }>(
+        sql,
+        `SELECT b.bot_id, b.record FROM registry_controllers c
+         JOIN registry_bots b ON b.bot_id = c.bot_id
+         WHERE c.controller_id = $1 AND c.bot_id > $2 ORDER BY c.bot_id LIMIT $3`,
+        [controllerId, after ?? "", limit],
+      );
+      return found.map((r): BotHit => ({ botId: r.bot_id, record: r.record }));
+    },
     async counts(): Promise<RegistryCounts> {
       const group = async (table: string) =>
         Object.fromEntries(

@@ -195,6 +195,21 @@ function trigramDocs(db: Database, trigram: string): number {
   return Number(row?.doc ?? 0);
 }
 
+/** The records of the bots `controllerId` controls (BotStore.controlled). */
+export function controlledBots(
+  db: Database,
+  controllerId: string,
+  after: string | null,
+  limit: number,
+): BotHit[] {
+  const rows = db.prepare(
+    `SELECT b.bot_id, b.record FROM registry_controllers c
+     JOIN registry_bots b ON b.bot_id = c.bot_id
+     WHERE c.controller_id = ? AND c.bot_id > ? ORDER BY c.bot_id LIMIT ?`,
+  ).all(controllerId, after ?? "", limit) as { bot_id: string; record: string }[];
+  return rows.map((r) => ({ botId: r.bot_id, record: r.record }));
+}
+
 /** Counts bots and keys by status, and controller links. */
 export function countBots(db: Database): RegistryCounts {
   const group = (sql: string) =>
@@ -234,6 +249,10 @@ export class SqliteBots implements Sync<BotStore> {
 
   capabilityCounts(botIds: string[], limit: number): CapabilityCount[] {
     return countCapabilities(this.db, botIds, limit);
+  }
+
+  controlled(controllerId: string, after: string | null, limit: number): BotHit[] {
+    return controlledBots(this.db, controllerId, after, limit);
   }
 
   counts(): RegistryCounts {

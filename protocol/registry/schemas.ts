@@ -359,6 +359,19 @@ export const AttestationListResponse = z.strictObject({
   next_cursor: z.string().nullable(),
 }).openapi("AttestationListResponse");
 
+/** One page of the bots a bot controls (GET /v1/bots/{bot_id}/controlled). */
+export const ControlledBotsResponse = z.strictObject({
+  bots: z.array(z.strictObject({
+    bot_id: z.string(),
+    name: z.string().optional(),
+    status: BotStatus,
+    label: z.string().optional().openapi({
+      description: "the label the bot gives this controller",
+    }),
+  })),
+  next_cursor: z.string().nullable().openapi({ description: "pass as `cursor` for the next page" }),
+}).openapi("ControlledBotsResponse");
+
 /** A proof as received. */
 export type ProofT = z.infer<typeof Proof>;
 /** A proof set as received. */

@@ -3,6 +3,7 @@ import { requestJson } from "../common/api.ts";
 import type {
   AttestationList,
   Bot,
+  ControlledBots,
   LogPage,
   SearchCounts,
   SearchResponse,
@@ -86,6 +87,16 @@ export function getAttestations(
   cursor?: string,
 ): Promise<AttestationList> {
   return requestJson(attestationsUrl(id, role, cursor));
+}
+
+/** The URL of a page of the bots bot `id` controls. */
+export function controlledUrl(id: string, cursor?: string): string {
+  return `/v1/bots/${encodeURIComponent(id)}/controlled${query({ cursor })}`;
+}
+
+/** GET /v1/bots/{id}/controlled */
+export function getControlled(id: string, cursor?: string): Promise<ControlledBots> {
+  return requestJson(controlledUrl(id, cursor));
 }
 
 /** The URL of a page of bot `id`'s audit log. */

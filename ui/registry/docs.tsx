@@ -191,7 +191,7 @@ function Operation(
         </p>
       )}
       {op.parameters && op.parameters.length > 0 && (
-        <div class="table-wrap">
+        <div class="table-wrap" tabIndex={0}>
           <table class="doc-table">
             <caption>Parameters</caption>
             <thead>
@@ -269,7 +269,7 @@ function Schema(
           </p>
         )
         : (
-          <div class="table-wrap">
+          <div class="table-wrap" tabIndex={0}>
             <table class="doc-table">
               <thead>
                 <tr>

@@ -12,6 +12,7 @@ import { ApiPage, MarkdownPage, type OpenApiDoc } from "./docs.tsx";
 export {
   attestationsUrl,
   botUrl,
+  controlledUrl,
   countsUrl,
   logUrl,
   PAGE_SIZE,

@@ -70,6 +70,12 @@ export interface SearchResponse {
   next_cursor: string | null;
 }
 
+/** GET /v1/bots/{id}/controlled */
+export interface ControlledBots {
+  bots: { bot_id: string; name?: string; status: Status; label?: string }[];
+  next_cursor: string | null;
+}
+
 /** GET /v1/search/counts */
 export interface SearchCounts {
   total: number;

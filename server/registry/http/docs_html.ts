@@ -28,7 +28,14 @@ md.core.ruler.push("heading_ids", (state) => {
     token.attrSet("id", n === 0 ? base : `${base}-${n + 1}`);
   }
 });
-md.renderer.rules.table_open = () => '<div class="table-wrap"><table class="doc-table">\n';
+// Boxes that may scroll sideways take the keyboard focus, so they can be scrolled without a mouse.
+md.renderer.rules.table_open = () =>
+  '<div class="table-wrap" tabindex="0"><table class="doc-table">\n';
+for (const rule of ["fence", "code_block"] as const) {
+  const render = md.renderer.rules[rule]!;
+  md.renderer.rules[rule] = (tokens, idx, options, env, self) =>
+    render(tokens, idx, options, env, self).replace(/^<pre>/, '<pre tabindex="0">');
+}
 md.renderer.rules.table_close = () => "</table></div>\n";
 
 /** Inline Markdown (an OpenAPI description) as HTML. */

@@ -11,6 +11,7 @@ import type { Preloaded } from "../../../ui/common/preload.ts";
 import {
   attestationsUrl,
   botUrl,
+  controlledUrl,
   countsUrl,
   logUrl,
   PAGE_SIZE,
@@ -24,6 +25,7 @@ import { wantsHtml } from "../../http/ui_static.ts";
 import { log } from "../../log.ts";
 import { attestationsOf } from "../attestations.ts";
 import { findBot } from "../bots.ts";
+import { controlledBots } from "../controlled.ts";
 import type { RegistryContext } from "../context.ts";
 import { readLog } from "../log.ts";
 import { searchBots } from "../search.ts";
@@ -82,8 +84,8 @@ export async function landingPage(c: Context<RegistryEnv>, rc: RegistryContext) 
 }
 
 /**
- * `GET /bots/{bot_id}`: the bot with the first page of its attestations (both ways) and of its
- * log. A bot that does not exist is the 404 page to a browser and JSON to others, as before.
+ * `GET /bots/{bot_id}`: the bot with the first page of its attestations (both ways), of its
+ * log and of the bots it controls. A bot that does not exist is the 404 page to a browser and JSON to others, as before.
  */
 export async function botPage(c: Context<RegistryEnv>, rc: RegistryContext) {
   const id = c.req.param("bot_id") ?? "";
@@ -104,11 +106,13 @@ export async function botPage(c: Context<RegistryEnv>, rc: RegistryContext) {
   const data: Record<string, Preloaded> = { [botUrl(id)]: bot };
   if ("data" in bot) {
     const page = { cursor: null, limit: ATTESTATIONS_PAGE };
-    const [received, issued, entries] = await Promise.all([
+    const [received, issued, entries, controlled] = await Promise.all([
       answer(() => attestationsOf(rc, id, { role: "subject", ...page })),
       answer(() => attestationsOf(rc, id, { role: "issuer", ...page })),
       answer(() => readLog(rc, { botId: id })),
+      answer(() => controlledBots(rc, id, {})),
     ]);
+    data[controlledUrl(id)] = controlled;
     data[attestationsUrl(id, "subject")] = received;
     data[attestationsUrl(id, "issuer")] = issued;
     data[logUrl(id)] = entries;

@@ -9,6 +9,24 @@ import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert
 import { launchBrowser, openPage } from "../../helpers/browser.ts";
 import { serverTest } from "../../helpers/server.ts";
 import { signer, waitForResults } from "../../helpers/registry_ui.ts";
+import type { Page } from "playwright-core";
+import axeSource from "axe-core/axe.min.js" with { type: "text" };
+
+/** The serious and critical axe-core hits on the page as it is now (and a missing h1). */
+function seriousAxeHits(page: Page): Promise<{ id: string; nodes: string[] }[]> {
+  return page.evaluate(async () => {
+    type Result = {
+      violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+    };
+    const axe = (globalThis as unknown as { axe: { run: (d: Document) => Promise<Result> } }).axe;
+    const result = await axe.run(document);
+    return result.violations
+      .filter((v) =>
+        v.impact === "serious" || v.impact === "critical" || v.id === "page-has-heading-one"
+      )
+      .map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
+  });
+}
 
 const HTML = { Accept: "text/html" };
 const HOSTILE = `</script><script>alert(1)</script><!--`;
@@ -162,6 +180,113 @@ serverTest(
           assertEquals(await page.locator(".bot-desc").innerText(), HOSTILE);
           await context.close();
           assertEquals(problems, []);
+        },
+      );
+      await t.step("reverse links: the bots a bot controls, API and page", async () => {
+        const url = `${server.registryUrl}/v1/bots/ssr-ops/controlled`;
+        const first = await (await fetch(`${url}?limit=2`)).json();
+        assertEquals(first.bots, [
+          { bot_id: "ssr-bot-1", name: "SSR bot 1", status: "active", label: "ops" },
+          { bot_id: "ssr-bot-2", name: "SSR bot 2", status: "active", label: "ops" },
+        ]);
+        const rest = await (await fetch(`${url}?limit=2&cursor=${first.next_cursor}`)).json();
+        assertEquals(rest.bots.map((b: { bot_id: string }) => b.bot_id), ["ssr-bot-3"]);
+        assertEquals(rest.next_cursor, null);
+        assertEquals(
+          await (await fetch(`${server.registryUrl}/v1/bots/ssr-bot-1/controlled`)).json(),
+          {
+            bots: [],
+            next_cursor: null,
+          },
+        );
+        const missing = await fetch(`${server.registryUrl}/v1/bots/nobody/controlled`);
+        assertEquals(missing.status, 404);
+        await missing.body?.cancel();
+        const bad = await fetch(`${url}?cursor=junk`);
+        assertEquals(bad.status, 400);
+        await bad.body?.cancel();
+
+        for (const javaScriptEnabled of [false, true]) {
+          const context = await browser.newContext({ javaScriptEnabled });
+          const page = await context.newPage();
+          await page.goto(`${server.registryUrl}/bots/ssr-ops`);
+          const controls = page.locator("#controls-list li");
+          await controls.first().waitFor();
+          assertEquals(await controls.allInnerTexts(), [
+            "SSR bot 1\nops",
+            "SSR bot 2\nops",
+            "SSR bot 3\nops",
+          ]);
+          await page.locator("#controls").getByRole("link", { name: "SSR bot 2" }).click();
+          await page.getByRole("heading", { level: 1, name: "SSR bot 2" }).waitFor();
+          await page.locator("#controllers").getByRole("link", { name: "ssr-ops" }).waitFor();
+          await page.locator("#controls", { hasText: "No bot names this one" }).waitFor();
+          await context.close();
+        }
+      });
+
+      await t.step("docs: HTML to browsers, Markdown to others; the API page", async () => {
+        for (const path of ["/v1/docs", "/v1/docs/protocol"]) {
+          const md = await fetch(`${server.registryUrl}${path}`);
+          assertEquals(md.headers.get("content-type"), "text/markdown; charset=utf-8");
+          assert((await md.text()).startsWith("# "), path);
+          const plain = await fetch(`${server.registryUrl}${path}`, {
+            headers: { Accept: "application/json" },
+          });
+          assertEquals(plain.headers.get("content-type"), "text/markdown; charset=utf-8");
+          await plain.body?.cancel();
+          const html = await fetch(`${server.registryUrl}${path}`, { headers: HTML });
+          assertEquals(html.headers.get("content-type"), "text/html; charset=utf-8");
+          assertEquals(html.headers.get("vary")?.includes("Accept"), true);
+          const text = await html.text();
+          assert(!text.includes("<script"), "a document runs no script");
+          assertStringIncludes(text, '<h1 id="');
+          assertStringIncludes(
+            text,
+            '<div class="table-wrap" tabindex="0"><table class="doc-table">',
+          );
+        }
+        const api = await fetch(`${server.registryUrl}/v1/docs/api`);
+        const apiHtml = await api.text();
+        assertEquals(api.headers.get("content-type"), "text/html; charset=utf-8");
+        for (const id of ["search", "search_counts", "controlled_bots", "create_bot"]) {
+          assertStringIncludes(apiHtml, `id="${id}"`);
+        }
+        assertStringIncludes(apiHtml, 'id="schema-BotRecord"');
+        const { page, context } = await openPage(browser);
+        await page.goto(`${server.registryUrl}/v1/docs`);
+        await page.getByRole("heading", { level: 1, name: "Bot identity registry: reference" })
+          .waitFor();
+        await page.getByRole("navigation", { name: "Documentation" })
+          .getByRole("link", { name: "API operations" }).click();
+        await page.locator("#search_counts").waitFor();
+        await page.locator("#search").getByRole("link", { name: "SearchResponse" }).click();
+        await page.waitForURL(/#schema-SearchResponse$/);
+        await context.close();
+      });
+
+      await t.step(
+        "axe-core: no serious or critical hits on the new pages and states",
+        async () => {
+          const pages = [
+            "/?capability=ssr&limit=2",
+            "/?capability=ssr&status=revoked",
+            "/bots/ssr-ops",
+            "/v1/docs",
+            "/v1/docs/protocol",
+            "/v1/docs/api",
+          ];
+          for (const colorScheme of ["light", "dark"] as const) {
+            const context = await browser.newContext({ colorScheme });
+            await context.addInitScript({ content: axeSource });
+            const page = await context.newPage();
+            for (const path of pages) {
+              await page.goto(`${server.registryUrl}${path}`);
+              await page.locator("h1").first().waitFor();
+              assertEquals(await seriousAxeHits(page), [], `${path} (${colorScheme})`);
+            }
+            await context.close();
+          }
         },
       );
     } finally {
