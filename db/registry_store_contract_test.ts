@@ -71,6 +71,13 @@ const CASES: Record<string, Case> = {
       entries.filter((e) => e.writer % 3 === 1).map((e) => e.seq),
     );
     assertEquals(await s.log.count(15_000), { total: 20, since: 6 });
+    const seqs = (e: string[]) => e.map((x) => JSON.parse(x).seq);
+    assertEquals(seqs(await s.log.readNewest({ before: null, limit: 3 })), [20, 19, 18]);
+    assertEquals(seqs(await s.log.readNewest({ before: 3, limit: 5 })), [2, 1]);
+    assertEquals(
+      seqs(await s.log.readNewest({ before: null, limit: 100, botId: "bot1" })),
+      of1.map((e) => e.seq).reverse(),
+    );
     return { page, count: await s.log.count(15_000) };
   },
 

@@ -350,7 +350,13 @@ export const LogEntry = z.strictObject({
 /** A page of audit log entries. */
 export const LogResponse = z.strictObject({
   entries: z.array(LogEntry),
-  next_after: z.number().int().nullable(),
+  next_after: z.number().int().nullable().openapi({
+    description:
+      "oldest first: pass as `after` for the next page (null at the end; newest first: always null)",
+  }),
+  next_before: z.number().int().nullable().optional().openapi({
+    description: "newest first (`order=desc`) only: pass as `before` for the next, older page",
+  }),
 }).openapi("LogResponse");
 
 /** A page of attestations. */

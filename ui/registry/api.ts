@@ -99,12 +99,29 @@ export function getControlled(id: string, cursor?: string): Promise<ControlledBo
   return requestJson(controlledUrl(id, cursor));
 }
 
-/** The URL of a page of bot `id`'s audit log. */
-export function logUrl(id: string, after?: number): string {
-  return `/v1/bots/${encodeURIComponent(id)}/log${query({ after })}`;
+/** Log entries per page on a bot's page. */
+export const BOT_LOG_PAGE = 20;
+/** Log entries per page of the whole log. */
+export const LOG_PAGE = 50;
+
+/** The URL of a page of bot `id`'s audit log, newest first, before seq `before`. */
+export function logUrl(id: string, before?: number): string {
+  return `/v1/bots/${encodeURIComponent(id)}/log${
+    query({ order: "desc", limit: BOT_LOG_PAGE, before })
+  }`;
 }
 
-/** GET /v1/bots/{id}/log */
-export function getLog(id: string, after?: number): Promise<LogPage> {
-  return requestJson(logUrl(id, after));
+/** GET /v1/bots/{id}/log?order=desc */
+export function getLog(id: string, before?: number): Promise<LogPage> {
+  return requestJson(logUrl(id, before));
+}
+
+/** The URL of a page of the whole audit log, newest first, before seq `before`. */
+export function wholeLogUrl(before?: string): string {
+  return `/v1/log${query({ order: "desc", limit: LOG_PAGE, before })}`;
+}
+
+/** GET /v1/log?order=desc */
+export function getWholeLog(before?: string): Promise<LogPage> {
+  return requestJson(wholeLogUrl(before));
 }

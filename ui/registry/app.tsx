@@ -6,6 +6,7 @@ import { location } from "../common/router.ts";
 import { NotFound, Shell } from "../common/shell.tsx";
 import { BotPage } from "./bot.tsx";
 import { Landing } from "./landing.tsx";
+import { LogPage } from "./log_page.tsx";
 
 /** A bot id from the path; a malformed escape is kept as written (no bot has it: a 404). */
 function decodeId(segment: string): string {
@@ -18,7 +19,7 @@ function decodeId(segment: string): string {
 
 /** The registry's frame: top bar with its sections (`current` is marked), and `children`. */
 export function RegistryFrame(
-  { current, children }: { current?: "browse" | "docs"; children: ComponentChildren },
+  { current, children }: { current?: "browse" | "log" | "docs"; children: ComponentChildren },
 ) {
   return (
     <Shell
@@ -29,6 +30,10 @@ export function RegistryFrame(
           <Link href="/" class="tab" aria-current={current === "browse" ? "page" : undefined}>
             <Icon name="search" />
             Browse bots
+          </Link>
+          <Link href="/log" class="tab" aria-current={current === "log" ? "page" : undefined}>
+            <Icon name="clock" />
+            Audit log
           </Link>
           <a href="/v1/docs" class="tab" aria-current={current === "docs" ? "page" : undefined}>
             <Icon name="terminal" />
@@ -57,11 +62,21 @@ export function App({ url }: { url?: { path: string; search: string } }) {
   const bot = /^\/bots\/([^/]+)$/.exec(path);
   const id = bot ? decodeId(bot[1]) : null;
   return (
-    <RegistryFrame current={id === null && path === "/" ? "browse" : undefined}>
+    <RegistryFrame
+      current={id !== null
+        ? undefined
+        : path === "/"
+        ? "browse"
+        : path === "/log"
+        ? "log"
+        : undefined}
+    >
       {id !== null
         ? <BotPage key={id} id={id} />
         : path === "/"
         ? <Landing search={search} />
+        : path === "/log"
+        ? <LogPage search={search} />
         : (
           <NotFound path={path}>
             <Link href="/" class="btn btn-secondary">Browse bots</Link>

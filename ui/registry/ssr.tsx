@@ -11,14 +11,18 @@ import { ApiPage, MarkdownPage, type OpenApiDoc } from "./docs.tsx";
 
 export {
   attestationsUrl,
+  BOT_LOG_PAGE,
   botUrl,
   controlledUrl,
   countsUrl,
+  LOG_PAGE,
   logUrl,
   PAGE_SIZE,
   searchUrl,
   STATS_URL,
+  wholeLogUrl,
 } from "./api.ts";
+export { readLogQuery } from "./log_page.tsx";
 export { readQuery } from "./landing.tsx";
 export type { OpenApiDoc } from "./docs.tsx";
 

@@ -136,4 +136,6 @@ export interface LogEntry {
 export interface LogPage {
   entries: LogEntry[];
   next_after: number | null;
+  /** Newest first (`order=desc`): the `before` of the next, older page. */
+  next_before?: number | null;
 }

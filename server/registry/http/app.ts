@@ -18,7 +18,7 @@ import { keyRoutes } from "./routes/keys.ts";
 import { logRoutes } from "./routes/log.ts";
 import { metaRoutes } from "./routes/meta.ts";
 import { searchRoutes } from "./routes/search.ts";
-import { botPage, isPageRequest, landingPage, unknownPage } from "./pages.ts";
+import { botPage, isPageRequest, landingPage, logPage, unknownPage } from "./pages.ts";
 import { readBody, type RegistryEnv, signedBody } from "./router.ts";
 import { registryBotLimits, registryIpLimits } from "./rate_limits.ts";
 
@@ -55,6 +55,7 @@ export function registryApp(ctx: Signet, rc: RegistryContext): OpenAPIHono<Regis
   mountUi(app, "registry", []);
   app.get("/", (c) => landingPage(c, rc));
   app.get("/bots/:bot_id", (c) => botPage(c, rc));
+  app.get("/log", (c) => logPage(c, rc));
   app.notFound((c) =>
     isPageRequest(c)
       ? unknownPage(c)

@@ -10,15 +10,19 @@ import { DomainError, HTTP_STATUS } from "../../../protocol/errors.ts";
 import type { Preloaded } from "../../../ui/common/preload.ts";
 import {
   attestationsUrl,
+  BOT_LOG_PAGE,
   botUrl,
   controlledUrl,
   countsUrl,
+  LOG_PAGE,
   logUrl,
   PAGE_SIZE,
+  readLogQuery,
   readQuery,
   renderRegistry,
   searchUrl,
   STATS_URL,
+  wholeLogUrl,
 } from "../../../ui/registry/ssr.tsx";
 import { renderedPage } from "../../http/ssr_page.ts";
 import { wantsHtml } from "../../http/ui_static.ts";
@@ -109,7 +113,7 @@ export async function botPage(c: Context<RegistryEnv>, rc: RegistryContext) {
     const [received, issued, entries, controlled] = await Promise.all([
       answer(() => attestationsOf(rc, id, { role: "subject", ...page })),
       answer(() => attestationsOf(rc, id, { role: "issuer", ...page })),
-      answer(() => readLog(rc, { botId: id })),
+      answer(() => readLog(rc, { botId: id, order: "desc", limit: String(BOT_LOG_PAGE) })),
       answer(() => controlledBots(rc, id, {})),
     ]);
     data[controlledUrl(id)] = controlled;
@@ -120,6 +124,21 @@ export async function botPage(c: Context<RegistryEnv>, rc: RegistryContext) {
   const name = "data" in bot ? (bot.data as { name?: string }).name || id : id;
   return renderedPage("registry", {
     title: `${name} · Signet registry`,
+    body: renderRegistry(path, search, data),
+    data,
+  });
+}
+
+/** `GET /log`: the whole audit log, newest first, the page the URL names. */
+export async function logPage(c: Context<RegistryEnv>, rc: RegistryContext) {
+  const { path, search } = where(c);
+  const { before } = readLogQuery(search);
+  const page = await answer(() =>
+    readLog(rc, { order: "desc", before: before || undefined, limit: String(LOG_PAGE) })
+  );
+  const data = { [wholeLogUrl(before || undefined)]: page };
+  return renderedPage("registry", {
+    title: "Audit log · Signet registry",
     body: renderRegistry(path, search, data),
     data,
   });

@@ -266,6 +266,74 @@ serverTest(
       });
 
       await t.step(
+        "audit log: newest first, paged in the URL, checked in the browser",
+        async () => {
+          // 5 entries so far; 48 more make two pages of 50.
+          for (let n = 0; n < 48; n++) {
+            const s = await signer("main", `log-bot-${n}`);
+            await api.createBot({ bot_id: `log-bot-${n}`, keys: [publicKeyOf(s, "main")] }, [s]);
+          }
+          const desc = await (await fetch(`${server.registryUrl}/v1/log?order=desc&limit=2`))
+            .json();
+          assertEquals(desc.entries.map((e: { seq: number }) => e.seq), [53, 52]);
+          assertEquals([desc.next_after, desc.next_before], [null, 52]);
+          const older = await (await fetch(
+            `${server.registryUrl}/v1/log?order=desc&limit=2&before=2`,
+          )).json();
+          assertEquals([older.entries.map((e: { seq: number }) => e.seq), older.next_before], [
+            [1],
+            null,
+          ]);
+          const asc = await (await fetch(`${server.registryUrl}/v1/log?limit=1`)).json();
+          assertEquals(Object.keys(asc), ["entries", "next_after"], "oldest first is as it was");
+          for (
+            const q of ["order=sideways", "before=1", "order=desc&after=1", "order=desc&before=x"]
+          ) {
+            const bad = await fetch(`${server.registryUrl}/v1/log?${q}`);
+            assertEquals(bad.status, 400, q);
+            await bad.body?.cancel();
+          }
+
+          const seqs = (page: Page) =>
+            page.locator("#log-timeline .timeline-item").evaluateAll((els) =>
+              els.map((e) => Number(e.getAttribute("data-seq")))
+            );
+          const noJs = await browser.newContext({ javaScriptEnabled: false });
+          const plain = await noJs.newPage();
+          await plain.goto(`${server.registryUrl}/log`);
+          await plain.getByRole("heading", { level: 1, name: "Audit log" }).waitFor();
+          assertEquals((await seqs(plain)).slice(0, 2), [53, 52]);
+          await plain.getByRole("link", { name: "Older" }).click();
+          assertEquals(await seqs(plain), [3, 2, 1]);
+          await noJs.close();
+
+          const { page, context, problems } = await openPage(browser);
+          await page.goto(`${server.registryUrl}/log`);
+          await page.getByText("Checked in your browser").waitFor();
+          assertEquals((await seqs(page)).length, 50);
+          await page.getByRole("link", { name: "Older" }).click();
+          await page.waitForURL(/before=4/);
+          await page.locator('[data-seq="1"]').waitFor();
+          await page.getByText("Checked in your browser").waitFor();
+          await page.reload();
+          assertEquals(await seqs(page), [3, 2, 1]);
+          const deep = page.url();
+          await page.getByRole("link", { name: "Newer" }).click();
+          await page.locator('[data-seq="53"]').waitFor();
+          await page.goBack();
+          await page.locator('[data-seq="1"]').waitFor();
+          const shared = await browser.newPage();
+          await shared.goto(deep);
+          assertEquals(await seqs(shared), [3, 2, 1]);
+          await shared.getByRole("link", { name: "Newer" }).click();
+          await shared.locator('[data-seq="53"]').waitFor();
+          await shared.close();
+          await context.close();
+          assertEquals(problems, []);
+        },
+      );
+
+      await t.step(
         "axe-core: no serious or critical hits on the new pages and states",
         async () => {
           const pages = [
@@ -275,6 +343,7 @@ serverTest(
             "/v1/docs",
             "/v1/docs/protocol",
             "/v1/docs/api",
+            "/log",
           ];
           for (const colorScheme of ["light", "dark"] as const) {
             const context = await browser.newContext({ colorScheme });
