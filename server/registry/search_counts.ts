@@ -4,9 +4,11 @@
  * matches per count (a capped total reads "1,000+"), so a broad term at 100,000 bots costs a
  * bounded read, like a page does; only the unfiltered total is exact at any size, from the
  * registry's counts. Each facet leaves its own filter out: the status facet of a search for
- * active bots still says how many revoked ones match.
+ * active bots still says how many revoked ones match. Counts are kept while the audit log's head
+ * stays put, 10 s at most (head_cache.ts).
  */
 import type { BotMatch, BotQuery } from "../../db/registry_bots.ts";
+import { headCache } from "./head_cache.ts";
 import { planSearch, type SearchContext, type SearchParams } from "./search.ts";
 
 /** Matches counted at most, per count. */
@@ -24,9 +26,17 @@ export interface SearchCounts {
   count_limit: number;
 }
 
-/** The total and facets of the search `params` (cursor and limit ignored); 400 for bad ones. */
+/**
+ * The total and facets of the search `params` (cursor and limit ignored); 400 for bad ones. Kept
+ * while the log head stays put (head_cache.ts).
+ */
 export async function searchCounts(rc: SearchContext, params: SearchParams): Promise<SearchCounts> {
   const { query } = planSearch({ ...params, cursor: undefined, limit: undefined });
+  const key = `counts\n${query.q ?? ""}\n${query.status ?? ""}\n${query.capability ?? ""}`;
+  return await headCache(rc).get(rc.store, key, () => countSearch(rc, query));
+}
+
+async function countSearch(rc: SearchContext, query: BotQuery): Promise<SearchCounts> {
   const all: BotQuery = { ...query, after: null, limit: COUNT_LIMIT + 1 };
   const matches = (q: BotQuery) => rc.store.bots.matches(q, rc.searchPlans);
   const [found, anyStatus, anyCapability] = await Promise.all([
