@@ -218,6 +218,12 @@ serverTest(
           ["search", `/?capability=${LONG.capability.slice(0, 62)}00`],
           ["chips", `/?q=${longQuery}&capability=${"x".repeat(64)}`],
           ["bot", `/bots/${LONG.id}`],
+          // The bots it controls, and an attestation it issued about the longest id.
+          ["controls", "/bots/acme-peer"],
+          ["log", "/log"],
+          ["docs", "/v1/docs"],
+          ["protocol", "/v1/docs/protocol"],
+          ["api", "/v1/docs/api"],
         ];
         for (const width of [375, 1280]) {
           const { page, context, problems } = await openPage(browser, { width, height: 800 });
@@ -226,10 +232,19 @@ serverTest(
             if (name === "bot") {
               await page.locator("#attestations-received .attestation").waitFor();
               await page.locator("#log-timeline .timeline-item").first().waitFor();
+            } else if (name === "controls") {
+              await page.locator("#controls-list li").first().waitFor();
+            } else if (name === "log") {
+              await page.locator("#log-timeline .timeline-item").first().waitFor();
+            } else if (["docs", "protocol", "api"].includes(name)) {
+              await page.locator("h1").first().waitFor();
             } else {
               await page.locator('.results[aria-busy="false"]').waitFor();
             }
-            if (name === "search") await waitForResults(page, [LONG.id]);
+            if (name === "search") {
+              await waitForResults(page, [LONG.id]);
+              await page.locator(".facets .facet-link").first().waitFor();
+            }
             await screenshot(page, `public-long-${name}-${width}`);
             assertEquals(await sidewaysScroll(page), 0, `${name} at ${width} px scrolls sideways`);
           }
