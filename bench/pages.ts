@@ -5,8 +5,11 @@
  * gzip), and the first contentful paint in headless Chromium on loopback (a fresh browser context
  * per load: nothing cached). Goals: every page ≤ 30 KB compressed, ≤ 5 ms server time, FCP ≤ 150 ms.
  *
- * `deno task bench --pages [--quick]`, or alone: `deno run -A bench/pages.ts [--bots N]
- * [--seconds N] [--loads N] [--out FILE]` (prints the table, and writes it to FILE).
+ * `deno task bench --pages [--quick] [--out FILE] [--into FILE]`, or alone: `deno run -A
+ * bench/pages.ts [--bots N] [--seconds N] [--loads N] [--out FILE] [--into FILE]`: prints the
+ * section, writes it to `--out`, and puts it into the Markdown file `--into` (bench/RESULTS.md) in
+ * place of its "Public pages" section, or at the end. A full `deno task bench` rewrites
+ * bench/RESULTS.md without it: run this after one.
  */
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
@@ -232,9 +235,9 @@ export function renderPages(
     "",
     `Measured ${new Date().toISOString().slice(0, 16)} UTC, load average ${load} at the start.`,
     "",
-    `${
-      fmt(bots)
-    } seeded bots on SQLite; \`deno task bench --pages\` (bench/pages.ts). Bytes: the ` +
+    `${fmt(bots)} seeded bots on SQLite; \`deno task bench --pages --into bench/RESULTS.md\` ` +
+    `(bench/pages.ts; a full \`deno task bench\` rewrites this file without this section). ` +
+    `Bytes: the ` +
     `page as a browser asks for it (gzip); "first visit" adds its stylesheet and script (cached ` +
     `for a year after). FCP: first contentful paint in headless Chromium on loopback, a fresh ` +
     `context per load (nothing cached), and repeat visits (stylesheet and script cached), ` +
@@ -261,9 +264,29 @@ export function renderPages(
   return lines.join("\n");
 }
 
+/**
+ * Writes `section` (starting with its `## ` heading) into the Markdown file `file`: in place of the
+ * section with the same heading, or at the end.
+ */
+export async function writeSection(file: string, section: string): Promise<void> {
+  const text = await Deno.readTextFile(file).catch(() => "");
+  const heading = section.split("\n", 1)[0];
+  const start = text.indexOf(`${heading}\n`);
+  if (start === -1) {
+    await Deno.writeTextFile(file, `${text.trimEnd()}\n\n${section.trimEnd()}\n`);
+    return;
+  }
+  const next = text.indexOf("\n## ", start + heading.length);
+  const rest = next === -1 ? "" : text.slice(next + 1);
+  await Deno.writeTextFile(
+    file,
+    `${text.slice(0, start)}${section.trimEnd()}\n${rest ? `\n${rest}` : ""}`,
+  );
+}
+
 /** Starts a Signet of its own, seeds it, measures its pages, stops it; returns the section. */
 export async function runPages(
-  opts: { bots: number; seconds: number; loads: number; out?: string },
+  opts: { bots: number; seconds: number; loads: number; out?: string; into?: string },
 ): Promise<number> {
   const work = await Deno.makeTempDir({ prefix: "signet-bench-pages-" });
   const dataDir = `${work}/data`;
@@ -276,6 +299,10 @@ export async function runPages(
     const text = renderPages(r, opts.bots, opts.loads, load);
     console.log(text);
     if (opts.out) await Deno.writeTextFile(opts.out, text);
+    if (opts.into) {
+      await writeSection(opts.into, text);
+      await cmd(Deno.execPath(), ["fmt", "--quiet", opts.into]);
+    }
     for (const p of r.pages) {
       const ok = p.wireKb <= PAGE_KB_GOAL && median(p.cold) <= FCP_MS_GOAL;
       console.log(
@@ -304,6 +331,7 @@ if (import.meta.main) {
       seconds: { type: "string", default: "3" },
       loads: { type: "string", default: "15" },
       out: { type: "string" },
+      into: { type: "string" },
     },
   });
   Deno.exit(
@@ -312,6 +340,7 @@ if (import.meta.main) {
       seconds: Number(values.seconds),
       loads: Number(values.loads),
       out: values.out,
+      into: values.into,
     }),
   );
 }
