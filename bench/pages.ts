@@ -3,7 +3,8 @@
  * them (bench/load/seed_registry.ts): the bytes each page costs on the wire (gzip, as a browser
  * asks), the server's time for the landing page and a bot page (wrk, one connection, HTML with
  * gzip), and the first contentful paint in headless Chromium on loopback (a fresh browser context
- * per load: nothing cached). Goals: every page ≤ 30 KB compressed, ≤ 5 ms server time, FCP ≤ 150 ms.
+ * per load: nothing cached; and repeat visits). Goals: every page ≤ 30 KB compressed, ≤ 5 ms
+ * server time, FCP ≤ 150 ms.
  *
  * `deno task bench --pages [--quick] [--out FILE] [--into FILE]`, or alone: `deno run -A
  * bench/pages.ts [--bots N] [--seconds N] [--loads N] [--out FILE] [--into FILE]`: prints the

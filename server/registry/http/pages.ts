@@ -109,8 +109,9 @@ export async function landingPage(c: Context<RegistryEnv>, rc: RegistryContext) 
 }
 
 /**
- * `GET /bots/{bot_id}`: the bot with the first page of its attestations (both ways), of its
- * log and of the bots it controls. A bot that does not exist is the 404 page to a browser and JSON to others, as before.
+ * `GET /bots/{bot_id}`: the bot with the first page of its attestations (both ways), of its log
+ * and of the bots it controls. A bot that does not exist is the 404 page to a browser and JSON to
+ * others, as before.
  */
 export async function botPage(c: Context<RegistryEnv>, rc: RegistryContext) {
   const id = c.req.param("bot_id") ?? "";
