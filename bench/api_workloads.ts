@@ -28,6 +28,11 @@ export interface RegistryResults {
   mutationMainThread: { busyShare: number; usPerCreate: number } | null;
   /** Where one verified create's CPU goes (bench/load/create_breakdown.ts), µs per create. */
   createBreakdown: CreateBreakdown | null;
+  /**
+   * The same create load against the store-mode ceiling (bench/load/create_ceiling.ts store: body
+   * parse, one Ed25519 verify, Signet's own stored writes, nothing else), run right after.
+   */
+  storeCeiling?: ApiRow | null;
   /** Each round of bare endpoint then GET bot, run back to back. */
   getRounds: GetRound[];
 }

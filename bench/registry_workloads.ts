@@ -1,6 +1,15 @@
 /** Registry workloads: GET bot and search at scale against a bare Deno.serve, verified mutations. */
 import { DatabaseSync } from "node:sqlite";
-import { cmd, machineCpuMs, median, progress, threadCpuMs, threadsCpuMs } from "./util.ts";
+import {
+  cmd,
+  freePort,
+  machineCpuMs,
+  median,
+  progress,
+  threadCpuMs,
+  threadsCpuMs,
+  waitForPort,
+} from "./util.ts";
 import { type SignetServer, startSignet } from "./signet.ts";
 import {
   type ApiOptions,
@@ -229,6 +238,21 @@ export async function runRegistryWorkloads(
     ? null
     : { busyShare, usPerCreate: busyShare * 1e6 / mutRow.rps };
 
+  // The ceiling writes into its own copy of the freshly seeded database (taken before the
+  // breakdown below writes into that one), under the same load with the same bodies.
+  progress("verified creates: the store-mode ceiling (bench/load/create_ceiling.ts store)");
+  const ceilingDb = `${opts.workDir}/ceiling.db`;
+  snapshotDatabase(breakdownDb, ceilingDb);
+  const storeCeiling = await withCeilingServer(
+    ceilingDb,
+    (url) =>
+      wrkRow("create ceiling: bare Deno.serve, verify + Signet's stored writes", url, opts, {
+        script: `${LOAD}mutations.lua`,
+        scriptArgs: [bodies],
+        note: "bench/load/create_ceiling.ts store: body parse, one Ed25519 verify, storeBot",
+      }),
+  );
+
   progress(`create breakdown (${opts.breakdownCreates} creates per step, in one process)`);
   const createBreakdown: CreateBreakdown = {
     ...JSON.parse(
@@ -248,7 +272,7 @@ export async function runRegistryWorkloads(
     unguardedRows,
     "a second Signet on the same data, SERVICE_HTTP_HEADER_TIMEOUT=0 SERVICE_HTTP_IDLE_TIMEOUT=0",
   );
-  const rows = [bareRow, getRow, unguardedRow, searchRow, searchAlone, mutRow];
+  const rows = [bareRow, getRow, unguardedRow, searchRow, searchAlone, mutRow, storeCeiling];
   return {
     rows,
     registry: {
@@ -261,7 +285,29 @@ export async function runRegistryWorkloads(
       rawVerifyConcurrentPerSec,
       mutationMainThread,
       createBreakdown,
+      storeCeiling,
       getRounds,
     },
   };
+}
+
+/** Runs `load` against create_ceiling.ts in store mode on `database`, stopped afterwards. */
+async function withCeilingServer<T>(
+  database: string,
+  load: (url: string) => Promise<T>,
+): Promise<T> {
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${LOAD}create_ceiling.ts`, String(port), "store", database],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  try {
+    await waitForPort(port, 60_000);
+    return await load(`http://127.0.0.1:${port}/`);
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+  }
 }

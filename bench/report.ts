@@ -1,5 +1,5 @@
 /** Renders a bench run as bench/RESULTS.md: conditions, commands, raw numbers, ratios, goals. */
-import { fmt, fmtRatio } from "./util.ts";
+import { fmt, fmtRatio, median } from "./util.ts";
 import type { ApiResults, CreateBreakdown, GetRound } from "./api_workloads.ts";
 import {
   GET_WARM_UP_SECONDS,
@@ -85,13 +85,31 @@ export function renderReport(full: BenchReport): string {
   out.push("", "## Transports", "");
   for (const t of report.transports) out.push(`- \`${t.id}\`: ${t.label}`);
   out.push("", "## Goals", "");
+  const previous = report.previousGoals;
+  out.push(
+    "A goal is met when it holds in this run and in the previous full run" +
+      (previous ? ` (${previous.started})` : " (none recorded: bench/goals.json)") +
+      "; `holds` is this run alone.",
+    "",
+  );
   out.push(table(
-    ["goal", "measured", "holds"],
-    checkGoals(report).map((g) => [g.goal, g.measured, mark(g.ok)]),
+    ["goal", "measured", "holds", "previous run", "met"],
+    checkGoals(report).map((g) => {
+      const before = previous?.goals[g.goal];
+      return [
+        g.goal,
+        g.measured,
+        mark(g.ok),
+        before === undefined ? "n/a" : mark(before),
+        g.ok === null ? "n/a" : mark(g.ok && before === true),
+      ];
+    }),
   ));
 
   out.push(...renderEngines(full));
   out.push(...renderCluster(full));
+  out.push(...renderMemory(report));
+  out.push(...renderBreakdown(report));
 
   if (report.git.length) {
     out.push("", "## Git workloads: median ms", "");
@@ -335,8 +353,9 @@ function renderCreateBreakdown(b: CreateBreakdown, rawVerifyPerSec: number): str
     ]),
     "",
     "A bare `Deno.serve` doing only the JSON parse, one importKey + verify and these stored writes " +
-    "(`bench/load/create_ceiling.ts`, not run by the bench) reached 28–35% of the raw rate under " +
-    'this load on this machine: see docs/decisions/performance-and-bench.md, "Verified creates: the ceiling on two cores".',
+    "(`bench/load/create_ceiling.ts store`, run right after Signet's create load with the same " +
+    "bodies: its row in the API table) is the ceiling issue 29's goal takes a share of; see " +
+    'docs/decisions/performance-and-bench.md, "Verified creates: the ceiling on two cores".',
   ];
 }
 
@@ -447,6 +466,84 @@ export function renderCluster(report: BenchReport): string[] {
       ["cluster goal", "measured", "holds"],
       checkClusterGoals(report).map((g) => [g.goal, g.measured, mark(g.ok)]),
     ),
+  );
+  return out;
+}
+
+/** The "Memory at rest" section: idle RSS against a bare Deno.serve, and after the loads. */
+export function renderMemory(report: BenchReport): string[] {
+  const idle = report.memory?.idle;
+  if (!idle) return [];
+  const cell = (r: { median: number; min: number; max: number }) =>
+    `${fmt(r.median)} (${fmt(r.min)}–${fmt(r.max)})`;
+  const rows = [
+    ["bare Deno.serve, idle", cell(idle.bare), ""],
+    ["Signet, no data, idle", cell(idle.signet), `${idle.signetThreads} threads`],
+  ];
+  const after = report.memory?.afterLoad;
+  if (after) {
+    rows.push([
+      "the bench's Signet, idle after its loads",
+      cell(after.afterLoad),
+      `${fmt(after.afterLoadAnonymous)} MB anonymous`,
+    ]);
+  }
+  return [
+    "",
+    "## Memory at rest",
+    "",
+    "RSS (MB) sampled 10 times over 5 s from /proc, once each server had been left alone for 20 s " +
+    "(past two of Signet's idle memory releases). The bare endpoint and the fresh Signet run side " +
+    "by side first thing in the run; the bench's own Signet is sampled once its loads are over. " +
+    "Median, with the lowest and highest sample in brackets.",
+    "",
+    table(["server", "RSS MB", "notes"], rows),
+  ];
+}
+
+/** The "Where a git operation's time goes" section (issue 29). */
+export function renderBreakdown(report: BenchReport): string[] {
+  const all = report.breakdown ?? [];
+  if (!all.length) return [];
+  const out = [
+    "",
+    "## Where a git operation's time goes",
+    "",
+    "The fixed-cost workloads again over Signet (SQLite), one at a time, with the server's own " +
+    "phases from its log lines of each run (bench/breakdown.ts). Floor = file:// median of the " +
+    "timed phase + the helper's no-op CPU: what the client costs with a server that costs " +
+    "nothing. Medians over the runs (ms); wall with its lowest and highest run.",
+  ];
+  for (const kind of ["ssh", "http"] as const) {
+    const rows = all.filter((b) => b.transport === `signet-${kind}`);
+    if (!rows.length) continue;
+    const phases = [...new Set(rows.flatMap((b) => Object.keys(b.phases)))];
+    out.push("", `### ${kind === "ssh" ? "SSH" : "HTTP"}`, "");
+    out.push(table(
+      ["workload", "wall", "floor", "wall / floor", "client CPU", ...phases],
+      rows.map((b) => {
+        const floorMs = med(report, b.workload, "file") + (report.helpers?.[b.transport] ?? NaN);
+        const wall = median(b.wallMs);
+        return [
+          b.workload,
+          `${fmt(wall)} (${fmt(Math.min(...b.wallMs))}–${fmt(Math.max(...b.wallMs))})`,
+          fmt(floorMs),
+          fmtRatio(wall / floorMs),
+          fmt(median(b.clientCpuMs)),
+          ...phases.map((p) => b.phases[p] ? fmt(median(b.phases[p])) : ""),
+        ];
+      }),
+    ));
+  }
+  out.push(
+    "",
+    "SSH phases: `ident` TCP accept to the client's identification line; `handshake` from there " +
+      "to authenticated (key exchange, then authentication; `auth` is the part spent in " +
+      "Signet's own code); `to_exec` to the exec request; `user` the user look-up; `repo` finding " +
+      "and holding the repository; `spawn` to git started; `git` git's run; `finish` to the exit " +
+      "status. HTTP: `requests` per operation; `to_headers` the sum of their times to response " +
+      "headers; for git's POSTs `lookup` (repository and caller), `start` (reading the request, " +
+      "a git slot, spawning) and `git` (its run, streamed).",
   );
   return out;
 }

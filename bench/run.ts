@@ -60,10 +60,27 @@ import {
 import { startPostgres, type TestPostgres } from "../testing/postgres.ts";
 import { runScale } from "./scale.ts";
 import { runPages } from "./pages.ts";
-import { type BenchReport, checkClusterGoals, checkEngineGoals, checkGoals } from "./results.ts";
+import {
+  type BenchReport,
+  checkClusterGoals,
+  checkEngineGoals,
+  checkGoals,
+  goalRecord,
+  readPreviousGoals,
+} from "./results.ts";
 import { renderCluster, renderReport } from "./report.ts";
 import { type CliStartup, measureCliStartup } from "./cli_startup.ts";
 import { makeKey, type TestKey } from "../testing/accounts.ts";
+import { type Breakdown, measureBreakdown } from "./breakdown.ts";
+import {
+  type IdleMemory,
+  measureAfterLoad,
+  measureIdleMemory,
+  type MemoryAfterLoad,
+} from "./memory.ts";
+
+/** What the bare endpoint of the memory-at-rest comparison serves (its size does not matter). */
+const IDLE_JSON = '{"ok":true}';
 
 interface Mode {
   sizes: RepoSizes;
@@ -84,6 +101,8 @@ interface Mode {
   breakdownCreates: number;
   /** Timed rounds of the CLI start-up commands. */
   cliRounds: number;
+  /** Runs of each fixed-cost workload in the per-phase breakdown. */
+  breakdownRuns: number;
 }
 
 const MB = 1024 * 1024;
@@ -106,6 +125,7 @@ const SETTINGS = {
   mutations: [10_000, 1_000],
   breakdownCreates: [1_000, 200],
   cliRounds: [21, 5],
+  breakdownRuns: [11, 3],
 } satisfies Record<keyof RepoSizes | Exclude<keyof Mode, "sizes">, [number, number]>;
 
 /** The settings of the full run (`quick` false) or of `--quick`. */
@@ -281,6 +301,9 @@ async function main(): Promise<number> {
   let cli = null as CliStartup | null;
   let engines = null as EngineRegistry | null;
   let cluster = null as ClusterResults | null;
+  let idleMemory = null as IdleMemory | null;
+  let afterLoad = null as MemoryAfterLoad | null;
+  let breakdown = [] as Breakdown[];
   let postgres = null as TestPostgres | null;
   let postgresInfo = "";
   const transports: Transport[] = [];
@@ -303,6 +326,14 @@ async function main(): Promise<number> {
     }
   };
   try {
+    // First, on a machine nothing of the bench has loaded yet.
+    await phase("memory at rest", async () => {
+      idleMemory = await measureIdleMemory(work, IDLE_JSON);
+    });
+    // First, on a machine nothing of the bench has loaded yet.
+    await phase("memory at rest", async () => {
+      idleMemory = await measureIdleMemory(work, IDLE_JSON);
+    });
     progress(`generating repositories in ${work}`);
     const generated = await generateRepos(`${work}/gen`, mode.sizes, home);
     const serve = async (id: string) => {
@@ -406,6 +437,13 @@ async function main(): Promise<number> {
         }
       });
     }
+    if (!values["skip-git"]) {
+      await phase("breakdown", async () => {
+        const ours = transports.filter((t) => t.id === "signet-ssh" || t.id === "signet-http");
+        const logs = Object.fromEntries(ours.map((t) => [t.id, signet.logFile]));
+        breakdown = await measureBreakdown(ours, logs, client, mode.breakdownRuns);
+      });
+    }
     // Before the parallel clones, whose load lingers: start-up times want a quiet machine.
     await phase("CLI start-up", async () => {
       progress("CLI start-up: signet credential get and whoami against an empty deno run");
@@ -470,6 +508,9 @@ async function main(): Promise<number> {
         }
       } else notes.push("The registry is not available in this build: registry rows are missing.");
     }
+    await phase("memory after the loads", async () => {
+      afterLoad = await measureAfterLoad(signet);
+    });
     if (!values["skip-cluster"]) {
       // Last: its servers start after every other phase, on the same PostgreSQL cluster.
       await phase("cluster", async () => {
@@ -527,8 +568,12 @@ async function main(): Promise<number> {
     cli,
     engines,
     cluster,
+    memory: { idle: idleMemory, afterLoad },
+    breakdown,
     notes,
   };
+  const goalsFile = new URL("./goals.json", import.meta.url).pathname;
+  report.previousGoals = await readPreviousGoals(goalsFile);
   const text = renderReport(report);
   const out = values.out ??
     (values.quick ? null : new URL("./RESULTS.md", import.meta.url).pathname);
@@ -537,6 +582,12 @@ async function main(): Promise<number> {
     // The project's formatter aligns Markdown tables; keep the committed file as `check` wants it.
     await cmd(Deno.execPath(), ["fmt", "--quiet", out]);
     progress(`wrote ${out}`);
+  }
+  const fullRun = !values.quick && !values.out && !values.workloads && !values["skip-git"] &&
+    !values["skip-api"] && !values["skip-parallel"];
+  if (fullRun) {
+    const all = [...checkGoals(report), ...checkEngineGoals(report), ...checkClusterGoals(report)];
+    await Deno.writeTextFile(goalsFile, JSON.stringify(goalRecord(report, all), null, 2) + "\n");
   }
   for (
     const g of [...checkGoals(report), ...checkEngineGoals(report), ...checkClusterGoals(report)]

@@ -134,7 +134,9 @@ const CASES: Record<string, Case> = {
       "2026-01-15T00:00:00.000Z",
     );
     assertEquals([id1, id2, id3], [1, 2, 3]);
-    const t1 = await s.tokens.findByHash("h1");
+    const found = await s.tokens.findWithUser("h1");
+    assertEquals(found?.user, u);
+    const t1 = found?.token;
     assertEquals(t1, {
       id: 1,
       user_id: u.id,
@@ -143,7 +145,7 @@ const CASES: Record<string, Case> = {
       last_used_at: null,
     });
     assertEquals(await s.tokens.findById(id1), t1);
-    assertEquals(await s.tokens.findByHash("nope"), undefined);
+    assertEquals(await s.tokens.findWithUser("nope"), undefined);
     await s.tokens.touch(id1, "2026-01-10T00:00:00.000Z");
     assertEquals((await s.tokens.findById(id1))?.last_used_at, "2026-01-10T00:00:00.000Z");
     const live = await s.tokens.listLiveOf(u.id, "2026-02-01T00:00:00.000Z");

@@ -21,8 +21,7 @@ import {
 import { withForwardedClients } from "./http/client_address.ts";
 import { log, setLogInstance } from "./log.ts";
 import project from "../deno.json" with { type: "json" };
-import { registryHandler } from "./registry/http/app.ts";
-import { openRegistry } from "./registry/context.ts";
+import { openRegistry, type RegistryContext } from "./registry/context.ts";
 import { guardRegistryReads } from "./registry/http/fast_reads.ts";
 import { purgeExpiredRegistryNonces } from "./registry/maintenance.ts";
 import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server.ts";
@@ -134,7 +133,7 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
         config,
         config.registryBind,
         "registry",
-        registryHandler(ctx, await openRegistry(store, config.instanceName)),
+        lazyRegistryHandler(ctx, await openRegistry(store, config.instanceName)),
         // The guard's thread reads the database itself: the embedded file, or PostgreSQL.
         guardRegistryReads(config.databaseUrl ?? config.databasePath),
       ),
@@ -199,6 +198,22 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
       release();
       log("info", "stopped");
     },
+  };
+}
+
+/**
+ * The registry's handler, loaded by its first request: its routes, their OpenAPI schemas and zod
+ * hold some 15 MB that a server nobody asks for the registry's API never needs (the guard thread
+ * answers stored bots and plain searches without it). Later requests go straight to it.
+ */
+function lazyRegistryHandler(ctx: Signet, rc: RegistryContext): HttpHandler {
+  let handler: Deno.ServeHandler | null = null;
+  let loading: Promise<Deno.ServeHandler> | null = null;
+  return async (req, info) => {
+    if (handler) return await handler(req, info);
+    loading ??= import("./registry/http/app.ts").then((m) => m.registryHandler(ctx, rc));
+    handler = await loading;
+    return await handler(req, info);
   };
 }
 

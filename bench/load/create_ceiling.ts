@@ -4,7 +4,8 @@
  * parse the JSON body, one WebCrypto Ed25519 importKey + verify. `store`: that, then Signet's own
  * stored writes for the bot (`storeBot`: record, key, capability and search index rows) on a copy
  * of the seeded database, group-committed once per turn of the event loop. No validation, JCS,
- * nonce, policy or audit log: Signet does all of these on top. Not run by the bench (see
+ * nonce, policy or audit log: Signet does all of these on top. The bench runs `store` right after
+ * Signet's create load, with the same bodies (issue 29's goal is a share of it; see
  * docs/decisions/performance-and-bench.md, "Verified creates: the ceiling on two cores").
  * Usage: deno run -A bench/load/create_ceiling.ts <port> verify|store [database copy]
  */

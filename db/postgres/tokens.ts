@@ -1,5 +1,5 @@
 /** PostgreSQL bearer tokens store (see ../tokens.ts). */
-import type { TokenRow, TokenStore } from "../tokens.ts";
+import { splitTokenAndUser, type TokenRow, type TokenStore, tokenWithUserSql } from "../tokens.ts";
 import { changes, rows, type Sql } from "./sql.ts";
 
 const COLUMNS = "id, user_id, created_at, expires_at, last_used_at";
@@ -18,7 +18,12 @@ export function pgTokens(sql: Sql): TokenStore {
       );
       return row.id;
     },
-    findByHash: (tokenHash) => one("token_hash", tokenHash),
+    async findWithUser(tokenHash) {
+      const [row] = await rows<Record<string, unknown>>(sql, tokenWithUserSql("$1"), [
+        tokenHash,
+      ]);
+      return row && splitTokenAndUser(row);
+    },
     findById: (id) => one("id", id),
     async touch(id, at) {
       await changes(sql, "UPDATE tokens SET last_used_at = $1 WHERE id = $2", [at, id]);

@@ -67,3 +67,65 @@ export async function startCheckpointer(
     },
   };
 }
+
+/** How long the on-demand checkpointer's thread stays after the last write (ms). */
+export const CHECKPOINTER_IDLE_MS = 30_000;
+
+/** A checkpointer whose thread runs only while writes come (see `onDemandCheckpointer`). */
+export interface OnDemandCheckpointer extends Checkpointer {
+  /** Tells it a write was committed: starts the thread if it is not running. */
+  wrote(): void;
+  /** Whether the thread runs now (for tests). */
+  readonly running: boolean;
+}
+
+/**
+ * A checkpointer started by the first write and stopped once `idleMs` pass without one: a server
+ * nobody writes to holds no checkpoint thread (a worker isolate is some 10 MB of memory), and one
+ * that was busy gives it back when the load ends. If the thread fails to start or fails later,
+ * `onFailure` hears why and it is not started again (the writer checkpoints by itself).
+ */
+export function onDemandCheckpointer(
+  path: string,
+  opts: { everyMs?: number; idleMs?: number; onFailure?: (message: string) => void } = {},
+): OnDemandCheckpointer {
+  const idleMs = opts.idleMs ?? CHECKPOINTER_IDLE_MS;
+  let current: Promise<Checkpointer | null> | null = null;
+  let failed = false;
+  let stopped = false;
+  let lastWrite = 0;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  const onFailure = (message: string) => {
+    failed = true;
+    opts.onFailure?.(message);
+  };
+  const retire = async () => {
+    const running = current;
+    current = null;
+    clearInterval(timer);
+    timer = undefined;
+    await (await running)?.stop();
+  };
+  return {
+    get running() {
+      return current !== null;
+    },
+    wrote() {
+      lastWrite = Date.now();
+      if (current || failed || stopped) return;
+      current = startCheckpointer(path, { everyMs: opts.everyMs, onFailure }).catch((err) => {
+        onFailure(String(err));
+        return null;
+      });
+      const every = setInterval(() => {
+        if (Date.now() - lastWrite >= idleMs) retire();
+      }, Math.max(10, idleMs / 4));
+      Deno.unrefTimer(every as unknown as number);
+      timer = every;
+    },
+    async stop() {
+      stopped = true;
+      await retire();
+    },
+  };
+}

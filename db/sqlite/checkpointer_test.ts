@@ -1,7 +1,7 @@
 /** The WAL checkpointer copies committed pages into the database file from its own thread. */
 import { assert, assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
 import { openDatabase } from "./database.ts";
-import { startCheckpointer } from "./checkpointer.ts";
+import { onDemandCheckpointer, startCheckpointer } from "./checkpointer.ts";
 
 Deno.test("WAL checkpointer: pages reach the database file without the writer checkpointing", async () => {
   const dir = await Deno.makeTempDir({ prefix: "signet-checkpointer-" });
@@ -41,4 +41,37 @@ Deno.test("WAL checkpointer: refuses to start on a database it cannot open", asy
     Error,
     "the WAL checkpointer did not start",
   );
+});
+
+Deno.test("WAL checkpointer on demand: no thread until a write, none again once writes stop", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "signet-checkpointer-" });
+  const path = `${dir}/t.db`;
+  const db = openDatabase(path);
+  const failures: string[] = [];
+  const checkpointer = onDemandCheckpointer(path, {
+    idleMs: 200,
+    onFailure: (m) => failures.push(m),
+  });
+  try {
+    assertEquals(checkpointer.running, false);
+    checkpointer.wrote();
+    assertEquals(checkpointer.running, true);
+    // It retires once 200 ms pass without a write (seconds of margin for a busy machine).
+    const deadline = Date.now() + 20_000;
+    while (checkpointer.running && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    assertEquals(checkpointer.running, false);
+    checkpointer.wrote();
+    assertEquals(checkpointer.running, true, "the next write starts it again");
+    await checkpointer.stop();
+    assertEquals(checkpointer.running, false);
+    checkpointer.wrote();
+    assertEquals(checkpointer.running, false, "stopped for good");
+    assertEquals(failures, []);
+  } finally {
+    await checkpointer.stop();
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
 });

@@ -87,7 +87,8 @@ export function transaction<T>(db: Database, fn: () => T): T {
  */
 export class WriteBatcher {
   readonly #queue: CommitQueue<() => unknown>;
-  constructor(private readonly db: Database) {
+  /** `onCommit` is called after each batch's COMMIT. */
+  constructor(private readonly db: Database, private readonly onCommit: () => void = () => {}) {
     this.#queue = new CommitQueue(async (batch) =>
       (await this.#attempt(batch, false)) ?? (await this.#attempt(batch, true))!
     );
@@ -132,6 +133,7 @@ export class WriteBatcher {
         this.db.prepare("RELEASE batched_write").run();
       }
       this.db.exec("COMMIT");
+      this.onCommit();
       return outcomes;
     } catch (err) {
       if (this.db.isTransaction) this.db.exec("ROLLBACK");

@@ -3,10 +3,10 @@
  * group-committed batches (`WriteBatcher`): a transaction holds that connection from its BEGIN to
  * its COMMIT, so transactions are serialized and never see each other half done. Reads outside a
  * transaction use a second connection, which sees only committed data (WAL). A worker thread
- * checkpoints the WAL (checkpointer.ts).
+ * checkpoints the WAL while writes come (checkpointer.ts).
  */
 import { openDatabase, openReadOnlyDatabase, WriteBatcher } from "./database.ts";
-import { type Checkpointer, startCheckpointer } from "./checkpointer.ts";
+import { onDemandCheckpointer } from "./checkpointer.ts";
 import { promised, type SyncResource } from "./sync.ts";
 import { SqliteUsers } from "./users.ts";
 import { SqliteInvites } from "./invites.ts";
@@ -46,15 +46,11 @@ export async function openSqliteStore(
   const writer = openDatabase(path);
   await Deno.chmod(path, 0o600).catch(() => {});
   const reader = openReadOnlyDatabase(path);
-  const batcher = new WriteBatcher(writer);
-  let checkpointer: Checkpointer | null = null;
-  if (opts.checkpointer !== false) {
-    checkpointer = await startCheckpointer(path, { onFailure: opts.onCheckpointFailure })
-      .catch((err) => {
-        opts.onCheckpointFailure?.(String(err));
-        return null;
-      });
-  }
+  // The checkpoint thread runs while writes come (checkpointer.ts).
+  const checkpointer = opts.checkpointer === false
+    ? null
+    : onDemandCheckpointer(path, { onFailure: opts.onCheckpointFailure });
+  const batcher = new WriteBatcher(writer, () => checkpointer?.wrote());
 
   const entries = Object.entries(RESOURCES) as [keyof Resources, SyncResource<unknown>][];
   const inTx: Record<string, unknown> = {};

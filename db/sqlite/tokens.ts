@@ -1,7 +1,8 @@
 /** Bearer tokens on SQLite. */
 import type { Database } from "./database.ts";
-import type { TokenRow, TokenStore } from "../tokens.ts";
+import { splitTokenAndUser, type TokenRow, type TokenStore, tokenWithUserSql } from "../tokens.ts";
 import type { Sync } from "./sync.ts";
+import type { UserRow } from "../users.ts";
 
 const COLUMNS = "id, user_id, created_at, expires_at, last_used_at";
 
@@ -24,10 +25,11 @@ export class SqliteTokens implements Sync<TokenStore> {
     return Number(res.lastInsertRowid);
   }
 
-  findByHash(tokenHash: string): TokenRow | undefined {
-    return this.db.prepare(`SELECT ${COLUMNS} FROM tokens WHERE token_hash = ?`).get(tokenHash) as
-      | TokenRow
+  findWithUser(tokenHash: string): { token: TokenRow; user: UserRow } | undefined {
+    const row = this.db.prepare(tokenWithUserSql("?")).get(tokenHash) as
+      | Record<string, unknown>
       | undefined;
+    return row && splitTokenAndUser(row);
   }
 
   findById(id: number): TokenRow | undefined {

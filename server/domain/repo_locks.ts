@@ -11,6 +11,7 @@
 import type { RepoRow } from "../../db/repos.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { randomHex } from "../../protocol/secrets.ts";
+import { validateRepoName, validateUsername } from "../../protocol/names.ts";
 import type { Signet } from "../context.ts";
 import { log } from "../log.ts";
 
@@ -28,9 +29,9 @@ function notFound(repo: { owner: string; name: string }): DomainError {
   return new DomainError("not_found", `repository ${repo.owner}/${repo.name} not found`);
 }
 
-/** Opens (creating) and locks `path`, waiting for the lock. */
-async function lock(path: string, exclusive: boolean): Promise<() => void> {
-  const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
+/** Opens (creating it unless `create` is false) and locks `path`, waiting for the lock. */
+async function lock(path: string, exclusive: boolean, create = true): Promise<() => void> {
+  const file = await Deno.open(path, { read: true, write: true, create, mode: 0o600 });
   try {
     await file.lock(exclusive);
   } catch (err) {
@@ -65,6 +66,40 @@ export async function holdRepo(ctx: Signet, repo: RepoRow): Promise<() => void> 
   try {
     if ((await ctx.store.repos.find(repo.owner, repo.name))?.id !== repo.id) throw notFound(repo);
     return release;
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/**
+ * Finds the repository `owner/name` and holds it for a git transfer, as `holdRepo` does, with one
+ * look-up of its row instead of two: the name's lock is taken first (its file is made with the
+ * repository, so a name never created has none, and no file is made for it here), then the row
+ * is read once. A repository made before lock files existed has none yet: it is found and held
+ * the long way. Throws DomainError("invalid") for a bad name and ("not_found") when there is no
+ * such repository; call the returned `release` once git is done.
+ */
+export async function findAndHoldRepo(
+  ctx: Signet,
+  ownerInput: string,
+  nameInput: string,
+): Promise<{ repo: RepoRow; release: () => void }> {
+  const owner = validateUsername(ownerInput);
+  const name = validateRepoName(nameInput);
+  let release: () => void;
+  try {
+    release = await lock(lockPath(ctx, owner, name), false, false);
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+    const repo = await ctx.store.repos.find(owner, name);
+    if (!repo) throw notFound({ owner, name });
+    return { repo, release: await holdRepo(ctx, repo) };
+  }
+  try {
+    const repo = await ctx.store.repos.find(owner, name);
+    if (!repo) throw notFound({ owner, name });
+    return { repo, release };
   } catch (err) {
     release();
     throw err;

@@ -10,6 +10,8 @@ import { moveToTrash, removeTrashed, withRepoName } from "./repo_locks.ts";
 import { dirSize } from "./disk.ts";
 import type { Page } from "../../db/pages.ts";
 import { type ListParams, listParamsParser } from "./listing.ts";
+import { log } from "../log.ts";
+import { trackTransfer } from "../transfers.ts";
 
 /** Absolute path of the bare repository `<repos>/<owner>/<name>.git`. */
 export function repoDir(ctx: Signet, owner: string, name: string): string {
@@ -198,9 +200,25 @@ export async function listReposOf(ctx: Signet, owner?: string): Promise<RepoRow[
 }
 
 /**
+ * `recordPush` without waiting for it, for a transport that answers its client first: shutdown
+ * still waits for it (a tracked transfer), and a failure (the database away) is logged.
+ */
+export function recordPushLater(ctx: Signet, repo: RepoRow, succeeded: boolean): void {
+  trackTransfer(
+    recordPush(ctx, repo, succeeded).catch((err) => {
+      log("warn", "could not record a push", {
+        repo: `${repo.owner}/${repo.name}`,
+        error: String(err),
+      });
+    }),
+  );
+}
+
+/**
  * Records a push to `repo` once git has exited: its refs may have changed even when it failed
  * (some refs of a non-atomic push), so cached clones of the old state retire either way, and its
- * size is measured again either way (listings read the stored size, never the disk).
+ * size is measured again either way (listings read the stored size, never the disk). The cached
+ * clones retire before its first await, so a caller may answer the client without waiting.
  */
 export async function recordPush(ctx: Signet, repo: RepoRow, succeeded: boolean): Promise<void> {
   ctx.cloneCache?.refsChanged(repo.id);

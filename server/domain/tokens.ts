@@ -96,11 +96,10 @@ export async function resolveToken(
   if (!TOKEN_PATTERN.test(token)) return undefined;
   // Looked up by its SHA-256: what the lookup's timing could reveal is about the hash, and a hash
   // does not lead back to a token, so no comparison of secrets happens here.
-  const row = await ctx.store.tokens.findByHash(await sha256Hex(token));
+  const found = await ctx.store.tokens.findWithUser(await sha256Hex(token));
   const now = new Date(nowMs).toISOString();
-  if (!row || row.expires_at <= now) return undefined;
-  const user = await ctx.store.users.findById(row.user_id);
-  if (!user) return undefined;
+  if (!found || found.token.expires_at <= now) return undefined;
+  const { token: row, user } = found;
   if (
     row.last_used_at === null || Date.parse(row.last_used_at) + LAST_USED_RESOLUTION_MS <= nowMs
   ) {

@@ -10,7 +10,7 @@
  */
 import { CONNECTION_HEADER } from "./request_framing.ts";
 import type { GuardOptions } from "./guarded_connection.ts";
-import type { GuardCommand, GuardEvent } from "./guard_worker.ts";
+import type { GuardCommand, GuardEvent, ListenerEvent } from "./guard_worker.ts";
 import { log } from "../log.ts";
 import { httpConnectionsClosed } from "../metrics.ts";
 
@@ -79,13 +79,13 @@ export async function serveGuarded(
     return handler(req, { remoteAddr: conn.remoteAddr, completed: info.completed });
   });
 
-  const worker = new Worker(new URL("./guard_worker.ts", import.meta.url), { type: "module" });
-  const waiting = new Map<GuardEvent["type"], () => void>();
+  const thread = guardThread();
+  const id = thread.nextId++;
+  const waiting = new Map<ListenerEvent["type"], () => void>();
   const next = (type: "stopped" | "drained") =>
     new Promise<void>((resolve) => waiting.set(type, resolve));
   const started = new Promise<Deno.NetAddr>((resolve, reject) => {
-    worker.onmessage = (e: MessageEvent<GuardEvent>) => {
-      const event = e.data;
+    thread.listeners.set(id, (event) => {
       if (event.type === "listening") {
         resolve({ transport: "tcp", hostname: event.hostname, port: event.port });
       } else if (event.type === "failed") {
@@ -107,16 +107,12 @@ export async function serveGuarded(
         waiting.get(event.type)?.();
         waiting.delete(event.type);
       }
-    };
+    });
   });
-  worker.onerror = (e) => {
-    // A bug in the guard would leave the address unserved: stop, so the supervisor restarts us.
-    log("error", "http connection guard crashed", { error: e.message });
-    Deno.exit(1);
-  };
-  const command = (cmd: GuardCommand) => worker.postMessage(cmd);
+  const command = (cmd: GuardCommand) => thread.worker.postMessage(cmd);
   command({
     type: "start",
+    id,
     bind,
     opts,
     flight,
@@ -128,7 +124,7 @@ export async function serveGuarded(
   try {
     addr = await started;
   } catch (err) {
-    worker.terminate();
+    thread.leave(id);
     await inner.shutdown();
     throw err;
   }
@@ -138,20 +134,60 @@ export async function serveGuarded(
     releaseMemory: () => command({ type: "release" }),
     async shutdown() {
       const stopped = next("stopped");
-      command({ type: "stop" });
+      command({ type: "stop", id });
       await stopped;
       // Deno.serve finishes requests in progress and closes its side of every connection; each
       // guarded connection then ends. The guard keeps timing out slow clients meanwhile.
       await inner.shutdown();
       const drained = next("drained");
-      command({ type: "drain" });
+      command({ type: "drain", id });
       await drained;
-      worker.terminate();
+      thread.leave(id);
       try {
         Deno.removeSync(opts.socketPath);
       } catch { /* already gone */ }
     },
   };
+}
+
+/** The one thread that guards every listener of this process, and who listens to it. */
+interface GuardThread {
+  worker: Worker;
+  /** Each guarded listener's event handler, by id. */
+  listeners: Map<number, (event: ListenerEvent) => void>;
+  nextId: number;
+  /** Forgets listener `id`; the thread ends with the last one. */
+  leave(id: number): void;
+}
+
+let shared: GuardThread | null = null;
+
+/**
+ * The guard thread, started by the first guarded listener: one worker for the hosting and the
+ * registry listeners alike (a worker isolate holds some 8 MB even idle; the decision with its
+ * numbers: docs/decisions/performance-and-bench.md, "Memory at rest").
+ */
+function guardThread(): GuardThread {
+  if (shared) return shared;
+  const worker = new Worker(new URL("./guard_worker.ts", import.meta.url), { type: "module" });
+  const thread: GuardThread = {
+    worker,
+    listeners: new Map(),
+    nextId: 1,
+    leave(id) {
+      this.listeners.delete(id);
+      if (this.listeners.size > 0) return;
+      worker.terminate();
+      if (shared === thread) shared = null;
+    },
+  };
+  worker.onmessage = (e: MessageEvent<GuardEvent>) => thread.listeners.get(e.data.id)?.(e.data);
+  worker.onerror = (e) => {
+    // A bug in the guard would leave the address unserved: stop, so the supervisor restarts us.
+    log("error", "http connection guard crashed", { error: e.message });
+    Deno.exit(1);
+  };
+  return (shared = thread);
 }
 
 /** The guard's connection header: `<slot> <client host> <client port>`; null if malformed. */

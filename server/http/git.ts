@@ -8,8 +8,8 @@ import type { UserRow } from "../../db/users.ts";
 import type { Signet } from "../context.ts";
 import { authorizeGit, type GitService } from "../domain/access.ts";
 import { DomainError } from "../../protocol/errors.ts";
-import { getRepo, recordPush, repoDir } from "../domain/repos.ts";
-import { holdRepo } from "../domain/repo_locks.ts";
+import { recordPushLater, repoDir } from "../domain/repos.ts";
+import { findAndHoldRepo } from "../domain/repo_locks.ts";
 import type { RepoRow } from "../../db/repos.ts";
 import { gitProgram, gitServerEnv, gitSlots, isProtocolV2 } from "../domain/git.ts";
 import { clientIp } from "./client_address.ts";
@@ -74,26 +74,36 @@ async function serveGit(
   service: GitService,
   rest: string,
 ): Promise<Response> {
-  const repo = await getRepo(ctx, c.req.param("owner")!, c.req.param("repo")!);
+  const arrived = performance.now();
+  // The repository is found and held while the caller is looked up (on a database server, one
+  // round trip of wait instead of three); a missing repository answers first. The repository
+  // stays while git runs: a delete (on any instance) waits, or refused us.
+  const [found, caller] = await Promise.allSettled([
+    findAndHoldRepo(ctx, c.req.param("owner")!, c.req.param("repo")!),
+    userFromAuthorization(ctx, c.req.header("Authorization")),
+  ]);
+  if (found.status === "rejected") throw found.reason;
+  const { repo, release } = found.value;
   let user: UserRow | undefined;
   try {
-    user = await userFromAuthorization(ctx, c.req.header("Authorization"));
+    if (caller.status === "rejected") throw caller.reason;
+    user = caller.value;
     authorizeGit("http", service, repo, user);
   } catch (err) {
+    release();
     if (err instanceof DomainError && err.kind === "unauthorized") {
       return c.json({ error: err.message }, 401, { "WWW-Authenticate": 'Basic realm="service"' });
     }
     throw err;
   }
-  // The repository stays while git runs: a delete (on any instance) waits, or refused us.
-  const release = await holdRepo(ctx, repo);
   let kept = false;
   const keepUntil = (ended: Promise<unknown>) => {
     kept = true;
     ended.finally(release);
   };
   try {
-    return await serveHeld(ctx, c, service, rest, repo, user, keepUntil);
+    const marks = { arrived, held: performance.now() };
+    return await serveHeld(ctx, c, service, rest, repo, user, keepUntil, marks);
   } finally {
     if (!kept) release();
   }
@@ -111,6 +121,7 @@ async function serveHeld(
   repo: RepoRow,
   user: UserRow | undefined,
   keepUntil: (ended: Promise<unknown>) => void,
+  marks: { arrived: number; held: number; spawned?: number },
 ): Promise<Response> {
   if (service === "git-receive-pack" && rest !== "info/refs") {
     await recoverBeforePush(repoDir(ctx, repo.owner, repo.name));
@@ -155,6 +166,17 @@ async function serveHeld(
   /** The transfer's metric and log line, once it ended. */
   const transferEnded = (ok: boolean, ms: number, clone?: CloneSource) => {
     const outcome = ok ? "ok" : "failed";
+    const ended = performance.now();
+    const round = (x: number) => Math.round(x * 100) / 100;
+    // Where the request's time went (ms): looking up and holding the repository, reading the body
+    // and waiting for a git slot, spawning git, git's run (bench/RESULTS.md's breakdown).
+    const phases = {
+      phase_lookup: round(marks.held - marks.arrived),
+      ...(marks.spawned === undefined ? {} : {
+        phase_start: round(marks.spawned - marks.held),
+        phase_git: round(ended - marks.spawned),
+      }),
+    };
     gitTransfers.inc({ transport: "http", service, outcome });
     log("info", "git transfer", {
       transport: "http",
@@ -164,6 +186,7 @@ async function serveHeld(
       outcome,
       ...(clone ? { clone } : {}),
       ms,
+      ...phases,
     });
   };
   if (advertise && service === "git-upload-pack" && v2) {
@@ -231,6 +254,7 @@ async function serveHeld(
       stdout: "piped",
       stderr: "piped",
     }).spawn();
+    marks.spawned = performance.now();
   } catch (err) {
     release();
     await pump?.cancel();
@@ -256,7 +280,7 @@ async function serveHeld(
         stderr: errText.slice(0, 500),
       });
     }
-    if (service === "git-receive-pack" && !advertise) await recordPush(ctx, repo, status.success);
+    if (service === "git-receive-pack" && !advertise) recordPushLater(ctx, repo, status.success);
   }));
 
   // Protocol v0/v1 advertisements start with a service line; v2 has none (as in http-backend).

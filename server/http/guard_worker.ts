@@ -16,23 +16,27 @@ import {
 import { collectGarbage } from "../memory.ts";
 import { AddressCounts, normalizeIp } from "../ip.ts";
 
-/** Messages from the app thread. */
+/**
+ * Messages from the app thread. One thread guards every listener of the server (each a `Guard`),
+ * told apart by `id`.
+ */
 export type GuardCommand =
   | {
     type: "start";
+    id: number;
     bind: { hostname: string; port: number };
     opts: GuardOptions;
     flight: SharedArrayBuffer;
     /** Answer some requests on this thread (see LocalReads in connection_guard.ts). */
     localAnswerer: { module: string; arg: string; unavailable: string } | null;
   }
-  | { type: "stop" }
-  | { type: "drain" }
+  | { type: "stop"; id: number }
+  | { type: "drain"; id: number }
   /** The server is idle: give this thread's unused heap back. */
   | { type: "release" };
 
-/** Messages to the app thread. */
-export type GuardEvent =
+/** What one listener's guard tells the app thread. */
+export type ListenerEvent =
   | { type: "listening"; hostname: string; port: number }
   | { type: "failed"; name: string; message: string }
   | { type: "closed"; reason: CloseReason }
@@ -42,35 +46,44 @@ export type GuardEvent =
   | { type: "stopped" }
   | { type: "drained" };
 
-function send(event: GuardEvent): void {
-  self.postMessage(event);
+/** Messages to the app thread: an event of the listener `id`. */
+export type GuardEvent = ListenerEvent & { id: number };
+
+/** Sends the events of one listener. */
+type Emit = (event: ListenerEvent) => void;
+
+function emitterOf(id: number): Emit {
+  return (event) => self.postMessage({ ...event, id } satisfies GuardEvent);
 }
 
-let guard: Guard | null = null;
+const guards = new Map<number, Guard>();
 
 self.onmessage = async (e: MessageEvent<GuardCommand>) => {
   const cmd = e.data;
+  if (cmd.type === "release") return collectGarbage();
+  const emit = emitterOf(cmd.id);
   if (cmd.type === "start") {
     try {
-      guard = new Guard(
+      const guard = new Guard(
         cmd.bind,
         cmd.opts,
         new FlightSlots(cmd.flight),
-        cmd.localAnswerer ? await openLocalAnswerer(cmd.localAnswerer) : null,
+        cmd.localAnswerer ? await openLocalAnswerer(cmd.localAnswerer, emit) : null,
+        emit,
       );
+      guards.set(cmd.id, guard);
+      emit({ type: "listening", ...(guard.addr) });
     } catch (err) {
       const name = err instanceof Error ? err.name : "Error";
-      return send({ type: "failed", name, message: String(err) });
+      emit({ type: "failed", name, message: String(err) });
     }
-    send({ type: "listening", ...(guard.addr) });
   } else if (cmd.type === "stop") {
-    await guard?.stopAccepting();
-    send({ type: "stopped" });
-  } else if (cmd.type === "release") {
-    collectGarbage();
+    await guards.get(cmd.id)?.stopAccepting();
+    emit({ type: "stopped" });
   } else if (cmd.type === "drain") {
-    await guard?.drained();
-    send({ type: "drained" });
+    await guards.get(cmd.id)?.drained();
+    guards.delete(cmd.id);
+    emit({ type: "drained" });
   }
 };
 
@@ -86,12 +99,13 @@ const SERVED_REPORT_MS = 10;
  */
 async function openLocalAnswerer(
   { module, arg, unavailable }: { module: string; arg: string; unavailable: string },
+  emit: Emit,
 ): Promise<LocalAnswerer | null> {
   try {
     const loaded: LocalAnswererModule = await import(module);
     return await loaded.openLocalAnswerer(arg);
   } catch (err) {
-    send({ type: "log", level: "warn", msg: unavailable, error: String(err) });
+    emit({ type: "log", level: "warn", msg: unavailable, error: String(err) });
     return null;
   }
 }
@@ -109,6 +123,7 @@ class Guard {
     readonly opts: GuardOptions,
     readonly slots: FlightSlots,
     readonly answerer: LocalAnswerer | null,
+    readonly emit: Emit,
   ) {
     this.#exempt = new Set(opts.exemptAddresses);
     this.#listener = Deno.listen({ hostname: bind.hostname, port: bind.port });
@@ -135,12 +150,17 @@ class Guard {
       } catch (err) {
         if (this.#stopping || err instanceof Deno.errors.BadResource) return;
         // Out of file descriptors and the like: keep serving the connections we have.
-        send({ type: "log", level: "warn", msg: "http accept failed", error: String(err) });
+        this.emit({ type: "log", level: "warn", msg: "http accept failed", error: String(err) });
         await new Promise((r) => setTimeout(r, 100));
         continue;
       }
       this.#serve(client).catch((err) => {
-        send({ type: "log", level: "error", msg: "http connection failed", error: String(err) });
+        this.emit({
+          type: "log",
+          level: "error",
+          msg: "http connection failed",
+          error: String(err),
+        });
       });
     }
   }
@@ -169,7 +189,7 @@ class Guard {
       this.opts.maxHeaderBytes,
       {
         connect: () => Deno.connect({ transport: "unix", path: this.opts.socketPath }),
-        onClose: (reason) => send({ type: "closed", reason }),
+        onClose: (reason) => this.emit({ type: "closed", reason }),
         answerer: this.answerer,
         onAnswered: (path, ms) => this.#served(path, ms),
       },
@@ -197,12 +217,12 @@ class Guard {
    * connection before the client reads the answer. Logged at most every 10 s.
    */
   async #refuseAddress(client: Deno.TcpConn, address: string): Promise<void> {
-    send({ type: "closed", reason: "per_address_limit" });
+    this.emit({ type: "closed", reason: "per_address_limit" });
     const r = this.#refusals;
     r.count++;
     r.address = address;
     if (Date.now() - r.loggedAt >= 10_000) {
-      send({
+      this.emit({
         type: "log",
         level: "warn",
         msg: "http connections refused: too many open from one address",
@@ -240,7 +260,7 @@ class Guard {
 
   #report = (): void => {
     if (this.#servedBatch.length === 0) return;
-    send({ type: "served", served: this.#servedBatch.join("\n") });
+    this.emit({ type: "served", served: this.#servedBatch.join("\n") });
     this.#servedBatch = [];
   };
 

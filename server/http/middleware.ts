@@ -22,7 +22,7 @@ export function recordRequest(
     method,
     path,
     status,
-    ms: Math.round(performance.now() - req.startMs),
+    ms: Math.round((performance.now() - req.startMs) * 100) / 100,
   });
 }
 

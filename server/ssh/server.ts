@@ -15,9 +15,10 @@ import { authenticate, type AuthState, logAuthFailure, newAuthState } from "./au
 import { loadOrCreateHostKey } from "./hostkey.ts";
 import { holdKexInitUntilPeerSpeaks } from "./kexinit_hold.ts";
 import { handleSession, type Peer } from "./session.ts";
-import { type Algorithms, type Connection, createSsh2Server } from "./ssh2.ts";
+import { type Algorithms, type Connection, createSsh2Server, type Ssh2Server } from "./ssh2.ts";
 import { type MaxStartups, type Refusal, StartupSlots } from "./startups.ts";
 import { coalesceWrites } from "./write_coalescer.ts";
+import { type ConnectionTimeline, newTimeline } from "./timeline.ts";
 
 /** Timeouts and caps of the SSH server (see docs/decisions/ssh.md). */
 export interface SshLimits {
@@ -117,16 +118,39 @@ export async function startSshServer(
       fingerprint: hostKey.fingerprint,
     });
   }
-  const ssh = createSsh2Server({
-    hostKeys: [hostKey.privateKey],
-    algorithms: ALGORITHMS,
-    ident: "Signet",
-    keepaliveInterval: limits.keepaliveIntervalMs,
-    keepaliveCountMax: limits.keepaliveCountMax,
-  });
+  // The ssh2 server is made by the first connection (ssh2.ts says why); every later one reuses it.
+  let ssh: Ssh2Server | null = null;
+  let making: Promise<Ssh2Server> | null = null;
+  const sshServer = () =>
+    making ??= createSsh2Server({
+      hostKeys: [hostKey.privateKey],
+      algorithms: ALGORITHMS,
+      ident: "Signet",
+      keepaliveInterval: limits.keepaliveIntervalMs,
+      keepaliveCountMax: limits.keepaliveCountMax,
+    }).then((server) => {
+      // ssh2 reports a connection once the client's identification line has arrived.
+      server.on("connection", (client, info) => {
+        const remote = normalizeIp(info.ip) ?? info.ip;
+        const waiting = pending.get(`${remote}:${info.port}`);
+        waiting?.identified();
+        handleConnection(
+          ctx,
+          client,
+          remote,
+          limits,
+          waiting?.timeline ?? newTimeline(),
+          () => waiting?.authenticated(),
+        );
+      });
+      return (ssh = server);
+    });
   const sockets = new Set<Socket>();
   /** Connections not authenticated yet, by `remote:port`: called as they get further. */
-  const pending = new Map<string, { identified(): void; authenticated(): void }>();
+  const pending = new Map<
+    string,
+    { timeline: ConnectionTimeline; identified(): void; authenticated(): void }
+  >();
   const perIp = new AddressCounts();
   const startups = new StartupSlots<Socket>(
     limits.maxStartups,
@@ -159,8 +183,13 @@ export async function startSshServer(
       }, ms);
     const identDeadline = timeout("ssh identification timeout", limits.identTimeoutMs);
     const deadline = timeout("ssh handshake timeout", limits.handshakeTimeoutMs);
+    const timeline = newTimeline();
     const progress = {
-      identified: () => clearTimeout(identDeadline),
+      timeline,
+      identified: () => {
+        timeline.identified = performance.now();
+        clearTimeout(identDeadline);
+      },
       authenticated() {
         startups.release(socket);
         clearTimeout(deadline);
@@ -177,9 +206,20 @@ export async function startSshServer(
       clearTimeout(deadline);
     });
     socket.on("error", () => {});
-    coalesceWrites(socket);
-    holdKexInitUntilPeerSpeaks(socket);
-    ssh.injectSocket(socket);
+    // Until ssh2 has the socket, nothing reads it (no data listener): what the client sends waits.
+    const handOver = (server: Ssh2Server) => {
+      if (socket.destroyed) return;
+      coalesceWrites(socket);
+      holdKexInitUntilPeerSpeaks(socket);
+      server.injectSocket(socket);
+    };
+    if (ssh) handOver(ssh);
+    else {
+      sshServer().then(handOver, (err) => {
+        log("error", "ssh server could not start", { error: String(err) });
+        socket.destroy();
+      });
+    }
   });
 
   /** Closes a connection refused before the SSH handshake, and logs it (at most every 10 s). */
@@ -187,14 +227,6 @@ export async function startSshServer(
     socket.destroy();
     refused(remote, reason, limits);
   }
-
-  // ssh2 reports a connection once the client's identification line has arrived.
-  ssh.on("connection", (client, info) => {
-    const remote = normalizeIp(info.ip) ?? info.ip;
-    const waiting = pending.get(`${remote}:${info.port}`);
-    waiting?.identified();
-    handleConnection(ctx, client, remote, limits, () => waiting?.authenticated());
-  });
 
   await new Promise<void>((resolve, reject) => {
     tcp.once("error", reject);
@@ -230,6 +262,7 @@ function handleConnection(
   client: Connection,
   remote: string,
   limits: SshLimits,
+  timeline: ConnectionTimeline,
   authenticated: () => void,
 ): void {
   const auth: AuthState = newAuthState();
@@ -239,19 +272,22 @@ function handleConnection(
 
   client.on("error", () => {});
   client.on("authentication", (request) => {
+    const started = performance.now();
     Promise.resolve(authenticate(request, auth, remote, limits.maxAuthFailures, ctx.limiter))
       .then((ok) => {
+        timeline.authMs += performance.now() - started;
         if (!ok) client.end();
       });
   });
   client.on("ready", () => {
+    timeline.authenticated = performance.now();
     authenticated();
     const key = auth.key!;
     const activity = new ActivityTimer(limits.idleTimeoutMs, () => {
       log("info", "ssh idle timeout", { remote_addr: remote });
       client.end();
     });
-    peer = { ctx, key, fingerprint: fingerprint(key.blob), remote, activity, closed };
+    peer = { ctx, key, fingerprint: fingerprint(key.blob), remote, activity, closed, timeline };
     client.on("session", (accept) => handleSession(peer!, accept));
   });
   client.on("close", () => {

@@ -15,6 +15,7 @@ import { ChannelIO } from "./io.ts";
 import { greeting, unregisteredRefusal } from "./messages.ts";
 import { runSignup } from "./signup.ts";
 import type { ServerChannel, Session } from "./ssh2.ts";
+import { type CommandMarks, type ConnectionTimeline, phasesOf } from "./timeline.ts";
 
 /** Most commands one connection may run at the same time. */
 export const MAX_COMMANDS_PER_CONNECTION = 10;
@@ -28,6 +29,8 @@ export interface Peer {
   activity: ActivityTimer;
   /** Resolves when the connection is gone. */
   closed: Promise<void>;
+  /** When the connection reached each step (for the log's phases). */
+  timeline: ConnectionTimeline;
 }
 
 /** Serves one session channel of `peer`. */
@@ -78,7 +81,9 @@ async function runExec(
   env: Record<string, string>,
 ): Promise<void> {
   peer.activity.touch();
+  const marks: CommandMarks = { exec: performance.now() };
   const user = await findUserBySshKey(peer.ctx, peer.key.line);
+  marks.user = performance.now();
   if (!user) {
     io.discardInput();
     log("info", "ssh command refused: key not registered", { remote_addr: peer.remote });
@@ -93,8 +98,8 @@ async function runExec(
   const release = peer.activity.hold();
   const started = performance.now();
   try {
-    const status = await runCommand(peer.ctx, user, io, commandLine, env);
-    logSession(peer, user.username, commandLine, status, started);
+    const status = await runCommand(peer.ctx, user, io, commandLine, env, marks);
+    logSession(peer, user.username, commandLine, status, started, marks);
     io.finish(status);
   } finally {
     release();
@@ -108,13 +113,14 @@ async function runCommand(
   io: ChannelIO,
   commandLine: string,
   env: Record<string, string>,
+  marks: CommandMarks,
 ): Promise<number> {
   let status: number;
   let message: string;
   try {
     const { command, args } = resolveCommand(splitCommandLine(commandLine));
     if (!command.readsInput) io.discardInput();
-    return await command.run({ ctx, user, args, env, io });
+    return await command.run({ ctx, user, args, env, io, marks });
   } catch (err) {
     io.discardInput();
     if (err instanceof UsageError) {
@@ -133,7 +139,9 @@ async function runCommand(
 
 async function runShell(peer: Peer, io: ChannelIO): Promise<void> {
   peer.activity.touch();
+  const marks: CommandMarks = { exec: performance.now() };
   const user = await findUserBySshKey(peer.ctx, peer.key.line);
+  marks.user = performance.now();
   const started = performance.now();
   if (user) {
     io.discardInput();
@@ -153,6 +161,7 @@ function logSession(
   command: string,
   status: number,
   started: number,
+  marks?: CommandMarks,
 ): void {
   log("info", "ssh session", {
     remote_addr: peer.remote,
@@ -160,6 +169,7 @@ function logSession(
     command: command.replace(/[^\x20-\x7e]/g, "?").slice(0, 120),
     exit_status: status,
     ms: Math.round(performance.now() - started),
+    ...(marks ? phasesOf(peer.timeline, marks) : {}),
   });
 }
 

@@ -2,7 +2,7 @@
  * The parts of the npm `ssh2` server API Signet uses, typed here: `@types/ssh2` depends on
  * Node 18's global types, which would replace Deno's own (breaking `node:sqlite` and timers).
  */
-import ssh2 from "ssh2";
+import type ssh2Module from "ssh2";
 import type { Socket } from "node:net";
 import type { Duplex, Writable } from "node:stream";
 
@@ -90,12 +90,26 @@ export interface Ssh2Server {
   on(event: "connection", listener: (client: Connection, info: ClientInfo) => void): this;
 }
 
-/** Creates an ssh2 server. */
-export function createSsh2Server(config: ServerConfig): Ssh2Server {
-  return new ssh2.Server(config);
+// ssh2 (with the Node APIs it pulls in, some 15 MB of memory) is loaded by the first SSH
+// connection, not at start: a server nobody reaches over SSH never holds it.
+let loaded: typeof ssh2Module | null = null;
+let loading: Promise<typeof ssh2Module> | null = null;
+
+/** Loads ssh2 (once). */
+function loadSsh2(): Promise<typeof ssh2Module> {
+  return loading ??= import("ssh2").then((m) => (loaded = m.default));
 }
 
-/** Parses a public or private key (SSH wire blob, OpenSSH or PEM text). */
+/** Creates an ssh2 server, loading ssh2 first if no one has yet. */
+export async function createSsh2Server(config: ServerConfig): Promise<Ssh2Server> {
+  return new (await loadSsh2()).Server(config);
+}
+
+/**
+ * Parses a public or private key (SSH wire blob, OpenSSH or PEM text). Called during an SSH
+ * connection's authentication, so after `createSsh2Server` loaded ssh2; throws before that.
+ */
 export function parseKey(data: Uint8Array | string): ParsedKey | ParsedKey[] | Error {
-  return ssh2.utils.parseKey(data);
+  if (!loaded) throw new Error("ssh2 is not loaded: create the ssh2 server first");
+  return loaded.utils.parseKey(data);
 }

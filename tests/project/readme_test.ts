@@ -5,6 +5,7 @@
  * server `deno task start` runs there; and the nginx example passes `nginx -t` where nginx is
  * installed. The blocks are read from README.md itself; only the ports are changed, to free ones.
  */
+import { pollUntil } from "../helpers/wait.ts";
 import { assert, assertEquals } from "../helpers/assert.ts";
 import { freePort } from "../../testing/ports.ts";
 import { run, runOk } from "../../testing/run.ts";
@@ -171,9 +172,14 @@ Deno.test({
         runOk("git", ["-C", `${checkout}/${dir}`, "log", "--format=%s"], { env });
       assertEquals(await log("hello-copy"), "first\n");
       assertEquals(await log("hello-ssh"), "first\n");
-      const demo = await fetch(`http://127.0.0.1:${ports.http}/api/repos/carol/demo`);
-      const body = await demo.json();
-      assertEquals(demo.status, 200, JSON.stringify(body));
+      // A push is recorded once its client was answered: wait for it (bounded).
+      let status = 0;
+      const body = await pollUntil(async () => {
+        const demo = await fetch(`http://127.0.0.1:${ports.http}/api/repos/carol/demo`);
+        status = demo.status;
+        return await demo.json();
+      }, (b) => Boolean(b.repo?.pushed_at ?? b.pushed_at));
+      assertEquals(status, 200, JSON.stringify(body));
       assert(
         body.repo?.pushed_at ?? body.pushed_at,
         `carol/demo was never pushed: ${JSON.stringify(body)}`,

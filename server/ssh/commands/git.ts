@@ -4,9 +4,9 @@ import { authorizeGit, type GitService, isPush } from "../../domain/access.ts";
 import { gitServerEnv, gitSlots } from "../../domain/git.ts";
 import { AdvertisementEnd, SessionSlot } from "../git_slot.ts";
 import { parseRepoPath } from "../../../protocol/names.ts";
-import { getRepo, recordPush, repoDir } from "../../domain/repos.ts";
+import { recordPushLater, repoDir } from "../../domain/repos.ts";
 import { recoverBeforePush } from "../../domain/stale_locks.ts";
-import { holdRepo } from "../../domain/repo_locks.ts";
+import { findAndHoldRepo } from "../../domain/repo_locks.ts";
 import { log } from "../../log.ts";
 import { gitTransfers } from "../../metrics.ts";
 import { trackTransfer } from "../../transfers.ts";
@@ -27,13 +27,13 @@ export function gitCommand(service: GitService): SshCommand {
     async run(inv) {
       expectArgs(inv, command, 1, 1);
       const path = parseRepoPath(inv.args[0]);
-      const repo = await getRepo(inv.ctx, path.owner, path.name);
-      authorizeGit("ssh", service, repo, inv.user);
       // The repository stays while git runs: a delete (on any instance) waits, or refused us.
-      const release = await holdRepo(inv.ctx, repo);
+      const { repo, release } = await findAndHoldRepo(inv.ctx, path.owner, path.name);
+      if (inv.marks) inv.marks.held = performance.now();
       let code: number;
       const started = performance.now();
       try {
+        authorizeGit("ssh", service, repo, inv.user);
         if (isPush(service)) await recoverBeforePush(repoDir(inv.ctx, repo.owner, repo.name));
         const done = runGit(inv, service, repo);
         trackTransfer(done);
@@ -42,7 +42,8 @@ export function gitCommand(service: GitService): SshCommand {
         release();
       }
       const outcome = code === 0 ? "ok" : "failed";
-      if (isPush(service)) await recordPush(inv.ctx, repo, code === 0);
+      // The client gets its exit status at once; the push's bookkeeping follows.
+      if (isPush(service)) recordPushLater(inv.ctx, repo, code === 0);
       gitTransfers.inc({ transport: "ssh", service, outcome });
       log("info", "git transfer", {
         transport: "ssh",
@@ -108,6 +109,7 @@ async function runGitProcess(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  if (inv.marks) inv.marks.spawned = performance.now();
   let exited = false;
   const kill = () => {
     if (exited) return;
@@ -140,6 +142,7 @@ async function runGitProcess(
   if (!outOk || !errOk) kill();
   const status = await child.status;
   exited = true;
+  if (inv.marks) inv.marks.exited = performance.now();
   return status.code;
 }
 

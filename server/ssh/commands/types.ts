@@ -1,4 +1,5 @@
 /** What every SSH command receives and how it reports a wrong invocation. */
+import type { CommandMarks } from "../timeline.ts";
 import type { UserRow } from "../../../db/users.ts";
 import { parseRepoPath } from "../../../protocol/names.ts";
 import type { Signet } from "../../context.ts";
@@ -14,6 +15,8 @@ export interface Invocation {
   /** Environment accepted from the client's `env` requests (only GIT_PROTOCOL). */
   env: Record<string, string>;
   io: ChannelIO;
+  /** When the command reached each step (for the log's phases); commands may add theirs. */
+  marks?: CommandMarks;
 }
 
 /** An SSH command: one file under server/ssh/commands/ each. */

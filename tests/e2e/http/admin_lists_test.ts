@@ -3,6 +3,7 @@
  * the real server: keyset pages with totals and offsets, sorts, filters, bad parameters as 400
  * JSON, and repository sizes kept in the row after a push instead of walked per request.
  */
+import { pollUntil } from "../../helpers/wait.ts";
 import { serverSql } from "../../../testing/database.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, makeKey, mintInvite, postJson, signedIn } from "../../../testing/accounts.ts";
@@ -344,11 +345,7 @@ serverTest("paged listings: admin repositories, users, invites and GET /api/repo
     const remote = `http://alice:${alice.token}@127.0.0.1:${server.httpPort}/alice/sized.git`;
     await runOk("git", ["push", "-q", remote, "main"], { cwd: work, env });
     // The push is recorded once git has exited, beside the response: wait for it (bounded).
-    let after = await find();
-    for (let i = 0; i < 200 && after.pushed_at === null; i++) {
-      await new Promise((r) => setTimeout(r, 50));
-      after = await find();
-    }
+    const after = await pollUntil(find, (r) => r.pushed_at !== null);
     assert(after.pushed_at !== null, "the push was recorded");
     assert(after.size_bytes > before.size_bytes, `${after.size_bytes} > ${before.size_bytes}`);
 

@@ -151,6 +151,23 @@ serverTest("smart HTTP", {}, async (server, t) => {
     await ok.body?.cancel();
   });
 
+  await t.step(
+    "a name never created gets no lock file; a repository without one still serves",
+    async () => {
+      const dir = `${server.dataDir}/repos/alice`;
+      const res = await fetch(`${server.httpUrl}/alice/nope.git/info/refs?service=git-upload-pack`);
+      assertEquals(res.status, 404);
+      await res.body?.cancel();
+      const names = (await Array.fromAsync(Deno.readDir(dir))).map((e) => e.name);
+      assert(!names.some((n) => n.startsWith("nope")), names.join(", "));
+      // A repository made before lock files existed (or restored without them) has none.
+      await Deno.remove(`${dir}/hello.git.lock`);
+      const r = await git(["ls-remote", url]);
+      assertEquals(r.code, 0, r.stderr);
+      assert(await Deno.stat(`${dir}/hello.git.lock`), "the lock file is made on first use");
+    },
+  );
+
   await t.step("large (gzip-encoded) fetch requests work", async () => {
     // 80 branches make the want list exceed 1 KiB, so git gzips the upload-pack request.
     for (let i = 0; i < 80; i++) {

@@ -1,4 +1,5 @@
 /** End-to-end tests of git over SSH with the real OpenSSH client and real git. */
+import { pollUntil } from "../../helpers/wait.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, createUser, login, makeKey } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
@@ -30,7 +31,11 @@ serverTest("git over SSH", {}, async (server, t) => {
     const r = await run("git", ["push", url, "main"], { cwd: work, env: aliceEnv });
     assertEquals(r.code, 0, r.stderr);
     assertEquals(await serverHead(), head);
-    const view = await (await fetch(`${server.httpUrl}/api/repos/alice/hello`)).json();
+    // The push is recorded once the client has its exit status: wait for it (bounded).
+    const view = await pollUntil(
+      async () => await (await fetch(`${server.httpUrl}/api/repos/alice/hello`)).json(),
+      (v) => Boolean(v.repo.pushed_at),
+    );
     assert(view.repo.pushed_at, "a successful push is recorded");
   });
 
