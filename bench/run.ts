@@ -10,6 +10,9 @@
  * alone and prints its section).
  * `deno task bench --scale [--quick]`: the registry at 1,000,000 bots on both engines instead
  * (bench/scale.ts; writes bench/SCALE.md).
+ * `deno task bench --pages [--quick] [--out FILE] [--into bench/RESULTS.md]`: the public registry
+ * pages alone, at 100,000 bots: bytes, server time, first contentful paint (bench/pages.ts; prints
+ * its section, and puts it into the file `--into`).
  * It exits non-zero only when something fails (a clone, a server), never because of timings.
  * (Over 400 lines on purpose: it is the one script that orders the phases, start to finish; each
  * phase's work lives in its own module.)
@@ -56,6 +59,7 @@ import {
 } from "./cluster_workloads.ts";
 import { startPostgres, type TestPostgres } from "../testing/postgres.ts";
 import { runScale } from "./scale.ts";
+import { runPages } from "./pages.ts";
 import {
   type BenchReport,
   checkClusterGoals,
@@ -250,9 +254,20 @@ async function main(): Promise<number> {
       "skip-cluster": { type: "boolean", default: false },
       "only-cluster": { type: "boolean", default: false },
       scale: { type: "boolean", default: false },
+      pages: { type: "boolean", default: false },
+      into: { type: "string" },
     },
   });
   if (values.scale) return await runScale({ quick: Boolean(values.quick), out: values.out });
+  if (values.pages) {
+    return await runPages({
+      bots: values.quick ? 2_000 : 100_000,
+      seconds: values.quick ? 1 : 3,
+      loads: values.quick ? 5 : 15,
+      out: values.out,
+      into: values.into,
+    });
+  }
   const mode = modeSettings(Boolean(values.quick));
   if (values.runs) mode.runs = Number(values.runs);
   const started = new Date();

@@ -72,6 +72,18 @@ export interface BotHit {
   record: string;
 }
 
+/** One match counted for a search's totals and facets: its id and status. */
+export interface BotMatch {
+  botId: string;
+  status: string;
+}
+
+/** How many of some bots hold one capability. */
+export interface CapabilityCount {
+  capability: string;
+  count: number;
+}
+
 /** Counts used by the stats endpoint. */
 export interface RegistryCounts {
   botsByStatus: Record<string, number>;
@@ -90,6 +102,21 @@ export interface BotStore {
    * for the same data. `memory` lets an engine remember plan hints between calls.
    */
   search(query: BotQuery, memory?: PlanMemory): Promise<BotHit[]>;
+  /**
+   * The ids and statuses of the bots `search` would return for `query` (same filters, order and
+   * limit), without their records: what a search's total and facets are counted from.
+   */
+  matches(query: BotQuery, memory?: PlanMemory): Promise<BotMatch[]>;
+  /**
+   * The capabilities held by `botIds`, each with how many of them hold it: most common first,
+   * ties by capability in byte order, at most `limit`.
+   */
+  capabilityCounts(botIds: string[], limit: number): Promise<CapabilityCount[]>;
+  /**
+   * The stored records of the bots that name `controllerId` among their controllers, ordered by
+   * bot_id, after `after` (keyset paging), at most `limit`.
+   */
+  controlled(controllerId: string, after: string | null, limit: number): Promise<BotHit[]>;
   /** Bots and keys by status, and controller links. */
   counts(): Promise<RegistryCounts>;
 }

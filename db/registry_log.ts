@@ -25,6 +25,11 @@ export interface AuditLogStore {
   append(row: LogRow): Promise<void>;
   /** Up to `limit` entries (JSON text) with seq > `after`, optionally of one bot, in order. */
   read(opts: { after: number; limit: number; botId?: string }): Promise<string[]>;
+  /**
+   * Up to `limit` entries (JSON text) with seq < `before` (all when null), optionally of one bot,
+   * newest first.
+   */
+  readNewest(opts: { before: number | null; limit: number; botId?: string }): Promise<string[]>;
   /** Number of entries, and of entries created at or after `sinceMs`. */
   count(sinceMs: number): Promise<{ total: number; since: number }>;
 }

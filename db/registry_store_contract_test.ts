@@ -71,6 +71,13 @@ const CASES: Record<string, Case> = {
       entries.filter((e) => e.writer % 3 === 1).map((e) => e.seq),
     );
     assertEquals(await s.log.count(15_000), { total: 20, since: 6 });
+    const seqs = (e: string[]) => e.map((x) => JSON.parse(x).seq);
+    assertEquals(seqs(await s.log.readNewest({ before: null, limit: 3 })), [20, 19, 18]);
+    assertEquals(seqs(await s.log.readNewest({ before: 3, limit: 5 })), [2, 1]);
+    assertEquals(
+      seqs(await s.log.readNewest({ before: null, limit: 100, botId: "bot1" })),
+      of1.map((e) => e.seq).reverse(),
+    );
     return { page, count: await s.log.count(15_000) };
   },
 
@@ -281,6 +288,45 @@ contractSuite("registry store contract", CASES, {
         under,
         searchCorpus().filter((b) => b.searchText.includes("_")).map((b) => b.botId).sort(),
       );
+    });
+    await t.step("search counts: matches and capability counts agree with the corpus", async () => {
+      const s = await open();
+      await loadCorpus(s);
+      const base: BotQuery = { q: null, status: null, capability: null, after: null, limit: 1000 };
+      for (const query of SEARCHES) {
+        const found = await s.bots.matches({ ...base, ...query });
+        const expected = reference(query).slice(0, query.limit ?? 1000);
+        assertEquals(found.map((m) => m.botId), expected, JSON.stringify(query));
+        const status = new Map(searchCorpus().map((b) => [b.botId, b.status]));
+        for (const m of found) assertEquals(m.status, status.get(m.botId));
+        const ids = expected.slice(0, 40);
+        const counts = new Map<string, number>();
+        for (const b of searchCorpus()) {
+          if (!ids.includes(b.botId)) continue;
+          for (const c of b.capabilities) counts.set(c, (counts.get(c) ?? 0) + 1);
+        }
+        const want = [...counts].map(([capability, count]) => ({ capability, count }))
+          .sort((a, b) => b.count - a.count || (a.capability < b.capability ? -1 : 1))
+          .slice(0, 3);
+        assertEquals(await s.bots.capabilityCounts(ids, 3), want, JSON.stringify(query));
+      }
+      assertEquals(await s.bots.capabilityCounts([], 5), []);
+    });
+    await t.step("controlled: the bots naming a controller, in id order, paged", async () => {
+      const s = await open();
+      for (const id of ["z9", "a1", "B2", "m5", "_x"]) {
+        await s.transaction((tx) =>
+          tx.bots.save(bot(id, id, { controllers: id === "m5" ? ["other"] : ["boss", "other"] }))
+        );
+      }
+      const ids = async (after: string | null, limit: number) =>
+        (await s.bots.controlled("boss", after, limit)).map((h) => h.botId);
+      assertEquals(await ids(null, 10), ["B2", "_x", "a1", "z9"]);
+      assertEquals(await ids(null, 2), ["B2", "_x"]);
+      assertEquals(await ids("_x", 2), ["a1", "z9"]);
+      assertEquals(await ids("z9", 2), []);
+      assertEquals((await s.bots.controlled("boss", null, 1))[0].record, bot("B2", "B2").record);
+      assertEquals(await s.bots.controlled("nobody", null, 5), []);
     });
   },
   async agree(openers) {

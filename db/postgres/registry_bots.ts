@@ -2,8 +2,10 @@
 import { rarestWindow } from "../search_plan.ts";
 import type {
   BotHit,
+  BotMatch,
   BotQuery,
   BotStore,
+  CapabilityCount,
   Memo,
   PlanMemory,
   RegistryCounts,
@@ -119,6 +121,34 @@ export function pgBots(sql: Sql): BotStore {
       });
       return found.map((r): BotHit => ({ botId: r.bot_id, record: r.record }));
     },
+    async matches(query, memory) {
+      const { text, params } = await searchStatement(sql, query, memory, "status");
+      const found = await rows<{ bot_id: string; status: string }>(sql, text, params, {
+        planEachTime: true,
+      });
+      return found.map((r): BotMatch => ({ botId: r.bot_id, status: r.status }));
+    },
+    async capabilityCounts(botIds, limit) {
+      if (botIds.length === 0) return [];
+      const found = await rows<{ capability: string; n: number }>(
+        sql,
+        `SELECT capability, COUNT(*)::int AS n FROM registry_capabilities
+         WHERE bot_id IN (SELECT jsonb_array_elements_text($1::text::jsonb))
+         GROUP BY capability ORDER BY n DESC, capability COLLATE "C" LIMIT $2`,
+        [JSON.stringify(botIds), limit],
+      );
+      return found.map((r): CapabilityCount => ({ capability: r.capability, count: Number(r.n) }));
+    },
+    async controlled(controllerId, after, limit) {
+      const found = await rows<{ bot_id: string; record: string }>(
+        sql,
+        `SELECT b.bot_id, b.record FROM registry_controllers c
+         JOIN registry_bots b ON b.bot_id = c.bot_id
+         WHERE c.controller_id = $1 AND c.bot_id > $2 ORDER BY c.bot_id LIMIT $3`,
+        [controllerId, after ?? "", limit],
+      );
+      return found.map((r): BotHit => ({ botId: r.bot_id, record: r.record }));
+    },
     async counts(): Promise<RegistryCounts> {
       const group = async (table: string) =>
         Object.fromEntries(
@@ -145,10 +175,11 @@ export async function searchStatement(
   sql: Sql,
   query: BotQuery,
   memory?: PlanMemory,
+  column: "record" | "status" = "record",
 ): Promise<{ text: string; params: unknown[] }> {
   const q = query.q?.toLowerCase() ?? null;
   const probe = q === null ? null : await probeFor(sql, q, memory ?? fallbackMemory);
-  return searchSql(query, probe);
+  return searchSql(query, probe, column);
 }
 
 /** The part of q to search the trigram index for, and whether q is known to be rare. */
@@ -168,7 +199,8 @@ interface Probe {
  */
 function searchSql(
   query: BotQuery,
-  probe: Probe | null = null,
+  probe: Probe | null,
+  column: "record" | "status",
 ): { text: string; params: unknown[] } {
   const where: string[] = [];
   const params: unknown[] = [];
@@ -193,9 +225,9 @@ function searchSql(
   if (query.status !== null) where.push(`b.status = ${arg(query.status)}`);
   const filter = where.length ? ` WHERE ${where.join(" AND ")}` : "";
   const text = probe?.rare
-    ? `WITH hits AS MATERIALIZED (SELECT b.bot_id, b.record FROM registry_bots b${filter})
-       SELECT bot_id, record FROM hits ORDER BY bot_id LIMIT ${arg(query.limit)}`
-    : `SELECT b.bot_id, b.record FROM registry_bots b${filter} ORDER BY b.bot_id LIMIT ${
+    ? `WITH hits AS MATERIALIZED (SELECT b.bot_id, b.${column} FROM registry_bots b${filter})
+       SELECT bot_id, ${column} FROM hits ORDER BY bot_id LIMIT ${arg(query.limit)}`
+    : `SELECT b.bot_id, b.${column} FROM registry_bots b${filter} ORDER BY b.bot_id LIMIT ${
       arg(query.limit)
     }`;
   return { text, params };

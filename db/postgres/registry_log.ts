@@ -47,6 +47,21 @@ export function pgLog(sql: Sql, tx?: TxState): AuditLogStore {
         );
       return found.map((r) => r.entry);
     },
+    async readNewest(opts) {
+      const before = opts.before ?? Number.MAX_SAFE_INTEGER;
+      const found = opts.botId === undefined
+        ? await rows<{ entry: string }>(
+          sql,
+          "SELECT entry FROM registry_log WHERE seq < $1 ORDER BY seq DESC LIMIT $2",
+          [before, opts.limit],
+        )
+        : await rows<{ entry: string }>(
+          sql,
+          "SELECT entry FROM registry_log WHERE bot_id = $1 AND seq < $2 ORDER BY seq DESC LIMIT $3",
+          [opts.botId, before, opts.limit],
+        );
+      return found.map((r) => r.entry);
+    },
     async count(sinceMs) {
       const [r] = await rows<{ total: number; since: number }>(
         sql,

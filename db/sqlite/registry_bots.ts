@@ -5,9 +5,11 @@
 import type { Database } from "./database.ts";
 import type {
   BotHit,
+  BotMatch,
   BotQuery,
   BotStore,
   BotWrite,
+  CapabilityCount,
   PlanMemory,
   RegistryCounts,
 } from "../registry_bots.ts";
@@ -71,6 +73,38 @@ export function saveBot(db: Database, bot: BotWrite): void {
  * sorted instead.
  */
 export function searchBotRecords(db: Database, query: BotQuery, memory?: PlanMemory): BotHit[] {
+  const rows = searchRows(db, query, "b.record", memory) as { bot_id: string; record: string }[];
+  return rows.map((r) => ({ botId: r.bot_id, record: r.record }));
+}
+
+/** `searchBotRecords` without the records: ids and statuses, for counting. */
+export function searchBotMatches(db: Database, query: BotQuery, memory?: PlanMemory): BotMatch[] {
+  const rows = searchRows(db, query, "b.status", memory) as { bot_id: string; status: string }[];
+  return rows.map((r) => ({ botId: r.bot_id, status: r.status }));
+}
+
+/** The capabilities of `botIds` with their counts (BotStore.capabilityCounts). */
+export function countCapabilities(
+  db: Database,
+  botIds: string[],
+  limit: number,
+): CapabilityCount[] {
+  if (botIds.length === 0) return [];
+  const rows = db.prepare(
+    `SELECT capability, COUNT(*) AS n FROM registry_capabilities
+     WHERE bot_id IN (SELECT value FROM json_each(?))
+     GROUP BY capability ORDER BY n DESC, capability LIMIT ?`,
+  ).all(JSON.stringify(botIds), limit) as { capability: string; n: number }[];
+  return rows.map((r) => ({ capability: r.capability, count: Number(r.n) }));
+}
+
+/** The rows (bot_id and `column`) of a search; see searchBotRecords. */
+function searchRows(
+  db: Database,
+  query: BotQuery,
+  column: string,
+  memory?: PlanMemory,
+): Record<string, unknown>[] {
   if (memory && sizeCheckDue(memory)) {
     const { n } = db.prepare("SELECT coalesce(max(rid), 0) AS n FROM registry_bots").get() as {
       n: number;
@@ -115,14 +149,10 @@ export function searchBotRecords(db: Database, query: BotQuery, memory?: PlanMem
   }
   if (query.after !== null) where.push([`${order} > ?`, query.after]);
   if (query.status !== null) where.push(["b.status = ?", query.status]);
-  const sql = `SELECT b.bot_id, b.record FROM ${from}${
+  const sql = `SELECT b.bot_id, ${column} FROM ${from}${
     where.length ? ` WHERE ${where.map(([w]) => w).join(" AND ")}` : ""
   } ORDER BY ${order} LIMIT ?`;
-  const rows = db.prepare(sql).all(...where.map(([, a]) => a), query.limit) as {
-    bot_id: string;
-    record: string;
-  }[];
-  return rows.map((r) => ({ botId: r.bot_id, record: r.record }));
+  return db.prepare(sql).all(...where.map(([, a]) => a), query.limit) as Record<string, unknown>[];
 }
 
 // Above this many trigram-index hits a term is "broad": an ordered scan fills a page sooner.
@@ -171,6 +201,21 @@ function trigramDocs(db: Database, trigram: string): number {
   return Number(row?.doc ?? 0);
 }
 
+/** The records of the bots `controllerId` controls (BotStore.controlled). */
+export function controlledBots(
+  db: Database,
+  controllerId: string,
+  after: string | null,
+  limit: number,
+): BotHit[] {
+  const rows = db.prepare(
+    `SELECT b.bot_id, b.record FROM registry_controllers c
+     JOIN registry_bots b ON b.bot_id = c.bot_id
+     WHERE c.controller_id = ? AND c.bot_id > ? ORDER BY c.bot_id LIMIT ?`,
+  ).all(controllerId, after ?? "", limit) as { bot_id: string; record: string }[];
+  return rows.map((r) => ({ botId: r.bot_id, record: r.record }));
+}
+
 /** Counts bots and keys by status, and controller links. */
 export function countBots(db: Database): RegistryCounts {
   const group = (sql: string) =>
@@ -202,6 +247,18 @@ export class SqliteBots implements Sync<BotStore> {
 
   search(query: BotQuery, memory?: PlanMemory): BotHit[] {
     return searchBotRecords(this.db, query, memory);
+  }
+
+  matches(query: BotQuery, memory?: PlanMemory): BotMatch[] {
+    return searchBotMatches(this.db, query, memory);
+  }
+
+  capabilityCounts(botIds: string[], limit: number): CapabilityCount[] {
+    return countCapabilities(this.db, botIds, limit);
+  }
+
+  controlled(controllerId: string, after: string | null, limit: number): BotHit[] {
+    return controlledBots(this.db, controllerId, after, limit);
   }
 
   counts(): RegistryCounts {

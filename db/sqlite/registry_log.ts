@@ -34,6 +34,17 @@ export class SqliteAuditLog implements Sync<AuditLogStore> {
     return (rows as { entry: string }[]).map((r) => r.entry);
   }
 
+  readNewest(opts: { before: number | null; limit: number; botId?: string }): string[] {
+    const before = opts.before ?? Number.MAX_SAFE_INTEGER;
+    const rows = opts.botId === undefined
+      ? this.db.prepare("SELECT entry FROM registry_log WHERE seq < ? ORDER BY seq DESC LIMIT ?")
+        .all(before, opts.limit)
+      : this.db.prepare(
+        "SELECT entry FROM registry_log WHERE bot_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+      ).all(opts.botId, before, opts.limit);
+    return (rows as { entry: string }[]).map((r) => r.entry);
+  }
+
   count(sinceMs: number): { total: number; since: number } {
     const total = this.db.prepare("SELECT COUNT(*) AS n FROM registry_log").get() as { n: number };
     const since = this.db.prepare("SELECT COUNT(*) AS n FROM registry_log WHERE created_ms >= ?")

@@ -293,6 +293,26 @@ export const SearchResponse = z.strictObject({
 const countsBy = (keys: readonly string[]) =>
   z.strictObject(Object.fromEntries(keys.map((k) => [k, z.number().int()])));
 
+/** How many bots a search matches, and its facets (GET /v1/search/counts). */
+export const SearchCountsResponse = z.strictObject({
+  total: z.number().int().openapi({
+    description: "bots matching; when `total_exact` is false, at least this many (`count_limit`)",
+  }),
+  total_exact: z.boolean(),
+  by_status: countsBy(["active", "revoked"]).openapi({
+    description: "matching bots by status (with the status filter left out)",
+  }),
+  capabilities: z.array(z.strictObject({ capability: z.string(), count: z.number().int() }))
+    .openapi({
+      description:
+        "the most common capabilities of the matching bots (with the capability filter left out), most common first",
+    }),
+  facets_exact: z.boolean().openapi({
+    description: "false when the facets were counted over the first `count_limit` matches only",
+  }),
+  count_limit: z.number().int(),
+}).openapi("SearchCountsResponse");
+
 /** Registry counts and metrics. */
 export const RegistryStatsResponse = z.strictObject({
   bots_total: z.number().int(),
@@ -330,7 +350,13 @@ export const LogEntry = z.strictObject({
 /** A page of audit log entries. */
 export const LogResponse = z.strictObject({
   entries: z.array(LogEntry),
-  next_after: z.number().int().nullable(),
+  next_after: z.number().int().nullable().openapi({
+    description:
+      "oldest first: pass as `after` for the next page (null at the end; newest first: always null)",
+  }),
+  next_before: z.number().int().nullable().optional().openapi({
+    description: "newest first (`order=desc`) only: pass as `before` for the next, older page",
+  }),
 }).openapi("LogResponse");
 
 /** A page of attestations. */
@@ -338,6 +364,19 @@ export const AttestationListResponse = z.strictObject({
   attestations: z.array(Attestation),
   next_cursor: z.string().nullable(),
 }).openapi("AttestationListResponse");
+
+/** One page of the bots a bot controls (GET /v1/bots/{bot_id}/controlled). */
+export const ControlledBotsResponse = z.strictObject({
+  bots: z.array(z.strictObject({
+    bot_id: z.string(),
+    name: z.string().optional(),
+    status: BotStatus,
+    label: z.string().optional().openapi({
+      description: "the label the bot gives this controller",
+    }),
+  })),
+  next_cursor: z.string().nullable().openapi({ description: "pass as `cursor` for the next page" }),
+}).openapi("ControlledBotsResponse");
 
 /** A proof as received. */
 export type ProofT = z.infer<typeof Proof>;

@@ -140,11 +140,13 @@ export function planMemory(): PlanMemory {
   return { broad: new Memo(1000, 600_000), trigramDocs: new Memo(20_000, 600_000) };
 }
 
-function encodeCursor(botId: string): string {
+/** The opaque cursor of the page after bot `botId` (search and other lists in bot_id order). */
+export function encodeCursor(botId: string): string {
   return encodeBase64Url(new TextEncoder().encode(`after:${botId}`));
 }
 
-function decodeCursor(cursor: string): string {
+/** The bot id of a cursor from `encodeCursor`; 400 when it is not one. */
+export function decodeCursor(cursor: string): string {
   const bytes = decodeBase64Url(cursor);
   const text = bytes ? new TextDecoder().decode(bytes) : "";
   const id = text.startsWith("after:") ? text.slice(6) : "";

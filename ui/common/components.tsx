@@ -5,6 +5,7 @@ import { ApiError } from "./api.ts";
 import { formatDateTime, timeAgo } from "./format.ts";
 import { Icon, type IconName } from "./icons.tsx";
 import { onLinkClick } from "./router.ts";
+import type { Preloaded } from "./preload.ts";
 
 /** An in-app link that navigates without a reload. */
 export function Link(
@@ -205,15 +206,34 @@ export type Resource<T> =
   }
   | { status: "ready"; data: T; error?: undefined };
 
-/** Loads `load()` whenever `deps` change; `reload` fetches again keeping the old data shown. */
+/** A preloaded API answer (preload.ts) as a Resource. */
+export function preloadedResource<T>(answer: Preloaded): Resource<T> {
+  return "data" in answer
+    ? { status: "ready", data: answer.data as T }
+    : { status: "error", error: answer.error, code: answer.status };
+}
+
+/**
+ * Loads `load()` whenever `deps` change; `reload` fetches again keeping the old data shown. With
+ * `initial` (what the server rendered the page from), the first render shows it and nothing is
+ * fetched until `deps` change.
+ */
 export function useResource<T>(
   load: () => Promise<T>,
   deps: unknown[],
+  initial?: Preloaded,
 ): [Resource<T>, () => void] {
-  const [state, setState] = useState<Resource<T>>({ status: "loading" });
+  const [state, setState] = useState<Resource<T>>(() =>
+    initial ? preloadedResource<T>(initial) : { status: "loading" }
+  );
   const [tick, setTick] = useState(0);
   const lastTick = useRef(tick);
+  const skipFirst = useRef(initial !== undefined);
   useEffect(() => {
+    if (skipFirst.current) {
+      skipFirst.current = false;
+      return;
+    }
     let live = true;
     if (lastTick.current === tick) setState({ status: "loading" });
     lastTick.current = tick;

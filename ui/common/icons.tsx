@@ -37,14 +37,11 @@ export function Icon(
   { name, title, class: cls }: { name: IconName; title?: string; class?: string },
 ): JSX.Element {
   return (
+    // Stroke and fill come from the stylesheet (.icon), not attributes: a page of results holds
+    // about a hundred icons, and server-rendered HTML carries each one.
     <svg
-      class={`icon ${cls ?? ""}`}
+      class={cls ? `icon ${cls}` : "icon"}
       viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      stroke-width="1.8"
-      stroke-linecap="round"
-      stroke-linejoin="round"
       aria-hidden={title ? undefined : "true"}
       role={title ? "img" : undefined}
     >

@@ -1,21 +1,31 @@
-/** A tiny History-API router: the current location as a signal, and navigation helpers. */
+/**
+ * A tiny History-API router: the current location as a signal, and navigation helpers. On the
+ * server (no `globalThis.location`) it starts at `/`; server rendering passes the URL to the app
+ * as a prop instead of reading this signal (a long-lived signal read in a render would keep every
+ * server-rendered component subscribed to it).
+ */
 import { signal } from "@preact/signals";
+import { clearPreloaded } from "./preload.ts";
 
 /** The current path and query, updated on navigation and on back/forward. */
 export const location = signal({
-  path: globalThis.location.pathname,
-  search: globalThis.location.search,
+  path: globalThis.location?.pathname ?? "/",
+  search: globalThis.location?.search ?? "",
 });
 
-globalThis.addEventListener("popstate", () => {
-  location.value = { path: globalThis.location.pathname, search: globalThis.location.search };
-});
+if (globalThis.location) {
+  globalThis.addEventListener("popstate", () => {
+    clearPreloaded();
+    location.value = { path: globalThis.location.pathname, search: globalThis.location.search };
+  });
+}
 
 /** Goes to `href` (same origin) without reloading; `replace` rewrites the current entry. */
 export function navigate(href: string, replace = false): void {
   const url = new URL(href, globalThis.location.href);
   if (replace) history.replaceState(null, "", url);
   else history.pushState(null, "", url);
+  clearPreloaded();
   location.value = { path: url.pathname, search: url.search };
   if (!replace) globalThis.scrollTo(0, 0);
 }

@@ -1,6 +1,14 @@
 /** Read-only calls to the registry API on this origin; the browser never holds a credential. */
 import { requestJson } from "../common/api.ts";
-import type { AttestationList, Bot, LogPage, SearchResponse, Stats } from "./types.ts";
+import type {
+  AttestationList,
+  Bot,
+  ControlledBots,
+  LogPage,
+  SearchCounts,
+  SearchResponse,
+  Stats,
+} from "./types.ts";
 
 /** Search filters as they appear in the page URL. */
 export interface SearchQuery {
@@ -24,26 +32,53 @@ function query(params: Record<string, string | number | undefined>): string {
   return text ? `?${text}` : "";
 }
 
+/** The URL of a search page (also the key of its preloaded answer). */
+export function searchUrl(q: SearchQuery): string {
+  const { q: text, status, capability, cursor, limit } = q;
+  return `/v1/search${query({ q: text, status, capability, cursor, limit: limit || PAGE_SIZE })}`;
+}
+
 /** GET /v1/search */
 export function searchBots(q: SearchQuery): Promise<SearchResponse> {
-  const { q: text, status, capability, cursor, limit } = q;
-  return requestJson(
-    `/v1/search${query({ q: text, status, capability, cursor, limit: limit || PAGE_SIZE })}`,
-  );
+  return requestJson(searchUrl(q));
 }
+
+/** The URL of a search's total and facets (its cursor and page size do not matter). */
+export function countsUrl(q: SearchQuery): string {
+  const { q: text, status, capability } = q;
+  return `/v1/search/counts${query({ q: text, status, capability })}`;
+}
+
+/** GET /v1/search/counts */
+export function getCounts(q: SearchQuery): Promise<SearchCounts> {
+  return requestJson(countsUrl(q));
+}
+
+/** The URL of the registry's statistics. */
+export const STATS_URL = "/v1/stats";
 
 /** GET /v1/stats */
 export function getStats(): Promise<Stats> {
-  return requestJson("/v1/stats");
+  return requestJson(STATS_URL);
+}
+
+/** The URL of bot `id`. */
+export function botUrl(id: string): string {
+  return `/v1/bots/${encodeURIComponent(id)}`;
 }
 
 /** GET /v1/bots/{id} */
 export function getBot(id: string): Promise<Bot> {
-  return requestJson(`/v1/bots/${encodeURIComponent(id)}`);
+  return requestJson(botUrl(id));
 }
 
 /** Whose attestations: those about the bot (`subject`) or those it made (`issuer`). */
 export type AttestationRole = "subject" | "issuer";
+
+/** The URL of a page of bot `id`'s attestations in `role`. */
+export function attestationsUrl(id: string, role: AttestationRole, cursor?: string): string {
+  return `/v1/bots/${encodeURIComponent(id)}/attestations${query({ role, cursor })}`;
+}
 
 /** GET /v1/bots/{id}/attestations?role= */
 export function getAttestations(
@@ -51,12 +86,42 @@ export function getAttestations(
   role: AttestationRole,
   cursor?: string,
 ): Promise<AttestationList> {
-  return requestJson(
-    `/v1/bots/${encodeURIComponent(id)}/attestations${query({ role, cursor })}`,
-  );
+  return requestJson(attestationsUrl(id, role, cursor));
 }
 
-/** GET /v1/bots/{id}/log */
-export function getLog(id: string, after?: number): Promise<LogPage> {
-  return requestJson(`/v1/bots/${encodeURIComponent(id)}/log${query({ after })}`);
+/** The URL of a page of the bots bot `id` controls. */
+export function controlledUrl(id: string, cursor?: string): string {
+  return `/v1/bots/${encodeURIComponent(id)}/controlled${query({ cursor })}`;
+}
+
+/** GET /v1/bots/{id}/controlled */
+export function getControlled(id: string, cursor?: string): Promise<ControlledBots> {
+  return requestJson(controlledUrl(id, cursor));
+}
+
+/** Log entries per page on a bot's page. */
+export const BOT_LOG_PAGE = 20;
+/** Log entries per page of the whole log. */
+export const LOG_PAGE = 50;
+
+/** The URL of a page of bot `id`'s audit log, newest first, before seq `before`. */
+export function logUrl(id: string, before?: number): string {
+  return `/v1/bots/${encodeURIComponent(id)}/log${
+    query({ order: "desc", limit: BOT_LOG_PAGE, before })
+  }`;
+}
+
+/** GET /v1/bots/{id}/log?order=desc */
+export function getLog(id: string, before?: number): Promise<LogPage> {
+  return requestJson(logUrl(id, before));
+}
+
+/** The URL of a page of the whole audit log, newest first, before seq `before`. */
+export function wholeLogUrl(before?: string): string {
+  return `/v1/log${query({ order: "desc", limit: LOG_PAGE, before })}`;
+}
+
+/** GET /v1/log?order=desc */
+export function getWholeLog(before?: string): Promise<LogPage> {
+  return requestJson(wholeLogUrl(before));
 }

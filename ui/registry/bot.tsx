@@ -3,7 +3,8 @@ import { useEffect } from "preact/hooks";
 import { CopyButton, Link, ResourceStatus, Time, useResource } from "../common/components.tsx";
 import { formatDateTime } from "../common/format.ts";
 import { Icon } from "../common/icons.tsx";
-import { getBot } from "./api.ts";
+import { botUrl, getBot } from "./api.ts";
+import { preloaded } from "../common/preload.ts";
 import { StatusBadge } from "./badges.tsx";
 import { NotFound } from "../common/shell.tsx";
 import { KeysSection } from "./bot/keys.tsx";
@@ -14,7 +15,7 @@ import { Aside } from "./bot/aside.tsx";
 
 /** The page of bot `id`. */
 export function BotPage({ id }: { id: string }) {
-  const [bot, reload] = useResource(() => getBot(id), [id]);
+  const [bot, reload] = useResource(() => getBot(id), [id], preloaded(botUrl(id)));
   const missing = bot.status === "error" && bot.code === 404;
   useEffect(() => {
     const name = missing ? "Bot not found" : bot.data?.name || id;

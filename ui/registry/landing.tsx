@@ -13,10 +13,21 @@ import {
   useResource,
 } from "../common/components.tsx";
 import { Icon } from "../common/icons.tsx";
-import { location, navigate } from "../common/router.ts";
-import { getStats, MAX_PAGE_SIZE, PAGE_SIZE, searchBots, type SearchQuery } from "./api.ts";
+import { navigate } from "../common/router.ts";
+import {
+  countsUrl,
+  getCounts,
+  getStats,
+  MAX_PAGE_SIZE,
+  PAGE_SIZE,
+  searchBots,
+  type SearchQuery,
+  searchUrl,
+  STATS_URL,
+} from "./api.ts";
+import { preloaded } from "../common/preload.ts";
 import { StatusBadge } from "./badges.tsx";
-import type { Bot, Stats } from "./types.ts";
+import type { Bot, SearchCounts, Stats } from "./types.ts";
 
 /** Longest search text the registry accepts, in characters (code points). */
 export const MAX_QUERY = 200;
@@ -28,12 +39,12 @@ export const MAX_CAPABILITY = 64;
  * page, and `back`, the cursors of the pages before it (repeated, oldest first; the first page has
  * none), so "Previous" is a plain link that survives a reload, a bookmark or a shared link.
  */
-interface PageQuery extends SearchQuery {
+export interface PageQuery extends SearchQuery {
   back: string[];
 }
 
 /** The page's search and what had to be corrected in the URL to run it. */
-interface ReadQuery {
+export interface ReadQuery {
   query: PageQuery;
   /** Why a value from the URL was changed: shown above the results. */
   notes: string[];
@@ -45,7 +56,7 @@ const STATUSES = ["", "active", "revoked"];
  * Reads the search from the URL, correcting what the registry would refuse instead of failing:
  * an unknown status becomes "any", a page size outside 1-100 is clamped, an over-long text is cut.
  */
-function readQuery(search: string): ReadQuery {
+export function readQuery(search: string): ReadQuery {
   const p = new URLSearchParams(search);
   const notes: string[] = [];
   let status = p.get("status") ?? "";
@@ -108,7 +119,7 @@ function StatCard(
 }
 
 function StatsRow() {
-  const [stats] = useResource<Stats>(getStats, []);
+  const [stats] = useResource<Stats>(getStats, [], preloaded(STATS_URL));
   if (stats.status === "error") {
     return <ErrorNotice title="Could not load registry statistics" message={stats.error} />;
   }
@@ -163,7 +174,8 @@ function SearchForm({ query }: { query: PageQuery }) {
   const filtered = query.q || query.status || query.capability;
 
   return (
-    <form class="search-form card" role="search" onSubmit={submit}>
+    <form class="search-form card" role="search" action="/" method="get" onSubmit={submit}>
+      {query.limit && <input type="hidden" name="limit" value={query.limit} />}
       <SearchInput
         class="search-main"
         name="q"
@@ -277,11 +289,93 @@ function BotCard({ bot }: { bot: Bot }) {
   );
 }
 
+/** A count as shown: exact, or "1,000+" when counting stopped at the limit. */
+function totalText(c: SearchCounts): string {
+  return c.total_exact ? c.total.toLocaleString() : `${c.count_limit.toLocaleString()}+`;
+}
+
+/**
+ * The facets of a search: how many matches each status and the commonest capabilities would give,
+ * as links that apply them (each facet's counts leave its own filter out).
+ */
+function Facets({ query, counts }: { query: PageQuery; counts: SearchCounts }) {
+  const statuses: [string, string, number | undefined][] = [
+    ["", "Any", undefined],
+    ["active", "Active", counts.by_status.active],
+    ["revoked", "Revoked", counts.by_status.revoked],
+  ];
+  const base = {
+    q: query.q,
+    status: query.status,
+    capability: query.capability,
+    limit: query.limit,
+  };
+  return (
+    <nav class="facets" aria-label="Refine results">
+      <div class="facet">
+        <h3 class="facet-title">Status</h3>
+        <ul class="facet-list">
+          {statuses.map(([value, label, n]) => (
+            <li key={value}>
+              <Link
+                href={hrefFor({ ...base, status: value })}
+                class="facet-link"
+                aria-current={query.status === value ? "true" : undefined}
+              >
+                {label}
+                {n !== undefined && <span class="facet-count">{n.toLocaleString()}</span>}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </div>
+      {counts.capabilities.length > 0 && (
+        <div class="facet">
+          <h3 class="facet-title">Capabilities</h3>
+          <ul class="facet-list">
+            {query.capability && (
+              <li>
+                <Link href={hrefFor({ ...base, capability: "" })} class="facet-link">
+                  Any capability
+                </Link>
+              </li>
+            )}
+            {counts.capabilities.map((c) => (
+              <li key={c.capability}>
+                <Link
+                  href={hrefFor({ ...base, capability: c.capability })}
+                  class="facet-link"
+                  aria-current={query.capability === c.capability ? "true" : undefined}
+                >
+                  <bdi>{c.capability}</bdi>
+                  <span class="facet-count">{c.count.toLocaleString()}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {!counts.facets_exact && (
+        <p class="muted small facet-note">
+          Counted over the first {counts.count_limit.toLocaleString()} matches.
+        </p>
+      )}
+    </nav>
+  );
+}
+
 function Results({ query, notes }: { query: PageQuery; notes: string[] }) {
   const [results, reload] = useResource(
     () => searchBots(query),
     [query.q, query.status, query.capability, query.cursor, query.limit],
+    preloaded(searchUrl(query)),
   );
+  const [counts] = useResource(
+    () => getCounts(query),
+    [query.q, query.status, query.capability],
+    preloaded(countsUrl(query)),
+  );
+  const total = counts.data;
   const filtered = query.q || query.status || query.capability;
   const title = filtered ? "Search results" : "All bots";
   const size = Number(query.limit) || PAGE_SIZE;
@@ -325,9 +419,17 @@ function Results({ query, notes }: { query: PageQuery; notes: string[] }) {
         )}
         {shown > 0 && (
           <span class="results-range muted" id="results-range">
-            {pageNo > 1 ? `Page ${pageNo} · ` : ""}
+            {pageNo > 1 || (total?.total_exact && total.total > size)
+              ? `Page ${pageNo}${
+                total?.total_exact ? ` of ${Math.max(1, Math.ceil(total.total / size))}` : ""
+              } · `
+              : ""}
             {first.toLocaleString()}–{(first + shown - 1).toLocaleString()}
-            {!results.data?.next_cursor && pageNo === 1 ? ` of ${shown.toLocaleString()}` : ""}
+            {total
+              ? ` of ${totalText(total)}`
+              : !results.data?.next_cursor && pageNo === 1
+              ? ` of ${shown.toLocaleString()}`
+              : ""}
           </span>
         )}
       </div>
@@ -361,6 +463,7 @@ function Results({ query, notes }: { query: PageQuery; notes: string[] }) {
             onRetry={reload}
           />
         )}
+      {total && <Facets query={query} counts={total} />}
       {results.data?.results.length === 0 && (
         <div class="card">
           <Empty icon="bot" title={filtered ? "No bots match" : "No bots registered yet"}>
@@ -413,9 +516,9 @@ function Results({ query, notes }: { query: PageQuery; notes: string[] }) {
   );
 }
 
-/** The landing page. */
-export function Landing() {
-  const { query, notes } = readQuery(location.value.search);
+/** The landing page for the URL query `search` (`?q=...`, or empty). */
+export function Landing({ search }: { search: string }) {
+  const { query, notes } = readQuery(search);
   useEffect(() => {
     document.title = query.q ? `“${query.q}” · Signet registry` : "Signet registry";
   }, [query.q]);

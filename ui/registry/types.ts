@@ -70,6 +70,22 @@ export interface SearchResponse {
   next_cursor: string | null;
 }
 
+/** GET /v1/bots/{id}/controlled */
+export interface ControlledBots {
+  bots: { bot_id: string; name?: string; status: Status; label?: string }[];
+  next_cursor: string | null;
+}
+
+/** GET /v1/search/counts */
+export interface SearchCounts {
+  total: number;
+  total_exact: boolean;
+  by_status: { active: number; revoked: number };
+  capabilities: { capability: string; count: number }[];
+  facets_exact: boolean;
+  count_limit: number;
+}
+
 /** GET /v1/stats */
 export interface Stats {
   bots_total: number;
@@ -120,4 +136,6 @@ export interface LogEntry {
 export interface LogPage {
   entries: LogEntry[];
   next_after: number | null;
+  /** Newest first (`order=desc`): the `before` of the next, older page. */
+  next_before?: number | null;
 }

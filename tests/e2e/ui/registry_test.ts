@@ -138,7 +138,7 @@ serverTest(
         const log = page.locator("#log-timeline");
         await log.locator(".timeline-item").first().waitFor();
         const ops = await log.locator(".timeline-item code.muted").allInnerTexts();
-        assertEquals(ops, ["create_bot", "remove_key", "add_key", "publish_attestation"]);
+        assertEquals(ops, ["publish_attestation", "add_key", "remove_key", "create_bot"]);
         const entries = await api.log("acme-deploy-bot");
         assertStringIncludes(await log.innerText(), entries[0].hash);
         await screenshot(page, "registry-bot-desktop");

@@ -2,6 +2,7 @@
 import { Link } from "../../common/components.tsx";
 import type { Bot } from "../types.ts";
 import { botHref, ListSection, Section } from "./section.tsx";
+import { ControlsSection } from "./controls.tsx";
 
 /** The side column of the bot page. */
 export function Aside({ bot }: { bot: Bot }) {
@@ -62,7 +63,7 @@ export function Aside({ bot }: { bot: Bot }) {
       />
       <ListSection
         id="controllers"
-        title="Controllers"
+        title="Controlled by"
         icon="shield"
         items={bot.controllers}
         listClass="controllers"
@@ -80,6 +81,7 @@ export function Aside({ bot }: { bot: Bot }) {
           </li>
         )}
       />
+      <ControlsSection id={bot.bot_id} />
       {bot.delegation && (
         <Section id="delegation" title="Delegated by" icon="users">
           <p class="delegation">

@@ -1,9 +1,10 @@
 /** The bot page's attestations: those it issued and those it received. */
 import { useSignal } from "@preact/signals";
 import { Link, Time } from "../../common/components.tsx";
-import { type AttestationRole, getAttestations } from "../api.ts";
-import type { Attestation } from "../types.ts";
-import { PagedList, usePaged } from "./paged.tsx";
+import { type AttestationRole, attestationsUrl, getAttestations } from "../api.ts";
+import type { Attestation, AttestationList as AttestationPage } from "../types.ts";
+import { preloaded } from "../../common/preload.ts";
+import { type Page, PagedList, usePaged } from "./paged.tsx";
 import { botHref, Section } from "./section.tsx";
 
 function AttestationItem({ a, received }: { a: Attestation; received: boolean }) {
@@ -57,6 +58,17 @@ function AttestationItem({ a, received }: { a: Attestation; received: boolean })
   );
 }
 
+/** The first page of bot `id`'s attestations in `role`, when the server rendered it. */
+function firstAttestations(
+  id: string,
+  role: AttestationRole,
+): Page<Attestation, string> | undefined {
+  const answer = preloaded(attestationsUrl(id, role));
+  if (!answer || !("data" in answer)) return undefined;
+  const page = answer.data as AttestationPage;
+  return { items: page.attestations, next: page.next_cursor || null };
+}
+
 function AttestationList(
   { id, role, onCount }: { id: string; role: AttestationRole; onCount: (n: number) => void },
 ) {
@@ -67,6 +79,7 @@ function AttestationList(
     },
     [id, role],
     (items) => onCount(items.length),
+    firstAttestations(id, role),
   );
   return (
     <div>
@@ -97,8 +110,8 @@ function AttestationList(
 
 /** The attestations this bot issued and received, loaded on their own. */
 export function AttestationsSection({ id }: { id: string }) {
-  const received = useSignal<number | undefined>(undefined);
-  const issued = useSignal<number | undefined>(undefined);
+  const received = useSignal(firstAttestations(id, "subject")?.items.length);
+  const issued = useSignal(firstAttestations(id, "issuer")?.items.length);
   const total = received.value !== undefined && issued.value !== undefined
     ? received.value + issued.value
     : undefined;

@@ -1,7 +1,7 @@
 /** A list the bot page loads page by page (attestations, the audit log), and how it shows. */
 import type { ComponentChildren } from "preact";
 import { useSignal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import { errorMessage, ErrorNotice, Loading } from "../../common/components.tsx";
 
 /** One page: its items and the cursor of the next, null after the last. */
@@ -18,15 +18,20 @@ export interface Paged<T, C> {
   load: (cursor?: C) => Promise<void>;
 }
 
-/** Loads the first page whenever `deps` change; `load(next)` appends the next one. */
+/**
+ * Loads the first page whenever `deps` change; `load(next)` appends the next one. With `initial`
+ * (the first page the server rendered), it is shown at once and fetched only when `deps` change.
+ */
 export function usePaged<T, C>(
   fetchPage: (cursor: C | undefined) => Promise<Page<T, C>>,
   deps: unknown[],
   onLoaded: (items: T[]) => void = () => {},
+  initial?: Page<T, C>,
 ): Paged<T, C> {
-  const items = useSignal<T[]>([]);
-  const next = useSignal<C | null>(null);
-  const state = useSignal<string>("loading");
+  const items = useSignal<T[]>(initial?.items ?? []);
+  const next = useSignal<C | null>(initial?.next ?? null);
+  const state = useSignal<string>(initial ? "ready" : "loading");
+  const skipFirst = useRef(initial !== undefined);
   const load = async (cursor?: C) => {
     state.value = cursor === undefined ? "loading" : "more";
     try {
@@ -40,7 +45,8 @@ export function usePaged<T, C>(
     }
   };
   useEffect(() => {
-    load();
+    if (skipFirst.current) skipFirst.current = false;
+    else load();
   }, deps);
   return { items: items.value, next: next.value, state: state.value, load };
 }

@@ -1,8 +1,13 @@
 /** Bot record routes: create_bot, get_bot, update_bot, revoke_bot. */
-import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { createRoute, type OpenAPIHono, z } from "@hono/zod-openapi";
+import { controlledBots } from "../../controlled.ts";
 import { getBot } from "../../bots.ts";
 import type { RegistryContext } from "../../context.ts";
-import { BotRecord, RevokeBotRequest } from "../../../../protocol/registry/schemas.ts";
+import {
+  BotRecord,
+  ControlledBotsResponse,
+  RevokeBotRequest,
+} from "../../../../protocol/registry/schemas.ts";
 import {
   BotIdParam,
   errors,
@@ -43,6 +48,21 @@ const MUTATIONS: MutationSpec[] = [{
   errors: [400, 404, 412, 413, 500],
 }];
 
+const controlled = createRoute({
+  method: "get",
+  path: "/v1/bots/{bot_id}/controlled",
+  operationId: "controlled_bots",
+  summary: "The bots this bot controls (those naming it in `controllers`), by bot_id",
+  request: {
+    params: BotIdParam,
+    query: z.object({
+      limit: z.string().optional().openapi({ description: "1-100, default 20" }),
+      cursor: z.string().optional().openapi({ description: "next_cursor of the previous page" }),
+    }),
+  },
+  responses: { 200: jsonResponse(ControlledBotsResponse, "one page"), ...errors(400, 404, 500) },
+});
+
 const get = createRoute({
   method: "get",
   path: "/v1/bots/{bot_id}",
@@ -62,6 +82,11 @@ export function botRoutes(rc: RegistryContext): OpenAPIHono<RegistryEnv> {
     const bot = await getBot(rc.store, c.req.valid("param").bot_id);
     return c.json(bot as never, 200, { ETag: `"${bot.version}"` });
   });
+  app.openapi(controlled, async (c) =>
+    c.json(
+      await controlledBots(rc, c.req.valid("param").bot_id, c.req.valid("query")) as never,
+      200,
+    ));
   for (const spec of MUTATIONS) mountMutation(app, rc, spec);
   return app;
 }

@@ -4,6 +4,10 @@ import project from "../../../../deno.json" with { type: "json" };
 import registryDoc from "../../../../docs/registry.md" with { type: "text" };
 import protocolDoc from "../../../../docs/registry-protocol.md" with { type: "text" };
 import { jsonResponse, type RegistryEnv, router } from "../router.ts";
+import type { Context } from "hono";
+import { htmlPage } from "../../../http/ssr_page.ts";
+import { wantsHtml } from "../../../http/ui_static.ts";
+import { apiDocPage, markdownDocPage } from "../docs_html.ts";
 
 const openapi = createRoute({
   method: "get",
@@ -26,14 +30,21 @@ export function openApiDocument(app: OpenAPIHono<RegistryEnv>) {
   });
 }
 
-/** `/v1/openapi.json`, `/v1/docs` (field reference) and `/v1/docs/protocol` (signing protocol). */
+/**
+ * `/v1/openapi.json`, `/v1/docs` (field reference) and `/v1/docs/protocol` (signing protocol),
+ * Markdown, or HTML to a browser; `/v1/docs/api`, the OpenAPI document as an HTML page.
+ */
 export function docRoutes(app: OpenAPIHono<RegistryEnv>): OpenAPIHono<RegistryEnv> {
   const docs = router();
   let cached: unknown = null;
   docs.openapi(openapi, (c) => c.json((cached ??= openApiDocument(app)) as never, 200));
-  const markdown = (text: string) => () =>
-    new Response(text, { headers: { "Content-Type": "text/markdown; charset=utf-8" } });
-  docs.get("/v1/docs", markdown(registryDoc));
-  docs.get("/v1/docs/protocol", markdown(protocolDoc));
+  // Browsers (Accept names text/html) get the document rendered; every other client the Markdown.
+  const markdown = (path: string, text: string) => (c: Context) =>
+    wantsHtml(c) ? htmlPage(markdownDocPage(path, text)) : new Response(text, {
+      headers: { "Content-Type": "text/markdown; charset=utf-8", "Vary": "Accept" },
+    });
+  docs.get("/v1/docs", markdown("/v1/docs", registryDoc));
+  docs.get("/v1/docs/protocol", markdown("/v1/docs/protocol", protocolDoc));
+  docs.get("/v1/docs/api", () => htmlPage(apiDocPage(cached ??= openApiDocument(app))));
   return docs;
 }

@@ -10,6 +10,13 @@ const LogQuery = z.object({
     description: "return entries with seq > after (default 0)",
   }),
   limit: z.string().optional().openapi({ description: "1-1000, default 100" }),
+  order: z.string().optional().openapi({
+    description:
+      "asc (default): oldest first, paged with `after`; desc: newest first, paged with `before`",
+  }),
+  before: z.string().optional().openapi({
+    description: "order=desc only: return entries with seq < before (default: from the newest)",
+  }),
 });
 
 const all = createRoute({

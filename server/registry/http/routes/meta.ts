@@ -65,11 +65,14 @@ export const ROOT_LINKS: Record<string, string> = {
   bot_rotate: "/v1/bots/{bot_id}/rotate",
   bot_revoke: "/v1/bots/{bot_id}/revoke",
   bot_attestations: "/v1/bots/{bot_id}/attestations",
-  bot_log: "/v1/bots/{bot_id}/log",
+  bot_log: "/v1/bots/{bot_id}/log{?order,after,before,limit}",
+  bot_controlled: "/v1/bots/{bot_id}/controlled{?limit,cursor}",
   attestations: "/v1/attestations",
   search: "/v1/search{?q,status,capability,limit,cursor}",
+  search_counts: "/v1/search/counts{?q,status,capability}",
+  api_reference: "/v1/docs/api",
   stats: "/v1/stats",
-  log: "/v1/log{?after,limit}",
+  log: "/v1/log{?order,after,before,limit}",
 };
 
 /** Service routes. */
