@@ -75,7 +75,10 @@ export function browseRoutes(ctx: Signet): Hono {
 async function answer(c: Context, make: () => Promise<Rendered | Response>): Promise<Response> {
   try {
     const r = await make();
-    return r instanceof Response ? r : respond(r, c.req.method);
+    if (r instanceof Response) return r;
+    // What is missing is an HTML page to a browser, JSON to anyone else (as on the rest of the app).
+    if (r.status === 404 && !wantsHtml(c)) return c.json({ error: `${c.req.path} not found` }, 404);
+    return respond(r, c.req.method);
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
     const status = err.kind === "invalid" ? 404 : err.kind === "not_found" ? 404 : null;
