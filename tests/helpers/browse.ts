@@ -54,14 +54,14 @@ export const HOSTILE_README = [
 /** File names with quotes, HTML, a bidi override and an option-like name. */
 export const HOSTILE_NAMES = [
   `"quoted" & 'single'.txt`,
-  "<b>bold</b>.html",
+  "<img src=x onerror=alert(1)>.html",
   "evil\u202Etxt.exe",
   "-n",
   "--output=x",
 ];
 
-/** A branch name with quotes, HTML and a bidi override (git accepts all of them). */
-export const HOSTILE_BRANCH = `x"<img src=x onerror=alert(1)>'\u202Eb`;
+/** A branch name with quotes, HTML and a bidi override (git accepts all of them; no spaces). */
+export const HOSTILE_BRANCH = `x"<img/src=x/onerror=alert(1)>'\u202Eb`;
 
 /** The smallest PNG: one transparent pixel. */
 export const PNG_1PX = Uint8Array.from(

@@ -173,7 +173,10 @@ function attachPatches(files: FileChange[], patch: string, truncated: boolean): 
   for (const f of files) if (f.binary && f.patch !== null) f.tooLarge = false;
 }
 
-/** `git format-patch` of commit `id`, or null when it is over MAX_FORMAT_PATCH_BYTES. */
+/**
+ * `git format-patch` of commit `id` (binary files and files over 1 MiB as "Binary files differ",
+ * as GitHub's `.patch` has them), or null when it is over MAX_FORMAT_PATCH_BYTES.
+ */
 export async function formatPatch(
   ctx: Signet,
   repo: BrowseRepo,
@@ -183,7 +186,7 @@ export async function formatPatch(
   const out = await gitRead(
     ctx,
     repo.dir,
-    ["format-patch", "--stdout", "-1", "--no-color", "--no-ext-diff", "--end-of-options", id],
+    ["format-patch", "--stdout", "-1", "--no-binary", "--no-color", "--end-of-options", id],
     { maxBytes: MAX_FORMAT_PATCH_BYTES, client, timeoutMs: 30_000 },
   );
   return out.truncated ? null : out.stdout;

@@ -13,6 +13,7 @@ import {
   Name,
   notFoundPage,
   page,
+  plain,
   RefSelect,
   type Rendered,
   RepoHeader,
@@ -58,14 +59,14 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
     ? new TextDecoder().decode(blob.bytes)
     : null;
   const markdown = text !== null && isMarkdown(name);
-  const plain = req.query.get("plain") === "1";
+  const source = req.query.get("plain") === "1";
   const lineCount = text === null ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
 
   let content;
   if (image && blob.size <= MAX_SHOWN_BYTES) {
     content = (
       <div class="box-body">
-        <img class="preview-image" src={raw} alt={name} />
+        <img class="preview-image" src={raw} alt={plain(name)} />
       </div>
     );
   } else if (text === null) {
@@ -82,7 +83,7 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
         </p>
       </div>
     );
-  } else if (markdown && !plain) {
+  } else if (markdown && !source) {
     content = (
       <div
         class="box-body markdown"
@@ -95,7 +96,7 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
         class="code-view"
         tabIndex={0}
         role="region"
-        aria-label={`Content of ${name}`}
+        aria-label={`Content of ${plain(name)}`}
         dangerouslySetInnerHTML={{ __html: codeTable(highlightLines(text, name)) }}
       />
     );
@@ -128,7 +129,7 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
           </span>
           <span class="spacer" />
           {markdown &&
-            (plain
+            (source
               ? <a class="btn btn-ghost btn-sm" href={urls.at("blob", at.ref, at.path)}>Rendered</a>
               : (
                 <a

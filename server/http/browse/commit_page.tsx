@@ -6,7 +6,7 @@
 import type { VNode } from "preact";
 import { type FileChange, MAX_PATCH_BYTES, readCommit } from "../../domain/browse/commit.ts";
 import type { PageRequest } from "./context.ts";
-import { bytes, Name, page, type Rendered, RepoHeader, When } from "./frame.tsx";
+import { bytes, Name, page, plain, type Rendered, RepoHeader, When } from "./frame.tsx";
 import { escapeHtml } from "./highlight.ts";
 
 /** A file's patch as HTML lines: added, deleted, hunk headers and git's own lines apart. */
@@ -52,7 +52,7 @@ function FileDiff(
     body = <p class="box-body muted">Binary file (or over 1 MB): not shown.</p>;
   } else if (f.patch !== null) {
     body = (
-      <div class="code-view" tabIndex={0} role="region" aria-label={`Diff of ${f.path}`}>
+      <div class="code-view" tabIndex={0} role="region" aria-label={`Diff of ${plain(f.path)}`}>
         <pre class="diff" dangerouslySetInnerHTML={{ __html: diffHtml(f.patch) }} />
       </div>
     );
@@ -72,7 +72,7 @@ function FileDiff(
     );
   }
   return (
-    <section class="box" id={`diff-${i}`} aria-label={`Changes to ${f.path}`}>
+    <section class="box" id={`diff-${i}`} aria-label={`Changes to ${plain(f.path)}`}>
       <div class="box-head">
         <span class="status" title={STATUS[f.status] ?? f.status}>{f.status}</span>
         <span class="file-name">

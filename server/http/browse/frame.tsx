@@ -33,6 +33,17 @@ export interface Rendered {
   headers?: Record<string, string>;
 }
 
+/**
+ * A name for where no markup can go (a title, an attribute): each bidi control written out as
+ * `<U+202E>`, so it reorders nothing.
+ */
+export function plain(text: string): string {
+  return text.replace(
+    BIDI_CONTROLS,
+    (ch) => `<U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}>`,
+  );
+}
+
 /** The whole HTML document: `title`, then `children` in main. */
 export function page(title: string, children: ComponentChildren, status = 200): Rendered {
   const body = renderToString(
@@ -42,7 +53,7 @@ export function page(title: string, children: ComponentChildren, status = 200): 
         <meta name="viewport" content="width=device-width,initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
         <meta name="referrer" content="no-referrer" />
-        <title>{`${title} · Signet`}</title>
+        <title>{`${plain(title)} · Signet`}</title>
         <link rel="icon" type="image/svg+xml" href={ICON} />
         <link rel="stylesheet" href={CSS} />
         <script type="module" src={JS} />
