@@ -18,7 +18,7 @@ import {
 } from "./frame.tsx";
 import { loadReadme, Readme } from "./readme.tsx";
 
-/** The entries of a directory: directories first, each linking to its page. */
+/** The entries of a directory (inside a box): directories first, each linking to its page. */
 export function TreeList(
   { req, gitRef: ref, path, entries, total }: {
     req: PageRequest;
@@ -30,7 +30,7 @@ export function TreeList(
 ): VNode {
   const { urls } = req;
   return (
-    <div class="box">
+    <>
       <ul class="entries" aria-label="Files">
         {path.length > 0 && (
           <li>
@@ -74,7 +74,7 @@ export function TreeList(
           } in all): clone the repository to see them all.`}
         </p>
       )}
-    </div>
+    </>
   );
 }
 
