@@ -10,6 +10,9 @@
  * alone and prints its section).
  * `deno task bench --scale [--quick]`: the registry at 1,000,000 bots on both engines instead
  * (bench/scale.ts; writes bench/SCALE.md).
+ * `deno task bench --browse [--quick]`: the repository browser against cgit alone (bench/browse.ts;
+ * writes its section of bench/RESULTS.md). The full run ends with it too (`--skip-browse` leaves it
+ * out).
  * It exits non-zero only when something fails (a clone, a server), never because of timings.
  * (Over 400 lines on purpose: it is the one script that orders the phases, start to finish; each
  * phase's work lives in its own module.)
@@ -56,6 +59,13 @@ import {
 } from "./cluster_workloads.ts";
 import { startPostgres, type TestPostgres } from "../testing/postgres.ts";
 import { runScale } from "./scale.ts";
+import {
+  BROWSE_SETTINGS,
+  browseMain,
+  type BrowseResults,
+  renderBrowse,
+  runBrowse,
+} from "./browse.ts";
 import { type BenchReport, checkClusterGoals, checkEngineGoals, checkGoals } from "./results.ts";
 import { renderCluster, renderReport } from "./report.ts";
 import { type CliStartup, measureCliStartup } from "./cli_startup.ts";
@@ -230,9 +240,12 @@ async function main(): Promise<number> {
       "skip-cluster": { type: "boolean", default: false },
       "only-cluster": { type: "boolean", default: false },
       scale: { type: "boolean", default: false },
+      browse: { type: "boolean", default: false },
+      "skip-browse": { type: "boolean", default: false },
     },
   });
   if (values.scale) return await runScale({ quick: Boolean(values.quick), out: values.out });
+  if (values.browse) return await browseMain({ quick: Boolean(values.quick), out: values.out });
   const mode = modeSettings(Boolean(values.quick));
   if (values.runs) mode.runs = Number(values.runs);
   const started = new Date();
@@ -266,6 +279,7 @@ async function main(): Promise<number> {
   let cli = null as CliStartup | null;
   let engines = null as EngineRegistry | null;
   let cluster = null as ClusterResults | null;
+  let browse = null as BrowseResults | null;
   let postgres = null as TestPostgres | null;
   let postgresInfo = "";
   const transports: Transport[] = [];
@@ -464,6 +478,15 @@ async function main(): Promise<number> {
         );
       });
     }
+    if (!values["skip-browse"]) {
+      // The repository browser against cgit: its own repositories and servers (bench/browse.ts).
+      await phase("browse", async () => {
+        browse = await runBrowse(
+          `${work}/browse`,
+          BROWSE_SETTINGS[values.quick ? "quick" : "full"],
+        );
+      });
+    }
   } finally {
     for (const stop of stops.reverse()) {
       await stop().catch((e) => console.error(`stop failed: ${e}`));
@@ -514,7 +537,8 @@ async function main(): Promise<number> {
     cluster,
     notes,
   };
-  const text = renderReport(report);
+  const text = renderReport(report) +
+    (browse ? `\n${renderBrowse(browse).join("\n")}` : "");
   const out = values.out ??
     (values.quick ? null : new URL("./RESULTS.md", import.meta.url).pathname);
   if (out) {

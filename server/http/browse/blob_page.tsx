@@ -18,7 +18,7 @@ import {
   type Rendered,
   RepoHeader,
 } from "./frame.tsx";
-import { hasBidi, highlightLines } from "./highlight.ts";
+import { hasBidi, highlightLines, languageOf, MAX_HIGHLIGHT_BYTES } from "./highlight.ts";
 import { codeTable } from "./code_view.ts";
 import { isMarkdown, markdownHtml } from "./readme.tsx";
 
@@ -110,6 +110,13 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
         <RefSelect repo={req.repo} current={at.ref} link={(ref) => urls.at("blob", ref, at.path)} />
         <Crumbs repo={req.repo} gitRef={at.ref} path={at.path} />
       </div>
+      {text !== null && !markdown && languageOf(name) && blob.size > MAX_HIGHLIGHT_BYTES && (
+        <p class="muted">
+          {`Shown without syntax highlighting: files over ${
+            bytes(MAX_HIGHLIGHT_BYTES)
+          } are not highlighted.`}
+        </p>
+      )}
       {text !== null && hasBidi(text) && (
         <div class="notice notice-warning" role="note">
           <div class="notice-text">

@@ -1,7 +1,8 @@
 /**
  * Syntax highlighting on the server with highlight.js (its core and the languages below, each
  * registered by name), split into lines so each line can carry its number and anchor. Files over
- * MAX_HIGHLIGHT_BYTES are shown escaped, without colours (cost).
+ * MAX_HIGHLIGHT_BYTES are shown escaped, without colours: highlight.js takes 100-250 ms for 100 KB
+ * of TypeScript on the bench's machine, and a page must not cost that (docs/decisions/ui.md).
  */
 import hljs from "highlight.js/lib/core";
 import bash from "highlight.js/lib/languages/bash";
@@ -26,7 +27,7 @@ import xml from "highlight.js/lib/languages/xml";
 import yaml from "highlight.js/lib/languages/yaml";
 
 /** Larger files are shown without colours. */
-export const MAX_HIGHLIGHT_BYTES = 512 * 1024;
+export const MAX_HIGHLIGHT_BYTES = 64 * 1024;
 
 const LANGUAGES = {
   bash,

@@ -1,6 +1,6 @@
 /** A directory's README under its listing: Markdown rendered, other text as it is. */
 import type { VNode } from "preact";
-import { looksBinary, readBlob } from "../../domain/browse/blob.ts";
+import { type BlobResult, looksBinary, readBlob } from "../../domain/browse/blob.ts";
 import type { Resolved } from "../../domain/browse/refs.ts";
 import type { TreeEntry } from "../../domain/browse/tree.ts";
 import type { PageRequest } from "./context.ts";
@@ -34,22 +34,21 @@ export interface ReadmeData {
   why: string | null;
 }
 
-/** Reads the README `entry` of `dir` at `at` (one more git call). */
+/**
+ * Reads the README `entry` of `dir` at `at` (one more git call), unless `guess` read a file of its
+ * name already (started beside the tree listing, to save a round of git).
+ */
 export async function loadReadme(
   req: PageRequest,
   at: Resolved,
   dir: string[],
   entry: TreeEntry,
+  guess?: { name: string; blob: Promise<BlobResult> },
 ): Promise<ReadmeData> {
   const path = [...dir, entry.name];
-  const blob = await readBlob(
-    req.ctx,
-    req.repo,
-    at.commit,
-    path.join("/"),
-    req.client,
-    MAX_README_BYTES,
-  );
+  const blob = guess && guess.name === entry.name
+    ? await guess.blob
+    : await readBlob(req.ctx, req.repo, at.commit, path.join("/"), req.client, MAX_README_BYTES);
   const data: ReadmeData = {
     name: entry.name,
     href: req.urls.at("blob", at.ref, path),

@@ -9,7 +9,8 @@ import { lastCommit } from "../../domain/browse/history.ts";
 import type { PageRequest } from "./context.ts";
 import { CopyLine, page, RefSelect, type Rendered, RepoHeader } from "./frame.tsx";
 import { LastCommit, TreeList } from "./tree_page.tsx";
-import { loadReadme, Readme } from "./readme.tsx";
+import { loadReadme, MAX_README_BYTES, Readme } from "./readme.tsx";
+import { readBlob } from "../../domain/browse/blob.ts";
 
 /** The clone URLs, each with a copy button. */
 function CloneBox({ http, ssh }: { http: string; ssh: string | null }): VNode {
@@ -90,13 +91,19 @@ export async function renderRepoHome(req: PageRequest): Promise<Rendered> {
     );
   }
   const at = { ref: branch, kind: "branch" as const, path: [], commit };
+  // README.md is read beside the listing (most repositories have one): one round of git, not two.
+  const guess = {
+    name: "README.md",
+    blob: readBlob(req.ctx, repo, commit, "README.md", req.client, MAX_README_BYTES),
+  };
   const [tree, last] = await Promise.all([
     listTree(req.ctx, repo, commit, "", req.client),
     lastCommit(req.ctx, repo, commit, "", req.client),
+    guess.blob,
   ]);
   const entries = tree.kind === "tree" ? tree.entries : [];
   const entry = findReadme(entries);
-  const readme = entry ? await loadReadme(req, at, [], entry) : null;
+  const readme = entry ? await loadReadme(req, at, [], entry, guess) : null;
   return page(
     title,
     <>
