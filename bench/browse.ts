@@ -312,7 +312,7 @@ async function pages(small: string, big: string, home: string): Promise<PageDef[
     { name: "repository home", repo: "big", cgit: "/big/", signet: "/bench/big" },
     { name: "tree of the root", repo: "big", cgit: "/big/tree/", signet: "/bench/big/tree/main" },
     {
-      name: "the 50 MB file's page",
+      name: "the big file's page",
       repo: "big",
       cgit: "/big/tree/blob.bin",
       signet: "/bench/big/blob/main/blob.bin",
