@@ -1,7 +1,7 @@
 /** A page of a branch's (or a path's) history with `git log`. */
 import type { Signet } from "../../context.ts";
 import { gitRead } from "./git_read.ts";
-import type { BrowseRepo } from "./refs.ts";
+import type { BrowseRepo, RefInfo } from "./refs.ts";
 
 /** Commits per page of history. */
 export const COMMITS_PER_PAGE = 50;
@@ -52,14 +52,28 @@ export async function history(
   return { commits: commits.slice(0, COMMITS_PER_PAGE), more: commits.length > COMMITS_PER_PAGE };
 }
 
-/** The newest commit of `commit`'s history that touched `path` (the commit itself for the root). */
+/**
+ * The newest commit of `commit`'s history that touched `path` (the commit itself for the root);
+ * `known` answers the root of a branch or tag from the ref list, with no git at all.
+ */
 export async function lastCommit(
   ctx: Signet,
   repo: BrowseRepo,
   commit: string,
   path: string,
   client?: string,
+  known?: RefInfo,
 ): Promise<CommitSummary | null> {
+  if (!path && known && known.commit === commit) {
+    return {
+      id: commit,
+      parents: [],
+      author: known.author,
+      email: "",
+      date: known.authorDate ?? 0,
+      subject: known.commitSubject,
+    };
+  }
   const args = ["log", `--format=${FORMAT}`, "--max-count=1", "--end-of-options", commit];
   if (path) args.push("--", path);
   const out = await gitRead(ctx, repo.dir, args, { maxBytes: 64 * 1024, client });

@@ -20,8 +20,12 @@ export interface RefInfo {
   commit: string | null;
   /** That commit's committer date, Unix seconds (a tag's own date when it names no commit). */
   date: number | null;
-  /** That commit's subject line (or the tag's). */
+  /** The ref's subject line: its commit's, or an annotated tag's own. */
   subject: string;
+  /** The commit's own subject, author and author date (Unix seconds); empty without a commit. */
+  commitSubject: string;
+  author: string;
+  authorDate: number | null;
 }
 
 /** The refs of a repository at one state. */
@@ -78,6 +82,12 @@ const FORMAT = [
   "%(committerdate:unix)",
   "%(*committerdate:unix)",
   "%(creatordate:unix)",
+  "%(authorname)",
+  "%(*authorname)",
+  "%(authordate:unix)",
+  "%(*authordate:unix)",
+  "%(*subject)",
+  // Last: a subject holds no NUL or newline, but is joined back if it ever did.
   "%(subject)",
 ].join("%00");
 
@@ -98,15 +108,24 @@ export async function listRefs(ctx: Signet, dir: string, client?: string): Promi
   if (out.truncated) lines.pop();
   for (const line of lines) {
     const f = line.split("\0");
-    if (f.length < 9) continue;
-    const [ref, type, oid, ptype, poid, cdate, pdate, created] = f;
-    const subject = f.slice(8).join(" ");
-    const commit = type === "commit" ? oid : ptype === "commit" ? poid : null;
-    const date = Number(type === "commit" ? cdate : ptype === "commit" ? pdate : created) || null;
+    if (f.length < 14) continue;
+    const [ref, type, oid, ptype, poid, cdate, pdate, created, an, pan, ad, pad, psubject] = f;
+    const subject = f.slice(13).join(" ");
+    const direct = type === "commit";
+    const commit = direct ? oid : ptype === "commit" ? poid : null;
+    const date = Number(direct ? cdate : ptype === "commit" ? pdate : created) || null;
+    const info = {
+      commit,
+      date,
+      subject,
+      commitSubject: commit ? (direct ? subject : psubject) : "",
+      author: commit ? (direct ? an : pan) : "",
+      authorDate: commit ? Number(direct ? ad : pad) || null : null,
+    };
     if (ref.startsWith("refs/heads/")) {
-      branches.push({ name: ref.slice(11), kind: "branch", commit, date, subject });
+      branches.push({ name: ref.slice(11), kind: "branch", ...info });
     } else if (ref.startsWith("refs/tags/")) {
-      tags.push({ name: ref.slice(10), kind: "tag", commit, date, subject });
+      tags.push({ name: ref.slice(10), kind: "tag", ...info });
     }
   }
   const byName = new Map<string, RefInfo>();

@@ -98,7 +98,7 @@ export async function renderRepoHome(req: PageRequest): Promise<Rendered> {
   };
   const [tree, last] = await Promise.all([
     listTree(req.ctx, repo, commit, "", req.client),
-    lastCommit(req.ctx, repo, commit, "", req.client),
+    lastCommit(req.ctx, repo, commit, "", req.client, repo.refs.byName.get(branch)),
     guess.blob,
   ]);
   const entries = tree.kind === "tree" ? tree.entries : [];

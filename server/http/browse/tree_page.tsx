@@ -102,7 +102,14 @@ export async function renderTree(req: PageRequest, at: Resolved): Promise<Render
   const path = joinPath(at.path);
   const [tree, last] = await Promise.all([
     listTree(req.ctx, req.repo, at.commit, path, req.client),
-    lastCommit(req.ctx, req.repo, at.commit, path, req.client),
+    lastCommit(
+      req.ctx,
+      req.repo,
+      at.commit,
+      path,
+      req.client,
+      at.kind === "commit" ? undefined : req.repo.refs.byName.get(at.ref),
+    ),
   ]);
   if (tree.kind === "blob") {
     return { status: 302, body: "", headers: { Location: req.urls.at("blob", at.ref, at.path) } };
