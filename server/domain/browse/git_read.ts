@@ -15,6 +15,11 @@ export const READERS = Math.max(4, 2 * navigator.hardwareConcurrency);
 export const READERS_PER_CLIENT = Math.max(2, Math.floor(READERS / 2));
 
 const slots = new GitSlots(READERS, READERS_PER_CLIENT);
+/**
+ * Raw downloads stream for as long as the client reads: they take slots of their own, so slow
+ * downloads never hold the slots pages are read with.
+ */
+const streamSlots = new GitSlots(READERS, READERS_PER_CLIENT);
 
 /** Readers waiting for a slot right now (for tests and metrics). */
 export function queuedReaders(): number {
@@ -186,7 +191,7 @@ async function readAtMost(
 }
 
 /**
- * Streams the standard output of `git <args>` (a raw download) within a reader slot: the slot is
+ * Streams the standard output of `git <args>` (a raw download) within a download slot: the slot is
  * released and git killed when the stream ends, is cancelled, or `timeoutMs` passes.
  */
 export async function gitStream(
@@ -195,7 +200,7 @@ export async function gitStream(
   args: string[],
   opts: { timeoutMs: number; client?: string },
 ): Promise<ReadableStream<Uint8Array>> {
-  const release = await slots.acquire(opts.client ? [opts.client] : []);
+  const release = await streamSlots.acquire(opts.client ? [opts.client] : []);
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command("git", {
