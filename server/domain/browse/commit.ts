@@ -1,6 +1,6 @@
 /**
- * One commit with its diff (against its first parent): `git show` twice, once for the header and
- * the list of changed files (`--raw -z`), once for the patch, each bounded; files git considers
+ * One commit with its diff (against its first parent): `git diff-tree` twice, once for the header
+ * and the list of changed files (`--raw -z`), once for the patch, each bounded; files git considers
  * too big (core.bigFileThreshold, see git_read.ts) or whose patch is over the per-file limit are
  * listed without their diff.
  */
@@ -62,7 +62,21 @@ export interface CommitDetail {
 }
 
 const HEADER = "%H%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B%x00";
-const SHOW = ["show", "--no-color", "--no-ext-diff", "--no-textconv", "--diff-merges=first-parent"];
+/**
+ * `diff-tree`, not `show`: the same output for one commit, but plumbing (`show` took 55 ms where
+ * `diff-tree` took 2 on a commit adding a 50 MB file). Both calls name the same options, so they
+ * pair files alike (renames found in both, `-M`).
+ */
+const SHOW = [
+  "diff-tree",
+  "-r",
+  "--root",
+  "-M",
+  "--no-color",
+  "--no-ext-diff",
+  "--no-textconv",
+  "--diff-merges=first-parent",
+];
 
 /** Reads commit `id` of `repo` (a full id known to be a commit) with its diff. */
 export async function readCommit(
@@ -84,7 +98,7 @@ export async function readCommit(
       maxBytes: 8 * 1024 * 1024,
       client,
     }),
-    gitRead(ctx, repo.dir, [...SHOW, "--format=", "--patch", "--end-of-options", id], {
+    gitRead(ctx, repo.dir, [...SHOW, "--no-commit-id", "--patch", "--end-of-options", id], {
       maxBytes: MAX_PATCH_BYTES,
       client,
     }),

@@ -256,6 +256,24 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     assertStringIncludes(await page(`${U}/alice/site/commits/main`), third.slice(0, 10));
   });
 
+  await t.step("a merge commit's page shows both parents and the diff to the first", async () => {
+    await runOk("git", ["merge", "-q", "--no-ff", "-m", "Merge feature/x", "feature/x"], {
+      cwd: site.work.dir,
+      env: site.work.env,
+    });
+    await runOk("git", ["push", "-q", httpRemote, "main"], {
+      cwd: site.work.dir,
+      env: site.work.env,
+    });
+    const merge = (await runOk("git", ["rev-parse", "HEAD"], { cwd: site.work.dir })).trim();
+    const html = await page(`${U}/alice/site/commit/${merge}`);
+    assertStringIncludes(html, "<dt>Parents</dt>");
+    assertStringIncludes(html, `href="/alice/site/commit/${site.feature}"`);
+    assertStringIncludes(html, "(against the first parent)");
+    assertStringIncludes(html, "1 file changed");
+    assertStringIncludes(html, '<span class="da">+export const x = 1;</span>');
+  });
+
   await t.step("HEAD answers like GET without a body", async () => {
     const r = await fetch(`${U}/alice/site/tree/main`, { method: "HEAD", headers: HTML });
     assertEquals(r.status, 200);
