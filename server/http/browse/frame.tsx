@@ -279,7 +279,7 @@ export function CopyLine({ id, label, text }: { id: string; label?: string; text
 
 /** The page for something that does not exist: status 404, what was looked for, a way back. */
 export function notFoundPage(what: string, back: { href: string; label: string }): Rendered {
-  return messagePage(404, "Not found", "There is nothing at", what, back);
+  return messagePage(404, "Page not found", "There is nothing at", what, back);
 }
 
 /** A page that says why something cannot be shown (`status`), with a way back. */

@@ -15,12 +15,12 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import type { Signet } from "../../context.ts";
 import { DomainError } from "../../../protocol/errors.ts";
-import { validateRepoName, validateUsername } from "../../../protocol/names.ts";
+import { USERNAME_PATTERN, validateRepoName, validateUsername } from "../../../protocol/names.ts";
 import { isCommit, openRepo, resolveRef } from "../../domain/browse/refs.ts";
 import { isObjectId, urlSegments } from "../../domain/browse/paths.ts";
 import { formatPatch } from "../../domain/browse/commit.ts";
 import { clientIp } from "../client_address.ts";
-import { wantsHtml } from "../ui_static.ts";
+import { notFound, wantsHtml } from "../ui_static.ts";
 import { messagePage, notFoundPage, type Rendered, respond } from "./frame.tsx";
 import { type PageRequest, pageRequest } from "./context.ts";
 import { PageCache } from "./page_cache.ts";
@@ -50,7 +50,7 @@ export function browseRoutes(ctx: Signet): Hono {
   const cache = new PageCache(ctx.config.browseCacheBytes);
 
   app.get("/:owner", (c) =>
-    answer(c, async () => {
+    answer(ctx, c, async () => {
       const owner = c.req.param("owner");
       validateUsername(owner);
       return await renderOwner(ctx, owner);
@@ -72,7 +72,11 @@ export function browseRoutes(ctx: Signet): Hono {
 }
 
 /** Runs `make`, turning domain errors into pages (a browser) or JSON (anyone else). */
-async function answer(c: Context, make: () => Promise<Rendered | Response>): Promise<Response> {
+async function answer(
+  ctx: Signet,
+  c: Context,
+  make: () => Promise<Rendered | Response>,
+): Promise<Response> {
   try {
     const r = await make();
     if (r instanceof Response) return r;
@@ -87,8 +91,14 @@ async function answer(c: Context, make: () => Promise<Rendered | Response>): Pro
       throw err;
     }
     if (status) {
+      // No such user: the app's own 404 page, as for any path nothing serves. A user's missing
+      // repository: a 404 page leading to the user's list.
+      const owner = c.req.param("owner") ?? "";
+      if (!USERNAME_PATTERN.test(owner) || !(await ctx.store.users.findByName(owner))) {
+        return notFound(c, "admin", ["/api"], err.message);
+      }
       return respond(
-        notFoundPage(c.req.path, { href: "/", label: "Go to the start page" }),
+        notFoundPage(c.req.path, { href: `/${owner}`, label: `Go to ${owner}'s repositories` }),
         c.req.method,
       );
     }
@@ -113,7 +123,7 @@ async function answer(c: Context, make: () => Promise<Rendered | Response>): Pro
 
 /** A page of one repository: `parts` are the path's segments after `/<owner>/<repo>/`. */
 function repoPage(ctx: Signet, cache: PageCache, c: Context, parts: string[]): Promise<Response> {
-  return answer(c, async () => {
+  return answer(ctx, c, async () => {
     const owner = validateUsername(c.req.param("owner"));
     const name = validateRepoName(c.req.param("repo"));
     if (name !== c.req.param("repo")) throw new DomainError("not_found", "not found");

@@ -34,7 +34,7 @@ async function assert404(url: string): Promise<void> {
   const r = await get(url);
   assertEquals(r.status, 404, url);
   assertEquals(r.headers.get("content-type"), "text/html; charset=utf-8", url);
-  assertStringIncludes(r.text, "<h1>Not found</h1>", url);
+  assertStringIncludes(r.text, "<h1>Page not found</h1>", url);
   assert(/class="btn btn-secondary" href="\/[^"]*"/.test(r.text), `no way back on ${url}`);
   const j = await get(url, { Accept: "application/json" });
   assertEquals(j.status, 404, url);
