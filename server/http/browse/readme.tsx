@@ -24,6 +24,15 @@ export function markdownHtml(req: PageRequest, ref: string, dir: string[], text:
   });
 }
 
+/**
+ * `p` with its rejection marked handled: a read started as a guess may never be awaited (the page
+ * ended early), and an unhandled rejection would end the server.
+ */
+export function quiet<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
+}
+
 /** A README read for its box. */
 export interface ReadmeData {
   name: string;

@@ -9,7 +9,7 @@ import { lastCommit } from "../../domain/browse/history.ts";
 import type { PageRequest } from "./context.ts";
 import { CopyLine, page, RefSelect, type Rendered, RepoHeader } from "./frame.tsx";
 import { LastCommit, TreeList } from "./tree_page.tsx";
-import { loadReadme, MAX_README_BYTES, Readme } from "./readme.tsx";
+import { loadReadme, MAX_README_BYTES, quiet, Readme } from "./readme.tsx";
 import { readBlob } from "../../domain/browse/blob.ts";
 
 /** The clone URLs, each with a copy button. */
@@ -94,7 +94,7 @@ export async function renderRepoHome(req: PageRequest): Promise<Rendered> {
   // README.md is read beside the listing (most repositories have one): one round of git, not two.
   const guess = {
     name: "README.md",
-    blob: readBlob(req.ctx, repo, commit, "README.md", req.client, MAX_README_BYTES),
+    blob: quiet(readBlob(req.ctx, repo, commit, "README.md", req.client, MAX_README_BYTES)),
   };
   const [tree, last] = await Promise.all([
     listTree(req.ctx, repo, commit, "", req.client),

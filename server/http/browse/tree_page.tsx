@@ -16,7 +16,8 @@ import {
   RepoHeader,
   When,
 } from "./frame.tsx";
-import { loadReadme, Readme } from "./readme.tsx";
+import { loadReadme, MAX_README_BYTES, quiet, Readme } from "./readme.tsx";
+import { readBlob } from "../../domain/browse/blob.ts";
 
 /** The entries of a directory (inside a box): directories first, each linking to its page. */
 export function TreeList(
@@ -100,6 +101,11 @@ export function LastCommit(
 /** The tree page (or a redirect to the blob page when the path is a file). */
 export async function renderTree(req: PageRequest, at: Resolved): Promise<Rendered> {
   const path = joinPath(at.path);
+  // At the root, README.md is read beside the listing (as on the home page): one round of git.
+  const guess = path ? undefined : {
+    name: "README.md",
+    blob: quiet(readBlob(req.ctx, req.repo, at.commit, "README.md", req.client, MAX_README_BYTES)),
+  };
   const [tree, last] = await Promise.all([
     listTree(req.ctx, req.repo, at.commit, path, req.client),
     lastCommit(
@@ -121,7 +127,7 @@ export async function renderTree(req: PageRequest, at: Resolved): Promise<Render
     });
   }
   const entry = findReadme(tree.entries);
-  const readme = entry ? await loadReadme(req, at, at.path, entry) : null;
+  const readme = entry ? await loadReadme(req, at, at.path, entry, guess) : null;
   const title = path ? `${path} at ${at.ref}` : `${req.repo.row.owner}/${req.repo.row.name}`;
   return page(
     title,
