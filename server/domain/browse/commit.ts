@@ -40,6 +40,9 @@ export interface FileChange {
   oldPath: string | null;
   oldMode: string;
   newMode: string;
+  /** The blob ids before and after (all zeros for none). */
+  oldOid: string;
+  newOid: string;
   /**
    * Its patch (from `diff --git`), or null when not shown: `tooLarge` says whether it was over the
    * per-file limit, or the whole patch was (`patchCut`).
@@ -65,7 +68,8 @@ const HEADER = "%H%x00%P%x00%an%x00%ae%x00%at%x00%cn%x00%ce%x00%ct%x00%B%x00";
 /**
  * `diff-tree` (plumbing: no porcelain config applies) with the same options in both calls, so they
  * pair files alike (renames found in both, `-M`). A file over core.bigFileThreshold is not diffed,
- * but git still reads it once from a pack (about 1 ms per MB here).
+ * but git 2.39 still reads it whole once from a pack (about 1 ms per MB here): when the commit has
+ * such files, the patch is asked again for the others only (see readCommit).
  */
 const SHOW = [
   "diff-tree",
@@ -78,35 +82,47 @@ const SHOW = [
   "--diff-merges=first-parent",
 ];
 
-/** Reads commit `id` of `repo` (a full id known to be a commit) with its diff. */
+/** Blobs larger than this are never given to git's diff (it would read them whole). */
+const BIG_BLOB_BYTES = 1024 * 1024;
+/** Most paths named to the second patch call (beyond them the first is waited for). */
+const MAX_PATCH_PATHS = 1000;
+const ZERO_OID = /^0+$/;
+
+/**
+ * Reads commit `id` of `repo` (a full id known to be a commit) with its diff. The header with the
+ * changed files and the patch are asked for at once; when a changed file's blob is over 1 MiB, the
+ * patch call is stopped and asked again without those files (they are listed as too large).
+ */
 export async function readCommit(
   ctx: Signet,
   repo: BrowseRepo,
   id: string,
   client?: string,
 ): Promise<CommitDetail | null> {
-  const [raw, patch] = await Promise.all([
-    gitRead(ctx, repo.dir, [
-      ...SHOW,
-      "-z",
-      "--raw",
-      "--no-abbrev",
-      `--format=${HEADER}`,
-      "--end-of-options",
-      id,
-    ], {
-      maxBytes: 8 * 1024 * 1024,
-      client,
-    }),
-    gitRead(ctx, repo.dir, [...SHOW, "--no-commit-id", "--patch", "--end-of-options", id], {
-      maxBytes: MAX_PATCH_BYTES,
-      client,
-    }),
-  ]);
-  if (raw.code !== 0 && !raw.truncated) return null;
+  const patchArgs = [...SHOW, "--no-commit-id", "--patch", "--end-of-options", id];
+  const stop = new AbortController();
+  const firstPatch = gitRead(ctx, repo.dir, patchArgs, {
+    maxBytes: MAX_PATCH_BYTES,
+    client,
+    signal: stop.signal,
+  });
+  firstPatch.catch(() => {});
+  const raw = await gitRead(ctx, repo.dir, [
+    ...SHOW,
+    "-z",
+    "--raw",
+    "--no-abbrev",
+    `--format=${HEADER}`,
+    "--end-of-options",
+    id,
+  ], { maxBytes: 8 * 1024 * 1024, client });
   const text = new TextDecoder().decode(raw.stdout);
   const fields = text.split("\0");
-  if (fields.length < 10) return null;
+  if ((raw.code !== 0 && !raw.truncated) || fields.length < 10) {
+    stop.abort();
+    await firstPatch.catch(() => {});
+    return null;
+  }
   const header: CommitHeader = {
     id: fields[0],
     parents: fields[1] ? fields[1].split(" ") : [],
@@ -119,8 +135,56 @@ export async function readCommit(
     message: fields[8].replace(/\n+$/, ""),
   };
   const { files, cut } = parseRaw(fields.slice(9), raw.truncated);
-  attachPatches(files, new TextDecoder().decode(patch.stdout), patch.truncated);
+  const big = await bigBlobs(ctx, repo, files, client);
+  let patch = null;
+  let shown = files;
+  if (big.size > 0) {
+    shown = files.filter((f) => !big.has(f.oldOid) && !big.has(f.newOid));
+    const paths = shown.flatMap((f) => (f.oldPath === null ? [f.path] : [f.oldPath, f.path]));
+    for (const f of files) if (!shown.includes(f)) f.tooLarge = true;
+    if (paths.length === 0) {
+      stop.abort();
+      patch = { stdout: new Uint8Array(), truncated: false };
+    } else if (paths.length <= MAX_PATCH_PATHS) {
+      stop.abort();
+      patch = await gitRead(ctx, repo.dir, [...patchArgs, "--", ...paths], {
+        maxBytes: MAX_PATCH_BYTES,
+        client,
+      });
+    } else {
+      shown = files;
+      for (const f of files) f.tooLarge = false;
+    }
+  }
+  patch ??= await firstPatch;
+  await firstPatch.catch(() => {});
+  attachPatches(shown, new TextDecoder().decode(patch.stdout), patch.truncated);
   return { header, files, filesCut: cut, patchCut: patch.truncated };
+}
+
+/** The blob ids among `files` (old and new sides) whose blobs are over BIG_BLOB_BYTES. */
+async function bigBlobs(
+  ctx: Signet,
+  repo: BrowseRepo,
+  files: FileChange[],
+  client?: string,
+): Promise<Set<string>> {
+  const oids = new Set<string>();
+  for (const f of files) {
+    for (const oid of [f.oldOid, f.newOid]) if (oid && !ZERO_OID.test(oid)) oids.add(oid);
+  }
+  if (oids.size === 0) return new Set();
+  const out = await gitRead(ctx, repo.dir, ["cat-file", "--batch-check"], {
+    stdin: [...oids].join("\n") + "\n",
+    maxBytes: 4 * 1024 * 1024,
+    client,
+  });
+  const big = new Set<string>();
+  for (const line of new TextDecoder().decode(out.stdout).split("\n")) {
+    const [oid, type, size] = line.split(" ");
+    if (type === "blob" && Number(size) > BIG_BLOB_BYTES) big.add(oid);
+  }
+  return big;
 }
 
 /** The `--raw -z` records after the header: `:modes oids status`, then one or two paths. */
@@ -130,7 +194,7 @@ function parseRaw(tokens: string[], truncated: boolean): { files: FileChange[]; 
   for (let i = 0; i < tokens.length; i++) {
     const meta = tokens[i].replace(/^[\n\0]+/, "");
     if (!meta.startsWith(":")) continue;
-    const [oldMode, newMode, , , status] = meta.slice(1).split(" ");
+    const [oldMode, newMode, oldOid, newOid, status] = meta.slice(1).split(" ");
     const two = /^[RC]/.test(status ?? "");
     const first = tokens[i + 1];
     const second = two ? tokens[i + 2] : undefined;
@@ -146,6 +210,8 @@ function parseRaw(tokens: string[], truncated: boolean): { files: FileChange[]; 
       oldPath: two ? first : null,
       oldMode,
       newMode,
+      oldOid: oldOid ?? "",
+      newOid: newOid ?? "",
       patch: null,
       binary: false,
       tooLarge: false,

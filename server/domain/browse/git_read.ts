@@ -54,6 +54,8 @@ export interface GitReadOptions {
   stdin?: string;
   /** Who asked (client address): no one client takes every reader. */
   client?: string;
+  /** Kills git when aborted (its output so far is returned). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -125,6 +127,8 @@ async function runBounded(
     stderr: "piped",
   }).spawn();
   let timedOut = false;
+  opts.signal?.addEventListener("abort", () => kill(child), { once: true });
+  if (opts.signal?.aborted) kill(child);
   const timer = setTimeout(() => {
     timedOut = true;
     kill(child);

@@ -63,6 +63,7 @@ serverTest("repository browser: hostile content stays inert and bounded", {}, as
   const big = await bigTextBlob(`${w.dir}/.git`, w.env, 100 * MB);
   await git(w, "update-index", "--add", "--cacheinfo", `100644,${big},big.txt`);
   await git(w, "commit", "-q", "-m", "A 100 MB file");
+  const bigCommit = (await git(w, "rev-parse", "HEAD")).trim();
   await git(w, "branch", HOSTILE_BRANCH);
   await git(w, "push", "-q", remote, "main", HOSTILE_BRANCH);
 
@@ -143,6 +144,10 @@ serverTest("repository browser: hostile content stays inert and bounded", {}, as
     let n = 0;
     for await (const chunk of raw.body!) n += chunk.length;
     assertEquals(n, 100 * MB);
+    // Its commit (the blob is in the pushed pack): listed, never given to git's diff.
+    const commit = await page(`${base}/commit/${bigCommit}`);
+    assertEquals(commit.match(/Diff too large to show\./g)?.length, 1);
+    assertStringIncludes(commit, 'href="/mallory/h/blob/' + bigCommit + '/big.txt"');
   });
 
   await t.step(
@@ -164,7 +169,7 @@ serverTest("repository browser: hostile content stays inert and bounded", {}, as
       const html = await page(`${base}/commit/${commit}`);
       assertStringIncludes(html, "A 1 GB diff");
       assertStringIncludes(html, "2 files changed");
-      assertEquals(html.match(/Binary file \(or over 1 MB\): not shown\./g)?.length, 2);
+      assertEquals(html.match(/Diff too large to show\./g)?.length, 2);
       assert(html.length < 256 * 1024, `${html.length} bytes`);
       const patch = await fetch(`${base}/commit/${commit}.patch`);
       assertEquals(patch.status, 200);
