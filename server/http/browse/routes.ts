@@ -56,6 +56,12 @@ export function browseRoutes(ctx: Signet): Hono {
       return await renderOwner(ctx, owner);
     }));
 
+  // `/<owner>/` (a trailing slash) is the owner's page.
+  app.get("/:owner/", (c) => {
+    const owner = c.req.param("owner");
+    return c.redirect(`/${encodeURIComponent(owner)}`, 301);
+  });
+
   app.get("/:owner/:repo", (c) => {
     const repo = c.req.param("repo");
     if (repo.endsWith(".git")) {

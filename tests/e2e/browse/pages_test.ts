@@ -74,6 +74,9 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     const r = await get(`${U}/alice/site.git`);
     assertEquals(r.status, 301);
     assertEquals(r.headers.get("location"), "/alice/site");
+    const owner = await get(`${U}/alice/`);
+    assertEquals(owner.status, 301);
+    assertEquals(owner.headers.get("location"), "/alice");
   });
 
   await t.step(
