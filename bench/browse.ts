@@ -27,7 +27,7 @@ import {
 import { generateRepos, mirrorInto, type RepoSizes } from "./repos.ts";
 import { type SignetServer, startSignet } from "./signet.ts";
 import { wrk } from "./load/wrk.ts";
-import { memoryOf, processTree } from "./baselines/process.ts";
+import { childrenOf, memoryOf, processTree, signal, waitGone } from "./baselines/process.ts";
 import { createRepo, login, makeKey, mintInvite, postJson } from "../testing/accounts.ts";
 
 /** Settings of one run. */
@@ -230,13 +230,15 @@ http {
   return {
     url: `http://127.0.0.1:${port}`,
     async stop() {
-      for (const p of [nginx, fcgi]) {
-        try {
-          p.kill("SIGTERM");
-        } catch { /* gone */ }
-        await p.status;
-      }
+      signal(nginx.pid, "SIGQUIT");
+      await nginx.status;
       await nginx.stderr.cancel().catch(() => {});
+      // fcgiwrap's preforked children outlive their parent: stop them by PID.
+      const children = childrenOf(fcgi.pid);
+      signal(fcgi.pid, "SIGTERM");
+      for (const pid of children) signal(pid, "SIGTERM");
+      await fcgi.status;
+      for (const pid of children) await waitGone(pid);
     },
   };
 }
