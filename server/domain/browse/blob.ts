@@ -1,6 +1,6 @@
 /** Reading one file of a commit: `git cat-file --batch` (its size first, its bytes when small). */
 import type { Signet } from "../../context.ts";
-import { gitRead, gitStream } from "./git_read.ts";
+import { catObject, gitStream } from "./git_read.ts";
 import type { BrowseRepo } from "./refs.ts";
 
 /** Files larger than this are offered for download instead of shown. */
@@ -20,7 +20,7 @@ export type BlobResult =
 
 /**
  * Reads `path` of `commit`: its bytes when at most `limit` (MAX_SHOWN_BYTES by default), else only
- * its size. One git process; a larger file is never read past the limit.
+ * its size. One git process; a larger file is never read (git_read.ts, catObject).
  */
 export async function readBlob(
   ctx: Signet,
@@ -30,21 +30,11 @@ export async function readBlob(
   client?: string,
   limit = MAX_SHOWN_BYTES,
 ): Promise<BlobResult> {
-  const out = await gitRead(ctx, repo.dir, ["cat-file", "--batch"], {
-    stdin: `${commit}:${path}\n`,
-    maxBytes: limit + 256,
-    client,
-  });
-  const nl = out.stdout.indexOf(10);
-  if (nl < 0) return { kind: "missing" };
-  const header = new TextDecoder().decode(out.stdout.subarray(0, nl)).split(" ");
-  if (header.length !== 3) return { kind: "missing" };
-  const [oid, type, sizeText] = header;
-  if (type === "tree") return { kind: "tree" };
-  if (type !== "blob") return { kind: "missing" };
-  const size = Number(sizeText);
-  if (size > limit) return { kind: "blob", oid, size, bytes: null };
-  return { kind: "blob", oid, size, bytes: out.stdout.slice(nl + 1, nl + 1 + size) };
+  const found = await catObject(ctx, repo.dir, `${commit}:${path}`, limit, client);
+  if (!found.found) return { kind: "missing" };
+  if (found.type === "tree") return { kind: "tree" };
+  if (found.type !== "blob") return { kind: "missing" };
+  return { kind: "blob", oid: found.oid, size: found.size, bytes: found.bytes };
 }
 
 /** Streams the blob `oid` of `repo` (a raw download), with a generous timeout. */

@@ -242,3 +242,94 @@ export async function gitStream(
     },
   });
 }
+
+/** An object as `catObject` found it. */
+export type CatObject =
+  | { found: false }
+  | {
+    found: true;
+    oid: string;
+    type: string;
+    size: number;
+    /** Its bytes when a blob of at most the limit asked for, else null (never read). */
+    bytes: Uint8Array | null;
+  };
+
+/**
+ * Looks `spec` (`<commit>:<path>`, an object id) up with one `git cat-file --batch-command`: its
+ * type and size first (`info`), then its bytes (`contents`) only when it is a blob of at most
+ * `limit` bytes. A large blob is never read: `--batch` would read it whole into git's memory
+ * before writing a byte of it.
+ */
+export async function catObject(
+  ctx: Signet,
+  dir: string,
+  spec: string,
+  limit: number,
+  client?: string,
+): Promise<CatObject> {
+  if (/[\n\r\0]/.test(spec)) return { found: false };
+  const release = await slots.acquire(client ? [client] : []);
+  const child = new Deno.Command("git", {
+    args: [...baseArgs(dir), "cat-file", "--batch-command"],
+    env: readEnv(ctx),
+    clearEnv: true,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "null",
+  }).spawn();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    kill(child);
+  }, READ_TIMEOUT_MS);
+  const writer = child.stdin.getWriter();
+  const reader = child.stdout.getReader();
+  const enc = new TextEncoder();
+  let buf = new Uint8Array(0);
+  // Reads until `buf` holds `n` bytes (or a newline when n is -1); false at the end of output.
+  const fill = async (n: number): Promise<boolean> => {
+    while (n < 0 ? buf.indexOf(10) < 0 : buf.length < n) {
+      const { value, done } = await reader.read();
+      if (done) return false;
+      const next = new Uint8Array(buf.length + value.length);
+      next.set(buf);
+      next.set(value, buf.length);
+      buf = next;
+    }
+    return true;
+  };
+  const line = async (): Promise<string[] | null> => {
+    if (!await fill(-1)) return null;
+    const nl = buf.indexOf(10);
+    const text = new TextDecoder().decode(buf.subarray(0, nl));
+    buf = buf.slice(nl + 1);
+    return text.split(" ");
+  };
+  try {
+    await writer.write(enc.encode(`info ${spec}\n`));
+    const info = await line();
+    if (!info || info.length !== 3) return { found: false };
+    const [oid, type, sizeText] = info;
+    const size = Number(sizeText);
+    if (type !== "blob" || size > limit) return { found: true, oid, type, size, bytes: null };
+    await writer.write(enc.encode(`contents ${oid}\n`));
+    const head = await line();
+    if (!head || head[0] !== oid || !await fill(size)) return { found: false };
+    return { found: true, oid, type, size, bytes: buf.slice(0, size) };
+  } catch (err) {
+    if (timedOut) throw new ReadTimeout();
+    throw err;
+  } finally {
+    clearTimeout(timer);
+    await writer.close().catch(() => {});
+    await reader.cancel().catch(() => {});
+    kill(child);
+    await child.status;
+    release();
+    if (timedOut) {
+      // deno-lint-ignore no-unsafe-finally
+      throw new ReadTimeout();
+    }
+  }
+}
