@@ -270,14 +270,20 @@ export async function catObject(
 ): Promise<CatObject> {
   if (/[\n\r\0]/.test(spec)) return { found: false };
   const release = await slots.acquire(client ? [client] : []);
-  const child = new Deno.Command("git", {
-    args: [...baseArgs(dir), "cat-file", "--batch-command"],
-    env: readEnv(ctx),
-    clearEnv: true,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
+  let child: Deno.ChildProcess;
+  try {
+    child = new Deno.Command("git", {
+      args: [...baseArgs(dir), "cat-file", "--batch-command"],
+      env: readEnv(ctx),
+      clearEnv: true,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }).spawn();
+  } catch (err) {
+    release();
+    throw err;
+  }
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
