@@ -13,6 +13,9 @@
  * `deno task bench --pages [--quick] [--out FILE] [--into bench/RESULTS.md]`: the public registry
  * pages alone, at 100,000 bots: bytes, server time, first contentful paint (bench/pages.ts; prints
  * its section, and puts it into the file `--into`).
+ * `deno task bench --browse [--quick]`: the repository browser against cgit alone (bench/browse.ts;
+ * writes its section of bench/RESULTS.md). The full run ends with it too (`--skip-browse` leaves it
+ * out).
  * It exits non-zero only when something fails (a clone, a server), never because of timings.
  * (Over 400 lines on purpose: it is the one script that orders the phases, start to finish; each
  * phase's work lives in its own module.)
@@ -68,6 +71,13 @@ import {
   goalRecord,
   readPreviousGoals,
 } from "./results.ts";
+import {
+  BROWSE_SETTINGS,
+  browseMain,
+  type BrowseResults,
+  renderBrowse,
+  runBrowse,
+} from "./browse.ts";
 import { renderCluster, renderReport } from "./report.ts";
 import { type CliStartup, measureCliStartup } from "./cli_startup.ts";
 import { makeKey, type TestKey } from "../testing/accounts.ts";
@@ -256,9 +266,12 @@ async function main(): Promise<number> {
       scale: { type: "boolean", default: false },
       pages: { type: "boolean", default: false },
       into: { type: "string" },
+      browse: { type: "boolean", default: false },
+      "skip-browse": { type: "boolean", default: false },
     },
   });
   if (values.scale) return await runScale({ quick: Boolean(values.quick), out: values.out });
+  if (values.browse) return await browseMain({ quick: Boolean(values.quick), out: values.out });
   if (values.pages) {
     return await runPages({
       bots: values.quick ? 2_000 : 100_000,
@@ -304,6 +317,7 @@ async function main(): Promise<number> {
   let idleMemory = null as IdleMemory | null;
   let afterLoad = null as MemoryAfterLoad | null;
   let breakdown = [] as Breakdown[];
+  let browse = null as BrowseResults | null;
   let postgres = null as TestPostgres | null;
   let postgresInfo = "";
   const transports: Transport[] = [];
@@ -520,6 +534,15 @@ async function main(): Promise<number> {
         );
       });
     }
+    if (!values["skip-browse"]) {
+      // The repository browser against cgit: its own repositories and servers (bench/browse.ts).
+      await phase("browse", async () => {
+        browse = await runBrowse(
+          `${work}/browse`,
+          BROWSE_SETTINGS[values.quick ? "quick" : "full"],
+        );
+      });
+    }
   } finally {
     for (const stop of stops.reverse()) {
       await stop().catch((e) => console.error(`stop failed: ${e}`));
@@ -574,7 +597,8 @@ async function main(): Promise<number> {
   };
   const goalsFile = new URL("./goals.json", import.meta.url).pathname;
   report.previousGoals = await readPreviousGoals(goalsFile);
-  const text = renderReport(report);
+  const text = renderReport(report) +
+    (browse ? `\n${renderBrowse(browse).join("\n")}` : "");
   const out = values.out ??
     (values.quick ? null : new URL("./RESULTS.md", import.meta.url).pathname);
   if (out) {

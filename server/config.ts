@@ -43,6 +43,8 @@ export interface ServerConfig {
   maxPushBytes: number;
   /** Disk the clone cache may use (SERVICE_CLONE_CACHE_BYTES); 0 = no clone cache. */
   cloneCacheBytes: number;
+  /** Memory for rendered repository pages (SERVICE_BROWSE_CACHE_BYTES); 0 = none kept. */
+  browseCacheBytes: number;
   /** Time an HTTP header block may take (SERVICE_HTTP_HEADER_TIMEOUT); 0 = not enforced. */
   httpHeaderTimeoutMs: number;
   /** Time an HTTP connection may sit idle (SERVICE_HTTP_IDLE_TIMEOUT); 0 = not enforced. */
@@ -119,6 +121,7 @@ export function loadServerConfig(
     baseUrl: v.SERVICE_BASE_URL,
     maxPushBytes: v.SERVICE_MAX_PUSH_BYTES,
     cloneCacheBytes: v.SERVICE_CLONE_CACHE_BYTES,
+    browseCacheBytes: v.SERVICE_BROWSE_CACHE_BYTES,
     httpHeaderTimeoutMs: v.SERVICE_HTTP_HEADER_TIMEOUT,
     httpIdleTimeoutMs: v.SERVICE_HTTP_IDLE_TIMEOUT,
     shutdownTimeoutMs: v.SERVICE_SHUTDOWN_TIMEOUT,

@@ -145,6 +145,7 @@ Deno.test("every setting in the table refuses a bad value, naming it and its for
     SERVICE_HTTP_BODY_TIMEOUT: "-1",
     SERVICE_SSH_GIT_IDLE_TIMEOUT: "forever",
     SERVICE_CLONE_CACHE_BYTES: "big",
+    SERVICE_BROWSE_CACHE_BYTES: "lots",
     SERVICE_SHUTDOWN_TIMEOUT: "soon",
     SERVICE_HTTP_HEADER_TIMEOUT: "1h",
     SERVICE_HTTP_IDLE_TIMEOUT: "never",

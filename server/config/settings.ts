@@ -204,6 +204,11 @@ export const SETTINGS = {
     "disk for the clone cache: identical clones until the next push run git once",
     sizeOrOff("SERVICE_CLONE_CACHE_BYTES", 512 * 1024 ** 2),
   ),
+  SERVICE_BROWSE_CACHE_BYTES: setting(
+    'a byte count such as 64m (default 32m; 0 or "off" disables)',
+    "memory for rendered repository pages, kept until the repository's refs change",
+    sizeOrOff("SERVICE_BROWSE_CACHE_BYTES", 32 * 1024 ** 2),
+  ),
   SERVICE_SHUTDOWN_TIMEOUT: secondsSetting(
     "SERVICE_SHUTDOWN_TIMEOUT",
     DEFAULT_SHUTDOWN_TIMEOUT_S,

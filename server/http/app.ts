@@ -7,6 +7,7 @@ import { repoRoutes } from "./routes/repos.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { uiRoutes } from "./routes/ui.ts";
 import { gitRoutes } from "./git.ts";
+import { browseRoutes, isRawPath } from "./browse/routes.ts";
 import { onError } from "./errors.ts";
 import { readBodyWithin, requestLog } from "./middleware.ts";
 import { requireAdmin } from "./auth.ts";
@@ -27,8 +28,9 @@ export function isGitTransport(path: string): boolean {
 export function hostingApp(ctx: Signet): Hono {
   const app = new Hono();
   app.use("*", requestLog("hosting"));
-  // gzip for the dashboard, its assets and the API's JSON; never the git transport.
-  app.use("*", compressResponses(isGitTransport));
+  // gzip for the dashboard, its assets, the API's JSON and the repository pages; never the git
+  // transport, nor raw downloads (streamed, of any size).
+  app.use("*", compressResponses((path) => isGitTransport(path) || isRawPath(path)));
   const api = new Hono();
   api.use("*", readBodyWithin(MAX_JSON_BODY_BYTES));
   api.route("/admin", adminRoutes(ctx));
@@ -49,6 +51,8 @@ export function hostingApp(ctx: Signet): Hono {
   );
   app.route("/", uiRoutes());
   app.route("/", gitRoutes(ctx));
+  // The repository browser: `/<owner>`, `/<owner>/<repo>` and its pages (after smart HTTP).
+  app.route("/", browseRoutes(ctx));
   // A browser gets the HTML 404 page; the API, git and every other client keep JSON.
   app.notFound((c) => notFound(c, "admin", ["/api"], "not found"));
   app.onError(onError);

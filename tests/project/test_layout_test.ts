@@ -15,7 +15,7 @@ const SKIP = new Set([
   "vectors",
   "generated",
 ]);
-const AREAS = ["http", "ssh", "cli", "registry", "ui", "ops", "cluster"];
+const AREAS = ["http", "ssh", "cli", "registry", "ui", "ops", "cluster", "browse"];
 
 /** Every file Deno's test runner would take for a test, relative to the checkout. */
 function testFiles(dir = "", out: string[] = []): string[] {

@@ -138,13 +138,17 @@ function columns(onDelete: (repo: Repo) => void): Column<Repo>[] {
       cell: (r) => (
         <span class="repo-name">
           <Icon name="repo" class="muted" />
-          <span class="repo-full-name">
+          {/* The repository's public page (the browser, server-rendered: a full page load). */}
+          <a
+            class="repo-full-name"
+            href={`/${encodeURIComponent(r.owner)}/${encodeURIComponent(r.name)}`}
+          >
             <bdi class="muted">{r.owner}</bdi>
             <span class="muted">/</span>
             <strong>
               <bdi>{r.name}</bdi>
             </strong>
-          </span>
+          </a>
         </span>
       ),
     },

@@ -108,6 +108,9 @@ serverTest(
         assertStringIncludes(text, `${server.httpUrl}/alice/website.git`);
         assertStringIncludes(text, `ssh://git@127.0.0.1:${server.sshPort}/alice/website.git`);
         assert(!/never/.test(text), "a pushed repository has a last push time");
+        // The name links to the repository's page in the browser.
+        const link = row.locator("a.repo-full-name");
+        assertEquals(await link.getAttribute("href"), "/alice/website");
         const unpushed = await page.locator(`#repos-table tr[data-repo="alice/notes"]`).innerText();
         assertStringIncludes(unpushed, "never");
         await screenshot(page, "admin-repos-desktop");

@@ -1,0 +1,95 @@
+/** A page of a branch's (or a path's) history with `git log`. */
+import type { Signet } from "../../context.ts";
+import { gitRead } from "./git_read.ts";
+import type { BrowseRepo, RefInfo } from "./refs.ts";
+
+/** Commits per page of history. */
+export const COMMITS_PER_PAGE = 50;
+/** Deepest page asked for (the walk to it must fit in the read's timeout anyway). */
+export const MAX_HISTORY_PAGE = 2000;
+
+/** One commit of a history page. */
+export interface CommitSummary {
+  id: string;
+  parents: string[];
+  author: string;
+  email: string;
+  /** Author date, Unix seconds. */
+  date: number;
+  subject: string;
+}
+
+/** A page of history and whether another follows. */
+export interface HistoryPage {
+  commits: CommitSummary[];
+  more: boolean;
+}
+
+const FORMAT = "%x1e%H%x00%P%x00%an%x00%ae%x00%at%x00%s";
+
+/** Page `page` (from 1) of the history of `commit`, limited to `path` when not empty. */
+export async function history(
+  ctx: Signet,
+  repo: BrowseRepo,
+  commit: string,
+  path: string,
+  page: number,
+  client?: string,
+): Promise<HistoryPage> {
+  const args = [
+    "log",
+    `--format=${FORMAT}`,
+    `--skip=${(page - 1) * COMMITS_PER_PAGE}`,
+    `--max-count=${COMMITS_PER_PAGE + 1}`,
+    "--end-of-options",
+    commit,
+  ];
+  if (path) args.push("--", path);
+  const out = await gitRead(ctx, repo.dir, args, { maxBytes: 4 * 1024 * 1024, client });
+  const records = new TextDecoder().decode(out.stdout).split("\x1e").slice(1);
+  if (out.truncated) records.pop();
+  const commits = records.map(parseSummary).filter((c): c is CommitSummary => c !== null);
+  return { commits: commits.slice(0, COMMITS_PER_PAGE), more: commits.length > COMMITS_PER_PAGE };
+}
+
+/**
+ * The newest commit of `commit`'s history that touched `path` (the commit itself for the root);
+ * `known` answers the root of a branch or tag from the ref list, with no git at all.
+ */
+export async function lastCommit(
+  ctx: Signet,
+  repo: BrowseRepo,
+  commit: string,
+  path: string,
+  client?: string,
+  known?: RefInfo,
+): Promise<CommitSummary | null> {
+  if (!path && known && known.commit === commit) {
+    return {
+      id: commit,
+      parents: [],
+      author: known.author,
+      email: "",
+      date: known.authorDate ?? 0,
+      subject: known.commitSubject,
+    };
+  }
+  const args = ["log", `--format=${FORMAT}`, "--max-count=1", "--end-of-options", commit];
+  if (path) args.push("--", path);
+  const out = await gitRead(ctx, repo.dir, args, { maxBytes: 64 * 1024, client });
+  const record = new TextDecoder().decode(out.stdout).split("\x1e")[1];
+  return record === undefined ? null : parseSummary(record);
+}
+
+function parseSummary(record: string): CommitSummary | null {
+  const f = record.replace(/\n$/, "").split("\0");
+  if (f.length < 6) return null;
+  return {
+    id: f[0],
+    parents: f[1] ? f[1].split(" ") : [],
+    author: f[2],
+    email: f[3],
+    date: Number(f[4]),
+    subject: f.slice(5).join(" "),
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * Reading the ref and the path out of a browser URL (`/tree/<ref>/<path>`): what git may be asked
+ * about is checked here first. A ref is only ever one of the repository's own refs (found in its
+ * ref list, then named to git by its object id) or a full object id; a path is plain segments.
+ */
+
+/** Longest path accepted, in characters. */
+export const MAX_PATH_LENGTH = 4096;
+
+/** A full object id: SHA-1 (40 hex digits) or SHA-256 (64). */
+export const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+
+/** Whether `s` is a full, lower-case object id. */
+export function isObjectId(s: string): boolean {
+  return OBJECT_ID.test(s);
+}
+
+/**
+ * Splits a URL path (after the page name) into its segments, percent-decoded; null when a segment
+ * does not decode. Empty segments (a trailing slash, `a//b`) are dropped.
+ */
+export function urlSegments(rest: string): string[] | null {
+  const out: string[] = [];
+  for (const raw of rest.split("/")) {
+    if (raw === "") continue;
+    try {
+      out.push(...decodeURIComponent(raw).split("/").filter((s) => s !== ""));
+    } catch {
+      return null;
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether `segments` name a path inside a tree git can be asked about: no `.` or `..` (nothing
+ * leaves the tree), no control characters (git's batch input is line-based; a name with a newline
+ * cannot be asked for), at most MAX_PATH_LENGTH characters in all.
+ */
+export function isSafePath(segments: string[]): boolean {
+  let length = 0;
+  for (const s of segments) {
+    if (s === "" || s === "." || s === "..") return false;
+    // deno-lint-ignore no-control-regex
+    if (/[\x00-\x1f\x7f]/.test(s)) return false;
+    length += s.length + 1;
+  }
+  return length <= MAX_PATH_LENGTH;
+}
+
+/** What a ref name in a URL turned out to be. */
+export type RefKind = "branch" | "tag" | "commit";
+
+/** A URL's ref and the path after it. */
+export interface RefAndPath {
+  /** The branch or tag name (short, e.g. `feature/x`), or the full commit id. */
+  ref: string;
+  kind: RefKind;
+  /** The path's segments inside the tree (empty: the root). */
+  path: string[];
+}
+
+/**
+ * Finds the ref at the start of `segments` as GitHub does: the longest prefix that names a branch
+ * (`kindOf` says which short names are branches or tags; a branch wins over a tag of the same
+ * name), else a full commit id as the first segment. The rest is the path, which must be safe
+ * (isSafePath). Null when no ref matches or the path is unsafe.
+ */
+export function splitRefAndPath(
+  segments: string[],
+  kindOf: (name: string) => "branch" | "tag" | null,
+): RefAndPath | null {
+  if (segments.length === 0) return null;
+  for (let n = segments.length; n >= 1; n--) {
+    const name = segments.slice(0, n).join("/");
+    const kind = kindOf(name);
+    if (kind) {
+      const path = segments.slice(n);
+      return isSafePath(path) ? { ref: name, kind, path } : null;
+    }
+  }
+  if (isObjectId(segments[0])) {
+    const path = segments.slice(1);
+    return isSafePath(path) ? { ref: segments[0], kind: "commit", path } : null;
+  }
+  return null;
+}
+
+/** `segments` as one path (`a/b/c`; empty for the root). */
+export function joinPath(segments: string[]): string {
+  return segments.join("/");
+}
+
+/**
+ * Resolves a link target written in a file at `fromDir` (a Markdown link such as `../docs/x.md`
+ * or `/img/a.png`) to a path inside the repository: `..` never climbs above the root. Returns null
+ * for targets that are not paths inside the repository (a scheme, `//host`, only a fragment).
+ */
+export function resolveRelative(
+  fromDir: string[],
+  target: string,
+): { path: string[]; fragment: string } | null {
+  if (target === "" || target.startsWith("#") || target.startsWith("//")) return null;
+  if (/^[a-z][a-z0-9+.-]*:/i.test(target)) return null;
+  const hash = target.indexOf("#");
+  const fragment = hash >= 0 ? target.slice(hash) : "";
+  let pathPart = hash >= 0 ? target.slice(0, hash) : target;
+  const query = pathPart.indexOf("?");
+  if (query >= 0) pathPart = pathPart.slice(0, query);
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathPart);
+  } catch {
+    decoded = pathPart;
+  }
+  const out = decoded.startsWith("/") ? [] : [...fromDir];
+  for (const s of decoded.split("/")) {
+    if (s === "" || s === ".") continue;
+    if (s === "..") out.pop();
+    else out.push(s);
+  }
+  return { path: out, fragment };
+}

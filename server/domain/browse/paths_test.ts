@@ -1,0 +1,73 @@
+import { assertEquals } from "../../../tests/helpers/assert.ts";
+import { isSafePath, resolveRelative, splitRefAndPath, urlSegments } from "./paths.ts";
+
+const refs: Record<string, "branch" | "tag"> = {
+  main: "branch",
+  feature: "branch",
+  "feature/x": "branch",
+  "v1.0": "tag",
+  "rel/v2": "tag",
+};
+const kindOf = (name: string) => refs[name] ?? null;
+const id = "0123456789abcdef0123456789abcdef01234567";
+
+Deno.test("the longest prefix naming a ref wins, the rest is the path", () => {
+  assertEquals(splitRefAndPath(["feature", "x", "src", "a.ts"], kindOf), {
+    ref: "feature/x",
+    kind: "branch",
+    path: ["src", "a.ts"],
+  });
+  assertEquals(splitRefAndPath(["feature", "y"], kindOf), {
+    ref: "feature",
+    kind: "branch",
+    path: ["y"],
+  });
+  assertEquals(splitRefAndPath(["rel", "v2"], kindOf), { ref: "rel/v2", kind: "tag", path: [] });
+  assertEquals(splitRefAndPath(["main"], kindOf), { ref: "main", kind: "branch", path: [] });
+});
+
+Deno.test("a full commit id is a ref when no ref name matches; an abbreviated one is not", () => {
+  assertEquals(splitRefAndPath([id, "README.md"], kindOf), {
+    ref: id,
+    kind: "commit",
+    path: ["README.md"],
+  });
+  assertEquals(splitRefAndPath([id.slice(0, 12)], kindOf), null);
+  assertEquals(splitRefAndPath([id.toUpperCase()], kindOf), null);
+});
+
+Deno.test("unknown refs, options and unsafe paths are refused", () => {
+  assertEquals(splitRefAndPath([], kindOf), null);
+  assertEquals(splitRefAndPath(["nope", "a"], kindOf), null);
+  assertEquals(splitRefAndPath(["--output=/tmp/x"], kindOf), null);
+  assertEquals(splitRefAndPath(["main", "..", "etc"], kindOf), null);
+  assertEquals(splitRefAndPath(["main", "a\nb"], kindOf), null);
+  assertEquals(isSafePath(["a", "."]), false);
+  assertEquals(isSafePath(["x".repeat(5000)]), false);
+  assertEquals(isSafePath(['"q"', "<b>", "\u202etxt.exe", "-n"]), true);
+});
+
+Deno.test("URL segments are percent-decoded; a bad escape is refused", () => {
+  assertEquals(urlSegments("feature%2Fx/src//a%20b.ts/"), ["feature", "x", "src", "a b.ts"]);
+  assertEquals(urlSegments("%E0%A4%A"), null);
+  assertEquals(urlSegments(""), []);
+});
+
+Deno.test("relative links resolve inside the repository and never above its root", () => {
+  assertEquals(resolveRelative(["docs"], "../src/a.ts#L3"), {
+    path: ["src", "a.ts"],
+    fragment: "#L3",
+  });
+  assertEquals(resolveRelative(["docs"], "../../../../etc/passwd"), {
+    path: ["etc", "passwd"],
+    fragment: "",
+  });
+  assertEquals(resolveRelative(["docs"], "/img/logo.png?raw=1"), {
+    path: ["img", "logo.png"],
+    fragment: "",
+  });
+  assertEquals(resolveRelative([], "https://example.com/"), null);
+  assertEquals(resolveRelative([], "javascript:alert(1)"), null);
+  assertEquals(resolveRelative([], "//evil.example/x"), null);
+  assertEquals(resolveRelative([], "#usage"), null);
+});

@@ -1,0 +1,156 @@
+/**
+ * `/<owner>/<repo>/blob/<ref>/<path>`: one file. Text with line numbers, `#L10-L20` anchors and
+ * server-side highlighting; Markdown rendered (`?plain=1` shows its source); images shown from
+ * `/raw/`; binary files and files over MAX_SHOWN_BYTES offered as a download instead.
+ */
+import { joinPath } from "../../domain/browse/paths.ts";
+import type { Resolved } from "../../domain/browse/refs.ts";
+import { looksBinary, MAX_SHOWN_BYTES, readBlob } from "../../domain/browse/blob.ts";
+import type { PageRequest } from "./context.ts";
+import {
+  bytes,
+  Crumbs,
+  Name,
+  notFoundPage,
+  page,
+  plain,
+  RefSelect,
+  type Rendered,
+  RepoHeader,
+} from "./frame.tsx";
+import { hasBidi, highlightLines, languageOf, MAX_HIGHLIGHT_BYTES } from "./highlight.ts";
+import { codeTable } from "./code_view.ts";
+import { isMarkdown, markdownHtml } from "./readme.tsx";
+
+/** Image types shown in the page (served by /raw/ with their own type); never SVG. */
+export const IMAGE_TYPES: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  avif: "image/avif",
+  bmp: "image/bmp",
+  ico: "image/x-icon",
+};
+
+/** The image type of a file name, or null. */
+export function imageType(name: string): string | null {
+  const ext = name.slice(name.lastIndexOf(".") + 1).toLowerCase();
+  return Object.hasOwn(IMAGE_TYPES, ext) ? IMAGE_TYPES[ext] : null;
+}
+
+/** The blob page (or a redirect to the tree page when the path is a directory). */
+export async function renderBlob(req: PageRequest, at: Resolved): Promise<Rendered> {
+  const { urls } = req;
+  const path = joinPath(at.path);
+  const name = at.path.at(-1) ?? "";
+  const back = { href: urls.at("tree", at.ref), label: "Go to the repository's root" };
+  if (at.path.length === 0) return notFoundPage(`${at.ref}/`, back);
+  const blob = await readBlob(req.ctx, req.repo, at.commit, path, req.client);
+  if (blob.kind === "tree") {
+    return { status: 302, body: "", headers: { Location: urls.at("tree", at.ref, at.path) } };
+  }
+  if (blob.kind === "missing") return notFoundPage(`${at.ref}/${path}`, back);
+
+  const raw = urls.at("raw", at.ref, at.path);
+  const image = imageType(name);
+  const text = blob.bytes && !looksBinary(blob.bytes) && !image
+    ? new TextDecoder().decode(blob.bytes)
+    : null;
+  const markdown = text !== null && isMarkdown(name);
+  const source = req.query.get("plain") === "1";
+  const lineCount = text === null ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+
+  let content;
+  if (image && blob.size <= MAX_SHOWN_BYTES) {
+    content = (
+      <div class="box-body">
+        <img class="preview-image" src={raw} alt={plain(name)} />
+      </div>
+    );
+  } else if (text === null) {
+    const why = blob.bytes === null
+      ? `This file is ${bytes(blob.size)}, too large to show here (the limit is ${
+        bytes(MAX_SHOWN_BYTES)
+      }).`
+      : "This file is binary.";
+    content = (
+      <div class="box-body">
+        <p>{why}</p>
+        <p>
+          <a class="btn btn-secondary" href={`${raw}?download=1`}>Download {bytes(blob.size)}</a>
+        </p>
+      </div>
+    );
+  } else if (markdown && !source) {
+    content = (
+      <div
+        class="box-body markdown"
+        dangerouslySetInnerHTML={{ __html: markdownHtml(req, at.ref, at.path.slice(0, -1), text) }}
+      />
+    );
+  } else {
+    content = (
+      <div
+        class="code-view"
+        tabIndex={0}
+        role="region"
+        aria-label={`Content of ${plain(name)}`}
+        dangerouslySetInnerHTML={{ __html: codeTable(highlightLines(text, name)) }}
+      />
+    );
+  }
+
+  return page(
+    `${path} at ${at.ref}`,
+    <>
+      <RepoHeader repo={req.repo} tab="code" gitRef={at.ref} />
+      <div class="toolbar">
+        <RefSelect repo={req.repo} current={at.ref} link={(ref) => urls.at("blob", ref, at.path)} />
+        <Crumbs repo={req.repo} gitRef={at.ref} path={at.path} />
+      </div>
+      {text !== null && !markdown && languageOf(name) && blob.size > MAX_HIGHLIGHT_BYTES && (
+        <p class="muted">
+          {`Shown without syntax highlighting: files over ${
+            bytes(MAX_HIGHLIGHT_BYTES)
+          } are not highlighted.`}
+        </p>
+      )}
+      {text !== null && hasBidi(text) && (
+        <div class="notice notice-warning" role="note">
+          <div class="notice-text">
+            This file contains bidirectional Unicode control characters: they are shown as marks
+            (such as U+202E) instead of reordering the text.
+          </div>
+        </div>
+      )}
+      <div class="box">
+        <div class="box-head">
+          <span>
+            <Name text={name} />
+          </span>
+          <span class="muted">
+            {text !== null ? `${lineCount} line${lineCount === 1 ? "" : "s"} · ` : ""}
+            {bytes(blob.size)}
+          </span>
+          <span class="spacer" />
+          {markdown &&
+            (source
+              ? <a class="btn btn-ghost btn-sm" href={urls.at("blob", at.ref, at.path)}>Rendered</a>
+              : (
+                <a
+                  class="btn btn-ghost btn-sm"
+                  href={`${urls.at("blob", at.ref, at.path)}?plain=1`}
+                >
+                  Source
+                </a>
+              ))}
+          <a class="btn btn-ghost btn-sm" href={urls.at("commits", at.ref, at.path)}>History</a>
+          <a class="btn btn-ghost btn-sm" href={raw}>Raw</a>
+        </div>
+        {content}
+      </div>
+    </>,
+  );
+}

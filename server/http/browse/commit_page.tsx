@@ -1,0 +1,194 @@
+/**
+ * `/<owner>/<repo>/commit/<id>`: a commit's message, author, parents and diff against its first
+ * parent, file by file; a file's diff over the limits says "diff too large" and links to the file.
+ * `/<owner>/<repo>/commit/<id>.patch`: the commit as `git format-patch` writes it.
+ */
+import type { VNode } from "preact";
+import { type FileChange, MAX_PATCH_BYTES, readCommit } from "../../domain/browse/commit.ts";
+import type { PageRequest } from "./context.ts";
+import { bytes, Name, page, plain, type Rendered, RepoHeader, When } from "./frame.tsx";
+import { escapeHtml } from "./highlight.ts";
+
+/** A file's patch as HTML lines: added, deleted, hunk headers and git's own lines apart. */
+function diffHtml(patch: string): string {
+  const lines = patch.replace(/\n$/, "").split("\n");
+  let inHunk = false;
+  return lines.map((line) => {
+    let cls = "dm";
+    if (line.startsWith("@@")) {
+      inHunk = true;
+      cls = "dh";
+    } else if (inHunk && line.startsWith("+")) cls = "da";
+    else if (inHunk && line.startsWith("-")) cls = "dd";
+    else if (inHunk && (line.startsWith(" ") || line === "" || line.startsWith("\\"))) cls = "";
+    else if (line.startsWith("diff --git ")) inHunk = false;
+    return `<span${cls ? ` class="${cls}"` : ""}>${escapeHtml(line) || " "}</span>`;
+  }).join("");
+}
+
+const STATUS: Record<string, string> = {
+  A: "added",
+  D: "deleted",
+  M: "modified",
+  R: "renamed",
+  C: "copied",
+  T: "type changed",
+};
+
+function FileDiff(
+  { req, id, parent, f, i, patchCut }: {
+    req: PageRequest;
+    id: string;
+    parent: string | undefined;
+    f: FileChange;
+    i: number;
+    patchCut: boolean;
+  },
+): VNode {
+  // A deleted file is shown as it was in the first parent.
+  const fileUrl = req.urls.at("blob", f.status === "D" && parent ? parent : id, f.path.split("/"));
+  let body: VNode;
+  if (f.patch !== null && f.binary) {
+    body = <p class="box-body muted">Binary file (or over 1 MB): not shown.</p>;
+  } else if (f.patch !== null) {
+    body = (
+      <div class="code-view" tabIndex={0} role="region" aria-label={`Diff of ${plain(f.path)}`}>
+        <pre class="diff" dangerouslySetInnerHTML={{ __html: diffHtml(f.patch) }} />
+      </div>
+    );
+  } else if (f.tooLarge) {
+    body = (
+      <p class="box-body">
+        Diff too large to show. <a href={fileUrl}>View the file</a>.
+      </p>
+    );
+  } else {
+    body = (
+      <p class="box-body muted">
+        {patchCut
+          ? `Diff not shown: this commit's diff is over ${bytes(MAX_PATCH_BYTES)}.`
+          : "No content change."}
+      </p>
+    );
+  }
+  return (
+    <section class="box" id={`diff-${i}`} aria-label={`Changes to ${plain(f.path)}`}>
+      <div class="box-head">
+        <span class="status" title={STATUS[f.status] ?? f.status}>{f.status}</span>
+        <span class="file-name">
+          {f.oldPath !== null && (
+            <>
+              <Name text={f.oldPath} />
+              {" → "}
+            </>
+          )}
+          <a href={fileUrl}>
+            <Name text={f.path} />
+          </a>
+        </span>
+        <span class="spacer" />
+        <span class="added">+{f.added}</span>
+        <span class="deleted">−{f.deleted}</span>
+      </div>
+      {body}
+    </section>
+  );
+}
+
+/** The commit page, or null when `id` is no commit of the repository. */
+export async function renderCommit(req: PageRequest, id: string): Promise<Rendered | null> {
+  const detail = await readCommit(req.ctx, req.repo, id, req.client);
+  if (!detail) return null;
+  const { header: h, files } = detail;
+  const [subject, ...rest] = h.message.split("\n");
+  const body = rest.join("\n").replace(/^\n+/, "");
+  const sameCommitter = h.committer === h.author && h.committerEmail === h.authorEmail;
+  return page(
+    `${subject || "Commit"} · ${id.slice(0, 10)}`,
+    <>
+      <RepoHeader repo={req.repo} tab="commits" />
+      <section class="box" aria-labelledby="commit-subject">
+        <div class="box-body stack">
+          <h2 id="commit-subject" class="commit-message">
+            <Name text={subject || "(no message)"} />
+          </h2>
+          {body && <pre class="commit-message">{body}</pre>}
+          <dl class="facts">
+            <dt>Author</dt>
+            <dd>
+              <Name text={h.author} />{" "}
+              <span class="muted">
+                &lt;<Name text={h.authorEmail} />&gt;
+              </span>
+              {" · "}
+              <When unix={h.authorDate} />
+            </dd>
+            {!sameCommitter && (
+              <>
+                <dt>Committer</dt>
+                <dd>
+                  <Name text={h.committer} />{" "}
+                  <span class="muted">
+                    &lt;<Name text={h.committerEmail} />&gt;
+                  </span>
+                  {" · "}
+                  <When unix={h.committerDate} />
+                </dd>
+              </>
+            )}
+            <dt>Commit</dt>
+            <dd class="mono">{h.id}</dd>
+            <dt>{h.parents.length === 1 ? "Parent" : "Parents"}</dt>
+            <dd>
+              {h.parents.length === 0
+                ? <span class="muted">none (first commit)</span>
+                : h.parents.map((p, i) => (
+                  <>
+                    {i > 0 && " "}
+                    <a class="mono" href={req.urls.commit(p)}>{p.slice(0, 10)}</a>
+                  </>
+                ))}
+            </dd>
+          </dl>
+          <p class="toolbar">
+            <a class="btn btn-secondary btn-sm" href={req.urls.at("tree", h.id)}>Browse files</a>
+            <a class="btn btn-ghost btn-sm" href={`${req.urls.commit(h.id)}.patch`}>Patch</a>
+          </p>
+        </div>
+      </section>
+      <section class="box" aria-labelledby="files-title">
+        <div class="box-head">
+          <h2 id="files-title" class="card-title">
+            {`${files.length}${detail.filesCut ? "+" : ""} file${
+              files.length === 1 ? "" : "s"
+            } changed`}
+          </h2>
+          {h.parents.length > 1 && <span class="muted">(against the first parent)</span>}
+        </div>
+        <ul class="file-list">
+          {files.map((f, i) => (
+            <li>
+              <span class="status" title={STATUS[f.status] ?? f.status}>{f.status}</span>
+              <a class="name file-name" href={`#diff-${i}`}>
+                <Name text={f.path} />
+              </a>
+              <span class="added">+{f.added}</span>
+              <span class="deleted">−{f.deleted}</span>
+            </li>
+          ))}
+        </ul>
+        {detail.filesCut && <p class="box-body muted">More files changed than are listed here.</p>}
+      </section>
+      {files.map((f, i) => (
+        <FileDiff
+          req={req}
+          id={h.id}
+          parent={h.parents[0]}
+          f={f}
+          i={i}
+          patchCut={detail.patchCut}
+        />
+      ))}
+    </>,
+  );
+}

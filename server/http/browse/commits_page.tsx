@@ -1,0 +1,93 @@
+/** `/<owner>/<repo>/commits/<ref>[/<path>]`: a ref's (or a path's) history, 50 commits a page. */
+import { joinPath } from "../../domain/browse/paths.ts";
+import type { Resolved } from "../../domain/browse/refs.ts";
+import { COMMITS_PER_PAGE, history, MAX_HISTORY_PAGE } from "../../domain/browse/history.ts";
+import { pageNumber, type PageRequest } from "./context.ts";
+import {
+  Crumbs,
+  Name,
+  notFoundPage,
+  page,
+  RefSelect,
+  type Rendered,
+  RepoHeader,
+  When,
+} from "./frame.tsx";
+
+/** The history page. */
+export async function renderCommits(req: PageRequest, at: Resolved): Promise<Rendered> {
+  const { urls } = req;
+  const n = pageNumber(req.query, MAX_HISTORY_PAGE);
+  const here = urls.at("commits", at.ref, at.path);
+  if (n === null) {
+    return notFoundPage(`${at.ref} page ${req.query.get("page")}`, {
+      href: here,
+      label: "Go to the first page",
+    });
+  }
+  const path = joinPath(at.path);
+  const { commits, more } = await history(req.ctx, req.repo, at.commit, path, n, req.client);
+  if (commits.length === 0 && n > 1) {
+    return notFoundPage(`${at.ref} page ${n}`, { href: here, label: "Go to the first page" });
+  }
+  const title = `History of ${path || at.ref}`;
+  return page(
+    n > 1 ? `${title}, page ${n}` : title,
+    <>
+      <RepoHeader repo={req.repo} tab="commits" gitRef={at.ref} />
+      <div class="toolbar">
+        <RefSelect
+          repo={req.repo}
+          current={at.ref}
+          link={(ref) => urls.at("commits", ref, at.path)}
+        />
+        {at.path.length > 0 && <Crumbs repo={req.repo} gitRef={at.ref} path={at.path} />}
+      </div>
+      <h2 class="visually-hidden">Commits</h2>
+      <div class="box">
+        <ul class="commit-list">
+          {commits.map((c) => (
+            <li>
+              <a class="subject" href={urls.commit(c.id)}>
+                <Name text={c.subject || "(no message)"} />
+              </a>
+              <span class="meta">
+                <Name text={c.author} /> · <When unix={c.date} />
+              </span>
+              <a
+                class="mono meta"
+                href={urls.commit(c.id)}
+                aria-label={`Commit ${c.id.slice(0, 10)}`}
+              >
+                {c.id.slice(0, 10)}
+              </a>
+              <a
+                class="meta"
+                href={urls.at("tree", c.id, at.path)}
+                aria-label={`Browse files at ${c.id.slice(0, 10)}`}
+              >
+                Browse
+              </a>
+            </li>
+          ))}
+          {commits.length === 0 && (
+            <li>
+              <span class="muted">No commits touch this path.</span>
+            </li>
+          )}
+        </ul>
+      </div>
+      {(n > 1 || more) && (
+        <nav class="pager" aria-label="Pages">
+          {n > 1 && (
+            <a class="btn btn-secondary btn-sm" href={n === 2 ? here : `${here}?page=${n - 1}`}>
+              Newer
+            </a>
+          )}
+          {more && <a class="btn btn-secondary btn-sm" href={`${here}?page=${n + 1}`}>Older</a>}
+        </nav>
+      )}
+      <p class="muted">{`${COMMITS_PER_PAGE} commits a page.`}</p>
+    </>,
+  );
+}

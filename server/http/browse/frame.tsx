@@ -1,0 +1,311 @@
+/**
+ * What every page of the repository browser shares: the HTML frame (the `browse` stylesheet and
+ * script from ui/generated, no inline script or style, the UI's CSP), the repository header with
+ * its tabs, the ref selector, breadcrumbs, names shown safely, and URL building.
+ */
+import type { ComponentChildren, VNode } from "preact";
+import { renderToString } from "preact-render-to-string";
+import { UI_PAGES } from "../../../ui/generated/assets.ts";
+import { Logo } from "../../../ui/common/icons.tsx";
+import { UI_CSP } from "../ui_static.ts";
+import type { BrowseRepo, RefInfo } from "../../domain/browse/refs.ts";
+import { BIDI_CONTROLS } from "./highlight.ts";
+
+const shell = UI_PAGES.browse;
+const CSS = /href="(\/assets\/browse-[0-9a-f]+\.css)"/.exec(shell)![1];
+const JS = /src="(\/assets\/browse-[0-9a-f]+\.js)"/.exec(shell)![1];
+const ICON = /href="(\/assets\/icon-[0-9a-f]+\.svg)"/.exec(shell)![1];
+
+/** Headers of every browser page (the UI's). */
+export const PAGE_HEADERS: Record<string, string> = {
+  "Content-Security-Policy": UI_CSP,
+  "X-Content-Type-Options": "nosniff",
+  "Referrer-Policy": "no-referrer",
+  "Cross-Origin-Opener-Policy": "same-origin",
+  "Content-Type": "text/html; charset=utf-8",
+  "Cache-Control": "no-cache",
+};
+
+/** A rendered page: what the cache keeps and the response is made of. */
+export interface Rendered {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A name for where no markup can go (a title, an attribute): each bidi control written out as
+ * `<U+202E>`, so it reorders nothing.
+ */
+export function plain(text: string): string {
+  return text.replace(
+    BIDI_CONTROLS,
+    (ch) => `<U+${ch.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}>`,
+  );
+}
+
+/** The whole HTML document: `title`, then `children` in main. */
+export function page(title: string, children: ComponentChildren, status = 200): Rendered {
+  const body = renderToString(
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width,initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <meta name="referrer" content="no-referrer" />
+        <title>{`${plain(title)} · Signet`}</title>
+        <link rel="icon" type="image/svg+xml" href={ICON} />
+        <link rel="stylesheet" href={CSS} />
+        <script type="module" src={JS} />
+      </head>
+      <body>
+        <a href="#main" class="skip-link">Skip to content</a>
+        <header class="topbar">
+          <div class="topbar-inner container">
+            <a href="/" class="brand">
+              <Logo />
+              <span class="brand-name">Signet</span>
+              <span class="brand-tag">Code</span>
+            </a>
+          </div>
+        </header>
+        <main id="main" class="container main" tabIndex={-1}>{children}</main>
+      </body>
+    </html>,
+  );
+  return { status, body: `<!doctype html>\n${body}` };
+}
+
+/** The response of a rendered page. */
+export function respond(r: Rendered, method = "GET"): Response {
+  return new Response(method === "HEAD" ? null : r.body, {
+    status: r.status,
+    headers: { ...PAGE_HEADERS, ...r.headers },
+  });
+}
+
+/**
+ * A name from a repository (file, branch, tag, author): isolated with `<bdi>`, each bidi control
+ * in it shown as a visible mark instead of reordering the text around it.
+ */
+export function Name({ text }: { text: string }): VNode {
+  BIDI_CONTROLS.lastIndex = 0;
+  if (!BIDI_CONTROLS.test(text)) return <bdi>{text}</bdi>;
+  BIDI_CONTROLS.lastIndex = 0;
+  const parts: ComponentChildren[] = [];
+  let last = 0;
+  for (const m of text.matchAll(BIDI_CONTROLS)) {
+    parts.push(text.slice(last, m.index));
+    const code = `U+${m[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}`;
+    parts.push(<span class="bidi-mark" title={`bidirectional control ${code}`}>{code}</span>);
+    last = m.index! + m[0].length;
+  }
+  parts.push(text.slice(last));
+  return <bdi>{parts}</bdi>;
+}
+
+/** Percent-encodes each segment of a ref or path (slashes kept between segments). */
+export function encodePath(segments: string[]): string {
+  return segments.map(encodeURIComponent).join("/");
+}
+
+/** URLs of one repository's pages. */
+export class RepoUrls {
+  readonly base: string;
+  constructor(readonly owner: string, readonly name: string) {
+    this.base = `/${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
+  }
+  /** `/<owner>/<repo>/<page>/<ref>/<path>`. */
+  at(page: string, ref: string, path: string[] = []): string {
+    const refPart = encodePath(ref.split("/"));
+    return `${this.base}/${page}/${refPart}${path.length ? `/${encodePath(path)}` : ""}`;
+  }
+  commit(id: string): string {
+    return `${this.base}/commit/${id}`;
+  }
+}
+
+/** Unix seconds as `2026-11-26 22:01 UTC` in a `<time>`. */
+export function When({ unix }: { unix: number | null }): VNode {
+  if (!unix) return <span class="muted">—</span>;
+  const iso = new Date(unix * 1000).toISOString();
+  return <time dateTime={iso}>{`${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`}</time>;
+}
+
+/** A byte count as `12.3 KB`. */
+export function bytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ["KB", "MB", "GB", "TB"];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
+
+/** Which tab of the repository header is current. */
+export type RepoTab = "code" | "commits" | "branches" | "tags";
+
+/** The repository's name (owner / repo) and its tabs (props never say `ref`: Preact takes it). */
+export function RepoHeader(
+  { repo, tab, gitRef }: { repo: BrowseRepo; tab: RepoTab; gitRef?: string | null },
+): VNode {
+  const urls = new RepoUrls(repo.row.owner, repo.row.name);
+  const current = (t: RepoTab) => (t === tab ? "page" : undefined);
+  const historyRef = gitRef ?? repo.refs.defaultBranch;
+  return (
+    <div class="repo-head">
+      <h1 class="repo-title">
+        <a href={`/${encodeURIComponent(repo.row.owner)}`}>{repo.row.owner}</a>
+        {" / "}
+        <a href={urls.base}>
+          <strong>{repo.row.name}</strong>
+        </a>
+      </h1>
+      <nav class="repo-tabs" aria-label="Repository">
+        <a href={urls.base} aria-current={current("code")}>Code</a>
+        {historyRef && (
+          <a href={urls.at("commits", historyRef)} aria-current={current("commits")}>Commits</a>
+        )}
+        <a href={`${urls.base}/branches`} aria-current={current("branches")}>
+          Branches<span class="count">{repo.refs.branches.length}</span>
+        </a>
+        <a href={`${urls.base}/tags`} aria-current={current("tags")}>
+          Tags<span class="count">{repo.refs.tags.length}</span>
+        </a>
+      </nav>
+    </div>
+  );
+}
+
+/** Refs listed in the ref selector, per kind. */
+const MENU_REFS = 50;
+
+/**
+ * The ref selector: a `<details>` menu (works without script, with the keyboard) of branches and
+ * tags, each linking to the same page and path at that ref.
+ */
+export function RefSelect(
+  { repo, current, link }: {
+    repo: BrowseRepo;
+    current: string;
+    link: (ref: string) => string;
+  },
+): VNode {
+  const kind = repo.refs.byName.get(current)?.kind;
+  const label = kind === "tag" ? "Tag" : kind === "branch" ? "Branch" : "Commit";
+  const shown = kind ? current : current.slice(0, 12);
+  const list = (title: string, refs: RefInfo[]) =>
+    refs.length > 0 && (
+      <>
+        <h2>{title}</h2>
+        <ul>
+          {refs.slice(0, MENU_REFS).map((r) => (
+            <li>
+              <a href={link(r.name)} aria-current={r.name === current ? "true" : undefined}>
+                <Name text={r.name} />
+              </a>
+            </li>
+          ))}
+        </ul>
+      </>
+    );
+  return (
+    <details class="ref-select">
+      <summary class="btn btn-secondary btn-sm">
+        {label}: <Name text={shown} />
+      </summary>
+      <div class="ref-menu">
+        {list("Branches", repo.refs.branches)}
+        {list("Tags", repo.refs.tags)}
+      </div>
+    </details>
+  );
+}
+
+/** Breadcrumbs: the repository, then each directory of `path`; the last one is the current page. */
+export function Crumbs(
+  { repo, gitRef: ref, path }: { repo: BrowseRepo; gitRef: string; path: string[] },
+): VNode {
+  const urls = new RepoUrls(repo.row.owner, repo.row.name);
+  return (
+    <nav class="crumbs" aria-label="Breadcrumb">
+      <ol>
+        <li>
+          {path.length === 0
+            ? <span aria-current="page">{repo.row.name}</span>
+            : <a href={urls.at("tree", ref)}>{repo.row.name}</a>}
+        </li>
+        {path.map((seg, i) => (
+          <li>
+            {i === path.length - 1
+              ? (
+                <span aria-current="page">
+                  <Name text={seg} />
+                </span>
+              )
+              : (
+                <a href={urls.at("tree", ref, path.slice(0, i + 1))}>
+                  <Name text={seg} />
+                </a>
+              )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+/** A line of text with a copy button (shown by the page script; hidden without it). */
+export function CopyLine({ id, label, text }: { id: string; label?: string; text: string }) {
+  return (
+    <div class="clone-line">
+      {label && <span class="label">{label}</span>}
+      <code id={id} class="mono">{text}</code>
+      <button
+        type="button"
+        class="btn btn-secondary btn-sm copy-btn"
+        data-copy={id}
+        hidden
+        aria-label={`Copy ${label ?? "text"}`}
+      >
+        Copy
+      </button>
+    </div>
+  );
+}
+
+/** The page for something that does not exist: status 404, what was looked for, a way back. */
+export function notFoundPage(what: string, back: { href: string; label: string }): Rendered {
+  return messagePage(404, "Page not found", "There is nothing at", what, back);
+}
+
+/** A page that says why something cannot be shown (`status`), with a way back. */
+export function messagePage(
+  status: number,
+  title: string,
+  lead: string,
+  what: string,
+  back: { href: string; label: string },
+): Rendered {
+  return page(
+    title,
+    <div class="page-header not-found">
+      <div>
+        <h1>{title}</h1>
+        <p class="page-description">
+          {lead}{" "}
+          <code>
+            <Name text={what} />
+          </code>.
+        </p>
+        <p>
+          <a class="btn btn-secondary" href={back.href}>{back.label}</a>
+        </p>
+      </div>
+    </div>,
+    status,
+  );
+}

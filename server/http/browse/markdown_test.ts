@@ -1,0 +1,34 @@
+import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
+import { renderMarkdown } from "./markdown.ts";
+
+const targets = {
+  dir: ["docs"],
+  link: (p: string[]) => `/o/r/blob/main/${p.join("/")}`,
+  image: (p: string[]) => `/o/r/raw/main/${p.join("/")}`,
+};
+
+Deno.test("raw HTML and script links in Markdown stay inert", () => {
+  const html = renderMarkdown(
+    "<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](JaVaScRiPt:alert(1)) <img src=x onerror=alert(1)>\n\n[d](data:text/html;base64,PHNjcmlwdD4=)",
+    targets,
+  );
+  assert(!html.includes("<script"), html);
+  assert(!html.includes("<img"), html);
+  assert(!/href="javascript:/i.test(html), html);
+  assert(!/href="data:/i.test(html), html);
+  assert(html.includes("&lt;script&gt;"), html);
+});
+
+Deno.test("links and images inside the repository resolve to its pages", () => {
+  const html = renderMarkdown(
+    "[a](../src/a.ts#L2) ![logo](img/l.png) [e](https://e.org/)",
+    targets,
+  );
+  assert(html.includes('href="/o/r/blob/main/src/a.ts#L2"'), html);
+  assert(html.includes('src="/o/r/raw/main/docs/img/l.png"'), html);
+  assert(html.includes('href="https://e.org/" rel="nofollow noopener noreferrer"'), html);
+});
+
+Deno.test("bidi controls in Markdown are replaced", () => {
+  assertEquals(renderMarkdown("a\u202eb", targets).includes("\u202e"), false);
+});

@@ -1,0 +1,83 @@
+/** `/<owner>/<repo>/branches` and `/<owner>/<repo>/tags`: each ref with its last commit's date. */
+import type { RefInfo } from "../../domain/browse/refs.ts";
+import { pageNumber, type PageRequest } from "./context.ts";
+import { Name, notFoundPage, page, type Rendered, RepoHeader, When } from "./frame.tsx";
+
+/** Refs a page lists. */
+export const REFS_PER_PAGE = 100;
+
+/** The branches or tags page. */
+export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendered {
+  const { repo, urls } = req;
+  const all: RefInfo[] = kind === "branches" ? repo.refs.branches : repo.refs.tags;
+  const here = `${urls.base}/${kind}`;
+  const pages = Math.max(1, Math.ceil(all.length / REFS_PER_PAGE));
+  const n = pageNumber(req.query, pages);
+  if (n === null) {
+    return notFoundPage(`${kind} page ${req.query.get("page")}`, {
+      href: here,
+      label: "Go to the first page",
+    });
+  }
+  const refs = all.slice((n - 1) * REFS_PER_PAGE, n * REFS_PER_PAGE);
+  const title = kind === "branches" ? "Branches" : "Tags";
+  return page(
+    `${title} · ${repo.row.owner}/${repo.row.name}`,
+    <>
+      <RepoHeader repo={repo} tab={kind} />
+      <div class="box table-wrap">
+        <table class="table refs-table">
+          <caption class="visually-hidden">{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Last commit</th>
+              <th scope="col">Date</th>
+            </tr>
+          </thead>
+          <tbody>
+            {refs.map((r) => (
+              <tr>
+                <td>
+                  {r.commit
+                    ? (
+                      <a href={urls.at("tree", r.name)}>
+                        <Name text={r.name} />
+                      </a>
+                    )
+                    : <Name text={r.name} />}
+                  {r.name === repo.refs.defaultBranch && kind === "branches" && (
+                    <span class="badge badge-neutral">default</span>
+                  )}
+                </td>
+                <td>
+                  {r.commit
+                    ? (
+                      <a href={urls.commit(r.commit)}>
+                        <Name text={r.subject || r.commit.slice(0, 10)} />
+                      </a>
+                    )
+                    : <span class="muted">names no commit</span>}
+                </td>
+                <td class="nowrap">
+                  <When unix={r.date} />
+                </td>
+              </tr>
+            ))}
+            {refs.length === 0 && (
+              <tr>
+                <td colSpan={3} class="muted">{`No ${kind} yet.`}</td>
+              </tr>
+            )}
+          </tbody>
+        </table>
+      </div>
+      {pages > 1 && (
+        <nav class="pager" aria-label="Pages">
+          {n > 1 && <a class="btn btn-secondary btn-sm" href={`${here}?page=${n - 1}`}>Previous</a>}
+          {n < pages && <a class="btn btn-secondary btn-sm" href={`${here}?page=${n + 1}`}>Next</a>}
+        </nav>
+      )}
+    </>,
+  );
+}

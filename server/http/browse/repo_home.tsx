@@ -1,0 +1,135 @@
+/**
+ * `/<owner>/<repo>`: the default branch's top-level tree and README, its last commit, the branch
+ * and tag counts and the clone URLs; an empty repository shows how to push to it instead.
+ */
+import type { VNode } from "preact";
+import { repoView } from "../../domain/repos.ts";
+import { findReadme, listTree } from "../../domain/browse/tree.ts";
+import { lastCommit } from "../../domain/browse/history.ts";
+import type { PageRequest } from "./context.ts";
+import { CopyLine, page, RefSelect, type Rendered, RepoHeader } from "./frame.tsx";
+import { LastCommit, TreeList } from "./tree_page.tsx";
+import { loadReadme, MAX_README_BYTES, quiet, Readme } from "./readme.tsx";
+import { readBlob } from "../../domain/browse/blob.ts";
+
+/** The clone URLs, each with a copy button. */
+function CloneBox({ http, ssh }: { http: string; ssh: string | null }): VNode {
+  return (
+    <section class="box" aria-labelledby="clone-title">
+      <div class="box-head">
+        <h2 id="clone-title" class="card-title">Clone</h2>
+      </div>
+      <div class="box-body clone">
+        <CopyLine id="clone-http" label="HTTP" text={http} />
+        {ssh && <CopyLine id="clone-ssh" label="SSH" text={ssh} />}
+      </div>
+    </section>
+  );
+}
+
+/** How to push a first branch, for each transport. */
+function PushSteps({ http, ssh }: { http: string; ssh: string | null }): VNode {
+  const steps = (url: string) => `git remote add origin ${url}\ngit push -u origin main`;
+  return (
+    <section class="box" aria-labelledby="empty-title">
+      <div class="box-head">
+        <h2 id="empty-title" class="card-title">This repository is empty</h2>
+      </div>
+      <div class="box-body push-steps">
+        <p>Push an existing repository to it from the command line:</p>
+        <div>
+          <h3>Over HTTP</h3>
+          <div class="clone-line">
+            <pre id="push-http">{steps(http)}</pre>
+            <button
+              type="button"
+              class="btn btn-secondary btn-sm copy-btn"
+              data-copy="push-http"
+              hidden
+              aria-label="Copy the HTTP push commands"
+            >
+              Copy
+            </button>
+          </div>
+        </div>
+        {ssh && (
+          <div>
+            <h3>Over SSH</h3>
+            <div class="clone-line">
+              <pre id="push-ssh">{steps(ssh)}</pre>
+              <button
+                type="button"
+                class="btn btn-secondary btn-sm copy-btn"
+                data-copy="push-ssh"
+                hidden
+                aria-label="Copy the SSH push commands"
+              >
+                Copy
+              </button>
+            </div>
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}
+
+/** The repository's home page. */
+export async function renderRepoHome(req: PageRequest): Promise<Rendered> {
+  const { repo } = req;
+  const urls = repoView(req.ctx, repo.row).clone_urls;
+  const title = `${repo.row.owner}/${repo.row.name}`;
+  const branch = repo.refs.defaultBranch;
+  const commit = branch ? repo.refs.byName.get(branch)?.commit : null;
+  if (!branch || !commit) {
+    return page(
+      title,
+      <>
+        <RepoHeader repo={repo} tab="code" />
+        <PushSteps http={urls.http} ssh={urls.ssh} />
+      </>,
+    );
+  }
+  const at = { ref: branch, kind: "branch" as const, path: [], commit };
+  // README.md is read beside the listing (most repositories have one): one round of git, not two.
+  const guess = {
+    name: "README.md",
+    blob: quiet(readBlob(req.ctx, repo, commit, "README.md", req.client, MAX_README_BYTES)),
+  };
+  const [tree, last] = await Promise.all([
+    listTree(req.ctx, repo, commit, "", req.client),
+    lastCommit(req.ctx, repo, commit, "", req.client, repo.refs.byName.get(branch)),
+    guess.blob,
+  ]);
+  const entries = tree.kind === "tree" ? tree.entries : [];
+  const entry = findReadme(entries);
+  const readme = entry ? await loadReadme(req, at, [], entry, guess) : null;
+  return page(
+    title,
+    <>
+      <RepoHeader repo={repo} tab="code" gitRef={branch} />
+      <div class="toolbar">
+        <RefSelect repo={repo} current={branch} link={(ref) => req.urls.at("tree", ref)} />
+        <span class="muted">
+          {`${repo.refs.branches.length} branch${
+            repo.refs.branches.length === 1 ? "" : "es"
+          } · ${repo.refs.tags.length} tag${repo.refs.tags.length === 1 ? "" : "s"}`}
+        </span>
+        <span class="spacer" />
+        <a class="btn btn-ghost btn-sm" href={req.urls.at("commits", branch)}>History</a>
+      </div>
+      <div class="box">
+        <LastCommit req={req} commit={last} />
+        <TreeList
+          req={req}
+          gitRef={branch}
+          path={[]}
+          entries={entries}
+          total={tree.kind === "tree" ? tree.total : 0}
+        />
+      </div>
+      <CloneBox http={urls.http} ssh={urls.ssh} />
+      {readme && <Readme data={readme} />}
+    </>,
+  );
+}

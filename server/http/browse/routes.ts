@@ -1,0 +1,203 @@
+/**
+ * The repository browser's routes on the hosting app, mounted after smart HTTP (whose paths end
+ * in `info/refs` and `git-*-pack`, which no page uses):
+ *
+ * - `/<owner>`: the user's repositories;
+ * - `/<owner>/<repo>`: the repository's home (`/<owner>/<repo>.git` redirects there);
+ * - `/<owner>/<repo>/tree|blob|raw|commits/<ref>[/<path>]`, `/commit/<id>[.patch]`,
+ *   `/branches`, `/tags`.
+ *
+ * Names are validated by the domain (protocol/names.ts); refs and paths by
+ * server/domain/browse/paths.ts before git sees them. What does not exist is a 404 page to a
+ * browser and JSON to anyone else. Pages are cached by repository state (page_cache.ts).
+ */
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { Signet } from "../../context.ts";
+import { DomainError } from "../../../protocol/errors.ts";
+import { USERNAME_PATTERN, validateRepoName, validateUsername } from "../../../protocol/names.ts";
+import { isCommit, openRepo, resolveRef } from "../../domain/browse/refs.ts";
+import { isObjectId, urlSegments } from "../../domain/browse/paths.ts";
+import { formatPatch } from "../../domain/browse/commit.ts";
+import { clientIp } from "../client_address.ts";
+import { notFound, wantsHtml } from "../ui_static.ts";
+import { messagePage, notFoundPage, type Rendered, respond } from "./frame.tsx";
+import { type PageRequest, pageRequest } from "./context.ts";
+import { PageCache } from "./page_cache.ts";
+import { renderOwner } from "./owner_page.tsx";
+import { renderRepoHome } from "./repo_home.tsx";
+import { renderTree } from "./tree_page.tsx";
+import { renderBlob } from "./blob_page.tsx";
+import { serveRaw } from "./raw.ts";
+import { renderCommits } from "./commits_page.tsx";
+import { renderCommit } from "./commit_page.tsx";
+import { renderRefs } from "./refs_page.tsx";
+
+/** The pages under `/<owner>/<repo>/`. */
+const REF_PAGES = new Set(["tree", "blob", "raw", "commits"]);
+
+/** Query parameters a page reads (others are ignored, and left out of the cache key). */
+const QUERY_KEYS = ["page", "plain", "download"];
+
+/** Whether `path` is a raw download (never compressed: it may be large, and is streamed). */
+export function isRawPath(path: string): boolean {
+  return /^\/[^/]+\/[^/]+\/raw\//.test(path);
+}
+
+/** Routes of the repository browser. */
+export function browseRoutes(ctx: Signet): Hono {
+  const app = new Hono();
+  const cache = new PageCache(ctx.config.browseCacheBytes);
+
+  app.get("/:owner", (c) =>
+    answer(ctx, c, async () => {
+      const owner = c.req.param("owner");
+      validateUsername(owner);
+      return await renderOwner(ctx, owner);
+    }));
+
+  // `/<owner>/` (a trailing slash) is the owner's page.
+  app.get("/:owner/", (c) => {
+    const owner = c.req.param("owner");
+    return c.redirect(`/${encodeURIComponent(owner)}`, 301);
+  });
+
+  app.get("/:owner/:repo", (c) => {
+    const repo = c.req.param("repo");
+    if (repo.endsWith(".git")) {
+      return c.redirect(`/${c.req.param("owner")}/${encodeURIComponent(repo.slice(0, -4))}`, 301);
+    }
+    return repoPage(ctx, cache, c, [""]);
+  });
+
+  app.get("/:owner/:repo/*", (c) => {
+    const parts = new URL(c.req.url).pathname.split("/").slice(3);
+    return repoPage(ctx, cache, c, parts);
+  });
+  return app;
+}
+
+/** Runs `make`, turning domain errors into pages (a browser) or JSON (anyone else). */
+async function answer(
+  ctx: Signet,
+  c: Context,
+  make: () => Promise<Rendered | Response>,
+): Promise<Response> {
+  try {
+    const r = await make();
+    if (r instanceof Response) return r;
+    // What is missing is an HTML page to a browser, JSON to anyone else (as on the rest of the app).
+    if (r.status === 404 && !wantsHtml(c)) return c.json({ error: `${c.req.path} not found` }, 404);
+    return respond(r, c.req.method);
+  } catch (err) {
+    if (!(err instanceof DomainError)) throw err;
+    const status = err.kind === "invalid" ? 404 : err.kind === "not_found" ? 404 : null;
+    if (!wantsHtml(c)) {
+      if (status) return c.json({ error: err.message }, 404);
+      throw err;
+    }
+    if (status) {
+      // No such user: the app's own 404 page, as for any path nothing serves. A user's missing
+      // repository: a 404 page leading to the user's list.
+      const owner = c.req.param("owner") ?? "";
+      if (!USERNAME_PATTERN.test(owner) || !(await ctx.store.users.findByName(owner))) {
+        return notFound(c, "admin", ["/api"], err.message);
+      }
+      return respond(
+        notFoundPage(c.req.path, { href: `/${owner}`, label: `Go to ${owner}'s repositories` }),
+        c.req.method,
+      );
+    }
+    if (err.kind === "unavailable") {
+      return respond(
+        messagePage(
+          503,
+          "Try again later",
+          "Reading the repository took too long for",
+          c.req.path,
+          {
+            href: c.req.path,
+            label: "Try again",
+          },
+        ),
+        c.req.method,
+      );
+    }
+    throw err;
+  }
+}
+
+/** A page of one repository: `parts` are the path's segments after `/<owner>/<repo>/`. */
+function repoPage(ctx: Signet, cache: PageCache, c: Context, parts: string[]): Promise<Response> {
+  return answer(ctx, c, async () => {
+    const owner = validateUsername(c.req.param("owner"));
+    const name = validateRepoName(c.req.param("repo"));
+    if (name !== c.req.param("repo")) throw new DomainError("not_found", "not found");
+    const client = clientIp(c);
+    const repo = await openRepo(ctx, owner, name, client);
+    const url = new URL(c.req.url);
+    const query = new URLSearchParams();
+    for (const k of QUERY_KEYS) {
+      const v = url.searchParams.get(k);
+      if (v !== null) query.set(k, v);
+    }
+    const req = pageRequest(ctx, repo, client, query);
+    const [page = "", ...rest] = parts;
+    if (page === "raw") return await raw(req, rest, c.req.method);
+    if (page === "commit" && rest.length === 1 && rest[0].endsWith(".patch")) {
+      return await patch(req, rest[0].slice(0, -6));
+    }
+    const key = `${repo.row.id}\0${repo.state}\0${url.pathname}\0${query}`;
+    return await cache.get(key, () => render(req, page, rest));
+  });
+}
+
+function missing(req: PageRequest, what: string): Rendered {
+  return notFoundPage(what, { href: req.urls.base, label: "Go to the repository" });
+}
+
+/** Renders the page `page` (`""` the home) with the segments after it. */
+async function render(req: PageRequest, page: string, rest: string[]): Promise<Rendered> {
+  const { repo } = req;
+  const label = `${repo.row.owner}/${repo.row.name}/${[page, ...rest].join("/")}`;
+  if (page === "" && rest.length === 0) return await renderRepoHome(req);
+  if ((page === "branches" || page === "tags") && rest.length === 0) return renderRefs(req, page);
+  if (page === "commit" && rest.length === 1 && isObjectId(rest[0])) {
+    return (await renderCommit(req, rest[0])) ?? missing(req, label);
+  }
+  if (!REF_PAGES.has(page)) return missing(req, label);
+  const segments = urlSegments(rest.join("/"));
+  const at = segments && await resolveRef(req.ctx, repo, segments, req.client);
+  if (!at) return missing(req, label);
+  if (page === "tree") return await renderTree(req, at);
+  if (page === "blob") return await renderBlob(req, at);
+  return await renderCommits(req, at);
+}
+
+async function raw(req: PageRequest, rest: string[], method: string): Promise<Response | Rendered> {
+  const segments = urlSegments(rest.join("/"));
+  const at = segments && await resolveRef(req.ctx, req.repo, segments, req.client);
+  const label = `${req.repo.row.owner}/${req.repo.row.name}/raw/${rest.join("/")}`;
+  if (!at) return missing(req, label);
+  return (await serveRaw(req, at, method)) ?? missing(req, label);
+}
+
+async function patch(req: PageRequest, id: string): Promise<Response | Rendered> {
+  const label = `${req.repo.row.owner}/${req.repo.row.name}/commit/${id}.patch`;
+  if (!await isCommit(req.ctx, req.repo, id, req.client)) return missing(req, label);
+  const body = await formatPatch(req.ctx, req.repo, id, req.client);
+  if (!body) {
+    return messagePage(413, "Patch too large", "The patch is too large to serve:", label, {
+      href: req.urls.commit(id),
+      label: "Go to the commit",
+    });
+  }
+  return new Response(body as Uint8Array<ArrayBuffer>, {
+    headers: {
+      "Content-Type": "text/plain; charset=utf-8",
+      "Content-Security-Policy": "default-src 'none'; sandbox",
+      "X-Content-Type-Options": "nosniff",
+      "Cache-Control": "no-cache",
+    },
+  });
+}

@@ -1,0 +1,224 @@
+/**
+ * The repository browser in real headless Chromium: tree → blob → history → commit and back with
+ * the keyboard-reachable links, line ranges (`#L2-L4`, shift-click), copy buttons, hostile pages
+ * that run nothing (no dialog, no CSP violation), no sideways scroll at 375 px outside code blocks,
+ * and axe-core with no serious or critical hit, light and dark.
+ */
+import { assert, assertEquals } from "../../helpers/assert.ts";
+import type { Page } from "playwright-core";
+import { createRepo, signedIn } from "../../../testing/accounts.ts";
+import { serverTest } from "../../helpers/server.ts";
+import { gitSshEnv } from "../../helpers/ssh.ts";
+import { launchBrowser, openPage, screenshot } from "../../helpers/browser.ts";
+import {
+  commitFiles,
+  commitManyFiles,
+  git,
+  HOSTILE_BRANCH,
+  HOSTILE_NAMES,
+  HOSTILE_README,
+  newWork,
+  pushSite,
+} from "../../helpers/browse.ts";
+import axeSource from "axe-core/axe.min.js" with { type: "text" };
+
+/** How far the page scrolls sideways (0 when it does not). */
+function sidewaysScroll(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - globalThis.innerWidth);
+}
+
+/** axe-core's serious and critical hits on the page as it is now. */
+function seriousAxeHits(page: Page): Promise<string[]> {
+  return page.evaluate(async () => {
+    type Result = {
+      violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+    };
+    const axe = (globalThis as unknown as { axe: { run: (d: Document) => Promise<Result> } }).axe;
+    const result = await axe.run(document);
+    return result.violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+  });
+}
+
+serverTest("repository browser in Chromium", {}, async (server, t) => {
+  const home = await Deno.makeTempDir({ prefix: "signet-browse-ui-" });
+  const { user, token } = await signedIn(server, "alice");
+  await createRepo(server, token, "site");
+  await createRepo(server, token, "empty");
+  await createRepo(server, token, "h");
+  const U = server.httpUrl;
+  const site = await pushSite(
+    home,
+    `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/site.git`,
+    {
+      env: gitSshEnv(server.sshPort, user.key, home),
+      remote: `ssh://git@127.0.0.1:${server.sshPort}/alice/site.git`,
+    },
+  );
+  const w = await newWork(home, "h");
+  const files: Record<string, string> = {
+    "README.md": HOSTILE_README,
+    "long.ts": `export const line = "${"x".repeat(2000)}";\n`,
+  };
+  for (const name of HOSTILE_NAMES) files[`names/${name}`] = `content of ${name}\n`;
+  await commitFiles(w, files, `Hostile <script>alert(1)</script> ${"very-long-word".repeat(30)}`);
+  await commitManyFiles(w, "many", 2000, "Many files");
+  await git(w, "branch", HOSTILE_BRANCH);
+  await git(
+    w,
+    "push",
+    "-q",
+    `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/h.git`,
+    "main",
+    HOSTILE_BRANCH,
+  );
+  const hostileRef = HOSTILE_BRANCH.split("/").map(encodeURIComponent).join("/");
+
+  const browser = await launchBrowser();
+  try {
+    await t.step("tree → blob → history → commit → back, by links", async () => {
+      const { page, problems } = await openPage(browser);
+      await page.goto(`${U}/alice/site`);
+      await page.getByRole("heading", { name: "Site", exact: true }).waitFor();
+      await page.getByRole("link", { name: "src/" }).click();
+      await page.waitForURL(`${U}/alice/site/tree/main/src`);
+      await page.getByRole("link", { name: "main.ts" }).click();
+      await page.waitForURL(`${U}/alice/site/blob/main/src/main.ts`);
+      await page.locator("#L3").getByText("hello there").waitFor();
+      await page.getByRole("link", { name: "History" }).click();
+      await page.waitForURL(`${U}/alice/site/commits/main/src/main.ts`);
+      await page.getByRole("link", { name: "Greet more warmly" }).click();
+      await page.waitForURL(`${U}/alice/site/commit/${site.second}`);
+      await page.locator(".diff .da").filter({ hasText: "hello there" }).waitFor();
+      await screenshot(page, "browse-commit-desktop");
+      await page.goBack();
+      await page.waitForURL(`${U}/alice/site/commits/main/src/main.ts`);
+      await page.goBack();
+      await page.waitForURL(`${U}/alice/site/blob/main/src/main.ts`);
+      await page.goBack();
+      await page.waitForURL(`${U}/alice/site/tree/main/src`);
+      await page.getByRole("link", { name: "feature.ts" }).waitFor({ state: "detached" });
+      // The ref selector (a <details> menu) switches to the branch with a slash in its name.
+      await page.locator(".ref-select summary").click();
+      await page.getByRole("link", { name: "feature/x" }).click();
+      await page.waitForURL(`${U}/alice/site/tree/feature/x/src`);
+      await page.getByRole("link", { name: "feature.ts" }).waitFor();
+      assertEquals(problems, []);
+      await page.context().close();
+    });
+
+    await t.step("line ranges: #L2-L4 marks three lines; shift-click extends one", async () => {
+      const { page, problems } = await openPage(browser);
+      await page.goto(`${U}/alice/site/blob/main/src/main.ts#L2-L4`);
+      await page.locator("tr.hl").nth(2).waitFor();
+      assertEquals(await page.locator("tr.hl").evaluateAll((rows) => rows.map((r) => r.id)), [
+        "L2",
+        "L3",
+        "L4",
+      ]);
+      await page.locator("#L1 td.ln a").click();
+      await page.waitForURL(/#L1$/);
+      await page.locator("#L5 td.ln a").click({ modifiers: ["Shift"] });
+      await page.waitForURL(/#L1-L5$/);
+      assertEquals(await page.locator("tr.hl").count(), 5);
+      await screenshot(page, "browse-blob-range-desktop");
+      assertEquals(problems, []);
+      await page.context().close();
+    });
+
+    await t.step("copy buttons appear with the script and copy the clone URL", async () => {
+      const context = await browser.newContext({
+        permissions: ["clipboard-read", "clipboard-write"],
+      });
+      const page = await context.newPage();
+      await page.goto(`${U}/alice/site`);
+      const button = page.getByRole("button", { name: "Copy HTTP" });
+      await button.click();
+      await page.getByRole("button", { name: "Copy HTTP" }).filter({ hasText: "Copied" }).waitFor();
+      assertEquals(
+        await page.evaluate(() => navigator.clipboard.readText()),
+        `${U}/alice/site.git`,
+      );
+      await page.goto(`${U}/alice/empty`);
+      await page.getByRole("button", { name: "Copy the SSH push commands" }).waitFor();
+      await context.close();
+    });
+
+    const pages: [string, string][] = [
+      ["owner", "/alice"],
+      ["home", "/alice/site"],
+      ["empty", "/alice/empty"],
+      ["tree", "/alice/site/tree/main/src"],
+      ["blob", "/alice/site/blob/main/src/main.ts"],
+      ["markdown", "/alice/site/blob/main/docs/guide.md"],
+      ["history", "/alice/site/commits/main"],
+      ["commit", `/alice/site/commit/${site.second}`],
+      ["branches", "/alice/site/branches"],
+      ["tags", "/alice/site/tags"],
+      ["hostile home", "/alice/h"],
+      ["hostile names", "/alice/h/tree/main/names"],
+      ["hostile branch", `/alice/h/tree/${hostileRef}`],
+      ["hostile history", "/alice/h/commits/main"],
+      ["long line", "/alice/h/blob/main/long.ts"],
+      ["many files", "/alice/h/tree/main/many"],
+      ["bidi file", `/alice/h/blob/main/names/${encodeURIComponent(HOSTILE_NAMES[2])}`],
+      ["missing", "/alice/site/tree/main/nope"],
+    ];
+
+    await t.step(
+      "hostile pages run nothing: no dialog, no console error, no CSP violation",
+      async () => {
+        const { page, problems } = await openPage(browser);
+        const dialogs: string[] = [];
+        page.on("dialog", (d) => {
+          dialogs.push(d.message());
+          d.dismiss().catch(() => {});
+        });
+        for (const [name, path] of pages) {
+          const res = await page.goto(`${U}${path}`);
+          assertEquals(res?.status(), name === "missing" ? 404 : 200, name);
+          await page.locator("h1").first().waitFor();
+        }
+        await page.goto(`${U}/alice/h/raw/main/${encodeURIComponent(HOSTILE_NAMES[1])}`);
+        assertEquals(dialogs, []);
+        assertEquals(problems.filter((p) => !p.includes("status of 404")), []);
+        await page.context().close();
+      },
+    );
+
+    await t.step("375 px: no sideways scroll outside code blocks", async () => {
+      const { page } = await openPage(browser, { width: 375, height: 800 });
+      for (const [name, path] of pages) {
+        await page.goto(`${U}${path}`);
+        assertEquals(await sidewaysScroll(page), 0, `${name} scrolls sideways at 375 px`);
+        if (name === "home" || name === "commit" || name === "long line") {
+          await screenshot(page, `browse-${name.replace(" ", "-")}-phone`);
+        }
+      }
+      // The long line scrolls inside its code block.
+      await page.goto(`${U}/alice/h/blob/main/long.ts`);
+      const inner = await page.locator(".code-view").evaluate((el) =>
+        el.scrollWidth - el.clientWidth
+      );
+      assert(inner > 1000, `the code block scrolls ${inner} px`);
+      await page.context().close();
+    });
+
+    await t.step("axe-core: no serious or critical hit, light and dark", async () => {
+      for (const scheme of ["light", "dark"] as const) {
+        const context = await browser.newContext({ colorScheme: scheme });
+        await context.addInitScript({ content: axeSource });
+        const page = await context.newPage();
+        for (const [name, path] of pages) {
+          await page.goto(`${U}${path}`);
+          assertEquals(await seriousAxeHits(page), [], `axe on ${name} (${scheme})`);
+        }
+        await context.close();
+      }
+    });
+  } finally {
+    await browser.close();
+    await Deno.remove(home, { recursive: true });
+  }
+});

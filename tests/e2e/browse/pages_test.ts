@@ -1,0 +1,286 @@
+/**
+ * The repository browser over HTTP against a real server and repositories pushed over HTTP and SSH:
+ * every page, refs with slashes and commit ids, raw types, history paging, the commit page and its
+ * patch, the empty repository's push lines, 404s (HTML to browsers, JSON to others), smart HTTP
+ * left as it was, and pages that follow a push at once.
+ */
+import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
+import { createRepo, signedIn } from "../../../testing/accounts.ts";
+import { runOk } from "../../../testing/run.ts";
+import { serverTest } from "../../helpers/server.ts";
+import { gitSshEnv } from "../../helpers/ssh.ts";
+import { commitFiles, MAIN_TS, PNG_1PX, pushSite } from "../../helpers/browse.ts";
+
+const HTML = { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+
+/** GETs `url` as a browser does; status, headers and text. */
+async function get(url: string, headers: Record<string, string> = HTML) {
+  const res = await fetch(url, { headers, redirect: "manual" });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/** A page: 200, HTML, the UI's CSP, no inline script; its text. */
+async function page(url: string): Promise<string> {
+  const r = await get(url);
+  assertEquals(r.status, 200, `${url}: ${r.text.slice(0, 300)}`);
+  assertEquals(r.headers.get("content-type"), "text/html; charset=utf-8", url);
+  assertStringIncludes(r.headers.get("content-security-policy") ?? "", "script-src 'self'");
+  assert(!/<script>|<script [^>]*>[^<]/.test(r.text), `inline script on ${url}`);
+  return r.text;
+}
+
+/** A 404 page for a browser (heading and a way back) and a JSON 404 for anyone else. */
+async function assert404(url: string): Promise<void> {
+  const r = await get(url);
+  assertEquals(r.status, 404, url);
+  assertEquals(r.headers.get("content-type"), "text/html; charset=utf-8", url);
+  assertStringIncludes(r.text, "<h1>Page not found</h1>", url);
+  assert(/class="btn btn-secondary" href="\/[^"]*"/.test(r.text), `no way back on ${url}`);
+  const j = await get(url, { Accept: "application/json" });
+  assertEquals(j.status, 404, url);
+  assertEquals(typeof JSON.parse(j.text).error, "string", url);
+}
+
+serverTest("repository browser: every page of a pushed repository", {}, async (server, t) => {
+  const home = await Deno.makeTempDir({ prefix: "signet-browse-" });
+  const { user, token } = await signedIn(server, "alice");
+  await createRepo(server, token, "site");
+  await createRepo(server, token, "empty");
+  const U = server.httpUrl;
+  const httpRemote = `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/site.git`;
+  const ssh = {
+    env: gitSshEnv(server.sshPort, user.key, home),
+    remote: `ssh://git@127.0.0.1:${server.sshPort}/alice/site.git`,
+  };
+  const site = await pushSite(home, httpRemote, ssh, 55);
+
+  await t.step(
+    "home: README rendered, top-level tree, last commit, counts, clone URLs",
+    async () => {
+      const html = await page(`${U}/alice/site`);
+      assertStringIncludes(html, "<h1>Site</h1>");
+      assertStringIncludes(html, 'href="/alice/site/blob/main/docs/guide.md"');
+      assertStringIncludes(html, 'href="/alice/site/tree/main/src"');
+      assertStringIncludes(html, 'href="/alice/site/blob/main/README.md"');
+      assertStringIncludes(html, "Greet more warmly");
+      assertStringIncludes(html, "2 branches · 1 tag");
+      assertStringIncludes(html, `>${U}/alice/site.git</code>`);
+      assertStringIncludes(html, `>ssh://git@127.0.0.1:${server.sshPort}/alice/site.git</code>`);
+      assertStringIncludes(html, 'data-copy="clone-http"');
+    },
+  );
+
+  await t.step("a clone URL in a browser goes to the repository's page", async () => {
+    const r = await get(`${U}/alice/site.git`);
+    assertEquals(r.status, 301);
+    assertEquals(r.headers.get("location"), "/alice/site");
+    const owner = await get(`${U}/alice/`);
+    assertEquals(owner.status, 301);
+    assertEquals(owner.headers.get("location"), "/alice");
+  });
+
+  await t.step(
+    "tree: a ref with a slash (pushed over SSH), breadcrumbs, ref selector",
+    async () => {
+      const html = await page(`${U}/alice/site/tree/feature/x/src`);
+      assertStringIncludes(html, 'href="/alice/site/blob/feature/x/src/feature.ts"');
+      assertStringIncludes(html, 'aria-label="Breadcrumb"');
+      assertStringIncludes(html, 'href="/alice/site/tree/main/src"');
+      assertStringIncludes(html, 'href="/alice/site/tree/v1.0/src"');
+      const byId = await page(`${U}/alice/site/tree/${site.first}/src`);
+      assertStringIncludes(byId, `href="/alice/site/blob/${site.first}/src/main.ts"`);
+      const tag = await page(`${U}/alice/site/tree/v1.0`);
+      assertStringIncludes(tag, "Tag: <bdi>v1.0</bdi>");
+      // A file's tree URL and a directory's blob URL lead to the right page.
+      assertEquals(
+        (await get(`${U}/alice/site/tree/main/README.md`)).headers.get("location"),
+        "/alice/site/blob/main/README.md",
+      );
+      assertEquals(
+        (await get(`${U}/alice/site/blob/main/src`)).headers.get("location"),
+        "/alice/site/tree/main/src",
+      );
+    },
+  );
+
+  await t.step(
+    "blob: line anchors, highlighting, Markdown with a source toggle, images",
+    async () => {
+      const html = await page(`${U}/alice/site/blob/main/src/main.ts`);
+      assertStringIncludes(html, '<tr id="L2"><td class="ln"><a href="#L2">2</a></td>');
+      assertStringIncludes(html, '<span class="hljs-keyword">export</span>');
+      assertStringIncludes(html, "hello there");
+      const old = await page(`${U}/alice/site/blob/${site.first}/src/main.ts`);
+      assert(!old.includes("hello there"));
+      const md = await page(`${U}/alice/site/blob/main/docs/guide.md`);
+      assertStringIncludes(md, "<h1>Guide</h1>");
+      assertStringIncludes(md, 'href="/alice/site/blob/main/README.md"');
+      assertStringIncludes(md, 'href="/alice/site/blob/main/docs/guide.md?plain=1"');
+      const src = await page(`${U}/alice/site/blob/main/docs/guide.md?plain=1`);
+      assertStringIncludes(src, '<td class="lc"><span class="hljs-section"># Guide</span></td>');
+      const img = await page(`${U}/alice/site/blob/main/img/logo.png`);
+      assertStringIncludes(
+        img,
+        '<img class="preview-image" src="/alice/site/raw/main/img/logo.png"',
+      );
+    },
+  );
+
+  await t.step(
+    "raw: text as text/plain, images as images, HTML and SVG never rendered",
+    async () => {
+      const ts = await fetch(`${U}/alice/site/raw/main/src/main.ts`);
+      assertEquals(ts.headers.get("content-type"), "text/plain; charset=utf-8");
+      assertEquals(await ts.text(), MAIN_TS.replace("hello", "hello there"));
+      const png = await fetch(`${U}/alice/site/raw/main/img/logo.png`);
+      assertEquals(png.headers.get("content-type"), "image/png");
+      assertEquals(new Uint8Array(await png.arrayBuffer()), PNG_1PX);
+      for (const name of ["page.html", "icon.svg"]) {
+        const r = await fetch(`${U}/alice/site/raw/main/${name}`);
+        assertEquals(r.headers.get("content-type"), "text/plain; charset=utf-8", name);
+        assertStringIncludes(r.headers.get("content-security-policy") ?? "", "sandbox");
+        assertEquals(r.headers.get("x-content-type-options"), "nosniff");
+        await r.body?.cancel();
+      }
+      const dl = await fetch(`${U}/alice/site/raw/main/page.html?download=1`);
+      assertEquals(dl.headers.get("content-type"), "application/octet-stream");
+      assertStringIncludes(
+        dl.headers.get("content-disposition") ?? "",
+        'attachment; filename="page.html"',
+      );
+      await dl.body?.cancel();
+    },
+  );
+
+  await t.step("history: paged, of a path too", async () => {
+    const first = await page(`${U}/alice/site/commits/main`);
+    assertStringIncludes(first, "Greet more warmly");
+    assertStringIncludes(first, 'href="/alice/site/commits/main?page=2"');
+    assertEquals(first.match(/class="subject"/g)?.length, 50);
+    const second = await page(`${U}/alice/site/commits/main?page=2`);
+    assertStringIncludes(second, "First commit");
+    assertStringIncludes(second, 'href="/alice/site/commits/main">Newer');
+    const path = await page(`${U}/alice/site/commits/main/src/main.ts`);
+    assertEquals(path.match(/class="subject"/g)?.length, 2);
+    await assert404(`${U}/alice/site/commits/main?page=3`);
+    await assert404(`${U}/alice/site/commits/main?page=-1`);
+  });
+
+  await t.step("commit: message, author, parents, per-file diff, and its patch", async () => {
+    const html = await page(`${U}/alice/site/commit/${site.second}`);
+    assertStringIncludes(html, "Greet more warmly");
+    assertStringIncludes(html, "Test");
+    assertStringIncludes(html, `>${site.second}</dd>`);
+    const parent = (await runOk("git", ["rev-parse", `${site.second}^`], { cwd: site.work.dir }))
+      .trim();
+    assertStringIncludes(html, `href="/alice/site/commit/${parent}"`);
+    assertStringIncludes(html, '<span class="da">+  return `hello there ${name}`;</span>');
+    assertStringIncludes(html, '<span class="dd">-  return `hello ${name}`;</span>');
+    const root = await page(`${U}/alice/site/commit/${site.first}`);
+    assertStringIncludes(root, "none (first commit)");
+    assertStringIncludes(root, "With a body line.");
+    const patch = await fetch(`${U}/alice/site/commit/${site.second}.patch`);
+    assertEquals(patch.headers.get("content-type"), "text/plain; charset=utf-8");
+    const text = await patch.text();
+    assert(text.startsWith(`From ${site.second} `), text.slice(0, 80));
+    assertStringIncludes(text, "Subject: [PATCH] Greet more warmly");
+  });
+
+  await t.step("branches and tags with their last commit dates; the owner's list", async () => {
+    const branches = await page(`${U}/alice/site/branches`);
+    assertStringIncludes(branches, 'href="/alice/site/tree/feature/x"');
+    assertStringIncludes(branches, "default</span>");
+    assert(/<time dateTime="\d{4}-\d\d-\d\dT/.test(branches.replace("datetime", "dateTime")));
+    const tags = await page(`${U}/alice/site/tags`);
+    assertStringIncludes(tags, 'href="/alice/site/tree/v1.0"');
+    assertStringIncludes(tags, "version 1.0");
+    const owner = await page(`${U}/alice`);
+    assertStringIncludes(owner, 'href="/alice/site"');
+    assertStringIncludes(owner, 'href="/alice/empty"');
+    assertStringIncludes(owner, "Never pushed");
+    assertStringIncludes(owner, "Last push");
+  });
+
+  await t.step("an empty repository shows the exact push lines for both transports", async () => {
+    const html = await page(`${U}/alice/empty`);
+    assertStringIncludes(
+      html,
+      `git remote add origin ${U}/alice/empty.git\ngit push -u origin main`,
+    );
+    assertStringIncludes(
+      html,
+      `git remote add origin ssh://git@127.0.0.1:${server.sshPort}/alice/empty.git\ngit push -u origin main`,
+    );
+  });
+
+  await t.step("unknown repositories, refs, paths, commits and pages are 404s", async () => {
+    for (
+      const path of [
+        "/nobody",
+        "/alice/nope",
+        "/alice/site/tree/nope",
+        "/alice/site/tree/main/nope",
+        "/alice/site/blob/main/nope.txt",
+        "/alice/site/raw/main/nope.txt",
+        "/alice/site/commits/nope",
+        `/alice/site/commit/${"0".repeat(40)}`,
+        `/alice/site/commit/${"0".repeat(40)}.patch`,
+        "/alice/site/commit/main",
+        "/alice/site/nope",
+        "/alice/site/tree/--output=x",
+        "/alice/site/blob/main/%2e%2e/%2e%2e/etc/passwd",
+        "/alice/site/blob/main/a%0Ab",
+        "/alice/site/tree/%ZZ",
+        "/Bad..Name/x",
+      ]
+    ) {
+      await assert404(`${U}${path}`);
+    }
+  });
+
+  await t.step("smart HTTP is as it was: clone, and info/refs without a service", async () => {
+    const dest = `${home}/clone`;
+    await runOk("git", ["clone", "-q", `${U}/alice/site.git`, dest]);
+    assertEquals((await runOk("git", ["rev-parse", "HEAD"], { cwd: dest })).trim(), site.second);
+    const r = await get(`${U}/alice/site.git/info/refs`, {});
+    assertEquals(r.status, 403);
+  });
+
+  await t.step("a push shows at once (pages are cached by the refs' state)", async () => {
+    await page(`${U}/alice/site`);
+    const third = await commitFiles(site.work, { "NEW.txt": "new\n" }, "Third, after caching");
+    await runOk("git", ["push", "-q", httpRemote, "main"], {
+      cwd: site.work.dir,
+      env: site.work.env,
+    });
+    const html = await page(`${U}/alice/site`);
+    assertStringIncludes(html, "Third, after caching");
+    assertStringIncludes(html, 'href="/alice/site/blob/main/NEW.txt"');
+    assertStringIncludes(await page(`${U}/alice/site/commits/main`), third.slice(0, 10));
+  });
+
+  await t.step("a merge commit's page shows both parents and the diff to the first", async () => {
+    await runOk("git", ["merge", "-q", "--no-ff", "-m", "Merge feature/x", "feature/x"], {
+      cwd: site.work.dir,
+      env: site.work.env,
+    });
+    await runOk("git", ["push", "-q", httpRemote, "main"], {
+      cwd: site.work.dir,
+      env: site.work.env,
+    });
+    const merge = (await runOk("git", ["rev-parse", "HEAD"], { cwd: site.work.dir })).trim();
+    const html = await page(`${U}/alice/site/commit/${merge}`);
+    assertStringIncludes(html, "<dt>Parents</dt>");
+    assertStringIncludes(html, `href="/alice/site/commit/${site.feature}"`);
+    assertStringIncludes(html, "(against the first parent)");
+    assertStringIncludes(html, "1 file changed");
+    assertStringIncludes(html, '<span class="da">+export const x = 1;</span>');
+  });
+
+  await t.step("HEAD answers like GET without a body", async () => {
+    const r = await fetch(`${U}/alice/site/tree/main`, { method: "HEAD", headers: HTML });
+    assertEquals(r.status, 200);
+    assertEquals(await r.text(), "");
+  });
+  await Deno.remove(home, { recursive: true });
+});

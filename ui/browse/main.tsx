@@ -1,0 +1,72 @@
+/**
+ * The repository browser's only script (its pages are rendered on the server and work without
+ * it): copy buttons for clone URLs and push commands, and line ranges (`#L10-L20`) in code views:
+ * highlighted on load, extended with shift-click on a line number.
+ */
+
+const LINE_HASH = /^#L(\d+)(?:-L(\d+))?$/;
+
+function copyButtons(): void {
+  for (const button of document.querySelectorAll<HTMLButtonElement>("button[data-copy]")) {
+    button.hidden = false;
+    button.addEventListener("click", async () => {
+      const target = document.getElementById(button.dataset.copy ?? "");
+      if (!target) return;
+      try {
+        await navigator.clipboard.writeText(target.textContent ?? "");
+        const label = button.textContent;
+        button.textContent = "Copied";
+        button.classList.add("is-copied");
+        setTimeout(() => {
+          button.textContent = label;
+          button.classList.remove("is-copied");
+        }, 1500);
+      } catch {
+        // Clipboard refused (no permission): select the text so it can be copied by hand.
+        const range = document.createRange();
+        range.selectNodeContents(target);
+        getSelection()?.removeAllRanges();
+        getSelection()?.addRange(range);
+      }
+    });
+  }
+}
+
+function markLines(): void {
+  for (const row of document.querySelectorAll(".lines tr.hl")) row.classList.remove("hl");
+  const m = LINE_HASH.exec(location.hash);
+  if (!m) return;
+  let from = Number(m[1]);
+  let to = Number(m[2] ?? m[1]);
+  if (to < from) [from, to] = [to, from];
+  to = Math.min(to, from + 100_000);
+  let first: Element | null = null;
+  for (let n = from; n <= to; n++) {
+    const row = document.getElementById(`L${n}`);
+    if (!row) break;
+    row.classList.add("hl");
+    first ??= row;
+  }
+  first?.scrollIntoView({ block: "center" });
+}
+
+function lineClicks(): void {
+  document.addEventListener("click", (e) => {
+    const link = (e.target as Element | null)?.closest?.(".lines td.ln a");
+    if (!(link instanceof HTMLAnchorElement)) return;
+    const m = LINE_HASH.exec(location.hash);
+    const line = Number(link.hash.slice(2));
+    if (e.shiftKey && m) {
+      e.preventDefault();
+      const from = Number(m[1]);
+      const [a, b] = from <= line ? [from, line] : [line, from];
+      history.replaceState(null, "", a === b ? `#L${a}` : `#L${a}-L${b}`);
+      markLines();
+    }
+  });
+  addEventListener("hashchange", markLines);
+}
+
+copyButtons();
+lineClicks();
+markLines();
