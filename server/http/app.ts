@@ -1,5 +1,5 @@
 /** The hosting HTTP app: API routers, smart HTTP and the embedded UI composed into one Hono app. */
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { Signet } from "../context.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { adminRoutes } from "./routes/admin.ts";
@@ -7,7 +7,7 @@ import { repoRoutes } from "./routes/repos.ts";
 import { tokenRoutes } from "./routes/tokens.ts";
 import { uiRoutes } from "./routes/ui.ts";
 import { gitRoutes } from "./git.ts";
-import { browseRoutes, isRawPath } from "./browse/routes.ts";
+import { isRawPath } from "./browse/raw_path.ts";
 import { onError } from "./errors.ts";
 import { readBodyWithin, requestLog } from "./middleware.ts";
 import { requireAdmin } from "./auth.ts";
@@ -22,6 +22,11 @@ export const MAX_JSON_BODY_BYTES = 64 * 1024;
 /** Paths of git's smart HTTP (gitRoutes): their answers are never compressed here. */
 export function isGitTransport(path: string): boolean {
   return /\/(info\/refs|git-upload-pack|git-receive-pack)$/.test(path);
+}
+
+/** A browser gets the HTML 404 page; the API, git and every other client keep JSON. */
+function pageNotFound(c: Context): Response {
+  return notFound(c, "admin", ["/api"], "not found");
 }
 
 /** Builds the hosting app for `ctx`. */
@@ -51,10 +56,21 @@ export function hostingApp(ctx: Signet): Hono {
   );
   app.route("/", uiRoutes());
   app.route("/", gitRoutes(ctx));
-  // The repository browser: `/<owner>`, `/<owner>/<repo>` and its pages (after smart HTTP).
-  app.route("/", browseRoutes(ctx));
-  // A browser gets the HTML 404 page; the API, git and every other client keep JSON.
-  app.notFound((c) => notFound(c, "admin", ["/api"], "not found"));
+  // The repository browser: `/<owner>`, `/<owner>/<repo>` and its pages (after smart HTTP). Its
+  // code (server rendering, Markdown, highlighting) loads with the first page asked for: a server
+  // whose repositories nobody browses never holds it (docs/decisions/performance-and-bench.md,
+  // "Memory at rest").
+  let browse: Promise<Hono> | null = null;
+  app.get("*", async (c) => {
+    browse ??= import("./browse/routes.ts").then((m) => {
+      const routes = m.browseRoutes(ctx);
+      routes.notFound(pageNotFound);
+      routes.onError(onError);
+      return routes;
+    });
+    return await (await browse).fetch(c.req.raw, c.env);
+  });
+  app.notFound(pageNotFound);
   app.onError(onError);
   return app;
 }

@@ -39,11 +39,6 @@ const REF_PAGES = new Set(["tree", "blob", "raw", "commits"]);
 /** Query parameters a page reads (others are ignored, and left out of the cache key). */
 const QUERY_KEYS = ["page", "plain", "download"];
 
-/** Whether `path` is a raw download (never compressed: it may be large, and is streamed). */
-export function isRawPath(path: string): boolean {
-  return /^\/[^/]+\/[^/]+\/raw\//.test(path);
-}
-
 /** Routes of the repository browser. */
 export function browseRoutes(ctx: Signet): Hono {
   const app = new Hono();
