@@ -6,7 +6,7 @@
  * bench): a throwaway PostgreSQL (testing/postgres.ts), the instances, and nginx in front
  * balancing hosting HTTP, registry HTTP and SSH round-robin (testing/nginx.ts).
  */
-import { type LaunchedServer, type LaunchPorts, launchSignet } from "./launch.ts";
+import { type LaunchedServer, type LaunchPorts, launchSignet, portTaken } from "./launch.ts";
 import { balancerConfig, findNginx, type RunningNginx, startNginx } from "./nginx.ts";
 import { freePort } from "./ports.ts";
 import { startPostgres, type TestPostgres } from "./postgres.ts";
@@ -295,11 +295,16 @@ function instance(
     await s[how]();
     if (!base.logDir) earlier += s.logs();
   };
+  let started = false;
   return {
     name,
     ports,
-    httpUrl: `http://127.0.0.1:${ports.http}`,
-    registryUrl: `http://127.0.0.1:${ports.registry}`,
+    get httpUrl() {
+      return `http://127.0.0.1:${ports.http}`;
+    },
+    get registryUrl() {
+      return `http://127.0.0.1:${ports.registry}`;
+    },
     get running() {
       return server !== null;
     },
@@ -322,14 +327,25 @@ function instance(
       if (server) throw new Error(`instance ${name} is running`);
       const logFile = base.logDir ? `${base.logDir}/${name}.${files.length + 1}.log` : undefined;
       if (logFile) files.push(logFile);
-      server = await launchSignet({
-        dataDir: base.dataDir,
-        adminKey: base.adminKey,
-        env: { ...base.env, SERVICE_INSTANCE_NAME: name },
-        ports,
-        logFile: logFile ? () => logFile : undefined,
-        startTimeoutMs: 60_000,
-      });
+      for (let attempt = 1;; attempt++) {
+        try {
+          server = await launchSignet({
+            dataDir: base.dataDir,
+            adminKey: base.adminKey,
+            env: { ...base.env, SERVICE_INSTANCE_NAME: name },
+            ports,
+            logFile: logFile ? () => logFile : undefined,
+            startTimeoutMs: 60_000,
+          });
+          started = true;
+          return;
+        } catch (e) {
+          // Before the first start nothing points at these ports yet (the balancer is configured
+          // after): another process took one since it was picked, so pick others.
+          if (started || !portTaken(e) || attempt === 3) throw e;
+          Object.assign(ports, { http: freePort(), ssh: freePort(), registry: freePort() });
+        }
+      }
     },
   };
 }

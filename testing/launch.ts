@@ -59,10 +59,18 @@ export async function launchSignet(opts: LaunchOptions): Promise<LaunchedServer>
     try {
       return await launchOnce(opts);
     } catch (e) {
-      const portTaken = e instanceof Error && e.message.includes("AddrInUse");
-      if (opts.ports || !portTaken || attempt === 3) throw e;
+      if (opts.ports || !portTaken(e) || attempt === 3) throw e;
     }
   }
+}
+
+/**
+ * Whether a launch failed because one of its ports was taken before the server bound it (the
+ * server's own words for it, or Deno's error name in an older message).
+ */
+export function portTaken(e: unknown): boolean {
+  return e instanceof Error &&
+    (e.message.includes("AddrInUse") || e.message.includes("address is already in use"));
 }
 
 async function launchOnce(opts: LaunchOptions): Promise<LaunchedServer> {
