@@ -225,6 +225,30 @@ export function RefSelect(
   );
 }
 
+/**
+ * The repository header at `gitRef` (tab `tab`), then the toolbar under it: the ref selector, each
+ * ref linking to `link(ref)`, then `children`.
+ */
+export function RepoBar(
+  { repo, tab, gitRef, link, children }: {
+    repo: BrowseRepo;
+    tab: RepoTab;
+    gitRef: string;
+    link: (ref: string) => string;
+    children?: ComponentChildren;
+  },
+): VNode {
+  return (
+    <>
+      <RepoHeader repo={repo} tab={tab} gitRef={gitRef} />
+      <div class="toolbar">
+        <RefSelect repo={repo} current={gitRef} link={link} />
+        {children}
+      </div>
+    </>
+  );
+}
+
 /** Breadcrumbs: the repository, then each directory of `path`; the last one is the current page. */
 export function Crumbs(
   { repo, gitRef: ref, path }: { repo: BrowseRepo; gitRef: string; path: string[] },
