@@ -7,7 +7,7 @@ import type { ComponentChildren, VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { UI_PAGES } from "../../../ui/generated/assets.ts";
 import { Logo } from "../../../ui/common/icons.tsx";
-import { UI_CSP } from "../ui_static.ts";
+import { HTML_PAGE_HEADERS } from "../ui_static.ts";
 import type { BrowseRepo, RefInfo } from "../../domain/browse/refs.ts";
 import { BIDI_CONTROLS } from "./highlight.ts";
 
@@ -15,16 +15,6 @@ const shell = UI_PAGES.browse;
 const CSS = /href="(\/assets\/browse-[0-9a-f]+\.css)"/.exec(shell)![1];
 const JS = /src="(\/assets\/browse-[0-9a-f]+\.js)"/.exec(shell)![1];
 const ICON = /href="(\/assets\/icon-[0-9a-f]+\.svg)"/.exec(shell)![1];
-
-/** Headers of every browser page (the UI's). */
-export const PAGE_HEADERS: Record<string, string> = {
-  "Content-Security-Policy": UI_CSP,
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
-  "Cross-Origin-Opener-Policy": "same-origin",
-  "Content-Type": "text/html; charset=utf-8",
-  "Cache-Control": "no-cache",
-};
 
 /** A rendered page: what the cache keeps and the response is made of. */
 export interface Rendered {
@@ -80,7 +70,7 @@ export function page(title: string, children: ComponentChildren, status = 200): 
 export function respond(r: Rendered, method = "GET"): Response {
   return new Response(method === "HEAD" ? null : r.body, {
     status: r.status,
-    headers: { ...PAGE_HEADERS, ...r.headers },
+    headers: { ...HTML_PAGE_HEADERS, ...r.headers },
   });
 }
 
