@@ -7,6 +7,7 @@ import type { ComponentChildren, VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { UI_PAGES } from "../../../ui/generated/assets.ts";
 import { Logo } from "../../../ui/common/icons.tsx";
+import { NotFound } from "../../../ui/common/not_found.tsx";
 import { HTML_PAGE_HEADERS } from "../ui_static.ts";
 import type { BrowseRepo, RefInfo } from "../../domain/browse/refs.ts";
 import { BIDI_CONTROLS } from "./highlight.ts";
@@ -306,20 +307,9 @@ export function messagePage(
 ): Rendered {
   return page(
     title,
-    <div class="page-header not-found">
-      <div>
-        <h1>{title}</h1>
-        <p class="page-description">
-          {lead}{" "}
-          <code>
-            <Name text={what} />
-          </code>.
-        </p>
-        <p>
-          <a class="btn btn-secondary" href={back.href}>{back.label}</a>
-        </p>
-      </div>
-    </div>,
+    <NotFound path={what} title={title} lead={lead} shown={<Name text={what} />}>
+      <a class="btn btn-secondary" href={back.href}>{back.label}</a>
+    </NotFound>,
     status,
   );
 }
