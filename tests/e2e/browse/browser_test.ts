@@ -5,11 +5,17 @@
  * and axe-core with no serious or critical hit, light and dark.
  */
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import type { Page } from "playwright-core";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
 import { serverTest } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
-import { launchBrowser, openPage, screenshot } from "../../helpers/browser.ts";
+import {
+  axeContext,
+  launchBrowser,
+  openPage,
+  screenshot,
+  seriousAxeHits,
+  sidewaysScroll,
+} from "../../helpers/browser.ts";
 import {
   commitFiles,
   commitManyFiles,
@@ -20,26 +26,6 @@ import {
   newWork,
   pushSite,
 } from "../../helpers/browse.ts";
-import axeSource from "axe-core/axe.min.js" with { type: "text" };
-
-/** How far the page scrolls sideways (0 when it does not). */
-function sidewaysScroll(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - globalThis.innerWidth);
-}
-
-/** axe-core's serious and critical hits on the page as it is now. */
-function seriousAxeHits(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    type Result = {
-      violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-    };
-    const axe = (globalThis as unknown as { axe: { run: (d: Document) => Promise<Result> } }).axe;
-    const result = await axe.run(document);
-    return result.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
-  });
-}
 
 serverTest("repository browser in Chromium", {}, async (server, t) => {
   const home = await Deno.makeTempDir({ prefix: "signet-browse-ui-" });
@@ -207,8 +193,7 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
 
     await t.step("axe-core: no serious or critical hit, light and dark", async () => {
       for (const scheme of ["light", "dark"] as const) {
-        const context = await browser.newContext({ colorScheme: scheme });
-        await context.addInitScript({ content: axeSource });
+        const context = await axeContext(browser, scheme);
         const page = await context.newPage();
         for (const [name, path] of pages) {
           await page.goto(`${U}${path}`);
