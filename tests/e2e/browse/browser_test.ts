@@ -17,13 +17,11 @@ import {
   sidewaysScroll,
 } from "../../helpers/browser.ts";
 import {
-  commitFiles,
   commitManyFiles,
   git,
   HOSTILE_BRANCH,
   HOSTILE_NAMES,
-  HOSTILE_README,
-  newWork,
+  hostileWork,
   pushSite,
 } from "../../helpers/browse.ts";
 
@@ -42,13 +40,11 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
       remote: `ssh://git@127.0.0.1:${server.sshPort}/alice/site.git`,
     },
   );
-  const w = await newWork(home, "h");
-  const files: Record<string, string> = {
-    "README.md": HOSTILE_README,
-    "long.ts": `export const line = "${"x".repeat(2000)}";\n`,
-  };
-  for (const name of HOSTILE_NAMES) files[`names/${name}`] = `content of ${name}\n`;
-  await commitFiles(w, files, `Hostile <script>alert(1)</script> ${"very-long-word".repeat(30)}`);
+  const w = await hostileWork(
+    home,
+    { "long.ts": `export const line = "${"x".repeat(2000)}";\n` },
+    `Hostile <script>alert(1)</script> ${"very-long-word".repeat(30)}`,
+  );
   await commitManyFiles(w, "many", 2000, "Many files");
   await git(w, "branch", HOSTILE_BRANCH);
   await git(
