@@ -315,7 +315,7 @@ function Facets({ query, counts }: { query: PageQuery; counts: SearchCounts }) {
     <nav class="facets" aria-label="Refine results">
       <div class="facet">
         <h3 class="facet-title">Status</h3>
-        <ul class="facet-list">
+        <ul class="chips facet-list">
           {statuses.map(([value, label, n]) => (
             <li key={value}>
               <Link
@@ -333,7 +333,7 @@ function Facets({ query, counts }: { query: PageQuery; counts: SearchCounts }) {
       {counts.capabilities.length > 0 && (
         <div class="facet">
           <h3 class="facet-title">Capabilities</h3>
-          <ul class="facet-list">
+          <ul class="chips facet-list">
             {query.capability && (
               <li>
                 <Link href={hrefFor({ ...base, capability: "" })} class="facet-link">
