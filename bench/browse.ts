@@ -27,7 +27,8 @@ import {
 import { generateRepos, mirrorInto, type RepoSizes } from "./repos.ts";
 import { type SignetServer, startSignet } from "./signet.ts";
 import { wrk } from "./load/wrk.ts";
-import { childrenOf, memoryOf, processTree, signal, waitGone } from "./baselines/process.ts";
+import { memoryOf, processTree, stopNginxFcgi } from "./baselines/process.ts";
+import { fastcgiNginxConf } from "./baselines/nginx.ts";
 import { createRepo, login, makeKey, mintInvite, postJson } from "../testing/accounts.ts";
 
 /** Settings of one run. */
@@ -175,36 +176,22 @@ async function startCgit(dir: string, repos: Record<string, string>): Promise<Cg
   await Deno.writeTextFile(`${dir}/cgitrc`, cgitrc);
   const port = freePort();
   const socket = `${dir}/fcgiwrap.sock`;
-  const conf = `
-worker_processes 1;
-pid ${dir}/nginx.pid;
-error_log ${dir}/error.log error;
-${Deno.uid() === 0 ? "user root root;" : ""}
-events { worker_connections 1024; }
-http {
-  access_log off;
-  client_body_temp_path ${dir}/tmp/body;
-  fastcgi_temp_path ${dir}/tmp/fastcgi;
-  proxy_temp_path ${dir}/tmp/proxy;
-  uwsgi_temp_path ${dir}/tmp/uwsgi;
-  scgi_temp_path ${dir}/tmp/scgi;
-  server {
-    listen 127.0.0.1:${port};
-    location / {
-      fastcgi_param SCRIPT_FILENAME /usr/lib/cgit/cgit.cgi;
-      fastcgi_param CGIT_CONFIG ${dir}/cgitrc;
-      fastcgi_param PATH_INFO $uri;
-      fastcgi_param QUERY_STRING $query_string;
-      fastcgi_param REQUEST_METHOD $request_method;
-      fastcgi_param SERVER_NAME $server_name;
-      fastcgi_param SERVER_PORT $server_port;
-      fastcgi_param GATEWAY_INTERFACE CGI/1.1;
-      fastcgi_param SERVER_PROTOCOL $server_protocol;
-      fastcgi_pass unix:${socket};
-    }
-  }
-}
-`;
+  const conf = fastcgiNginxConf(dir, port, {
+    workers: "1",
+    main: Deno.uid() === 0 ? ["user root root;"] : [],
+    location: [
+      "fastcgi_param SCRIPT_FILENAME /usr/lib/cgit/cgit.cgi;",
+      `fastcgi_param CGIT_CONFIG ${dir}/cgitrc;`,
+      "fastcgi_param PATH_INFO $uri;",
+      "fastcgi_param QUERY_STRING $query_string;",
+      "fastcgi_param REQUEST_METHOD $request_method;",
+      "fastcgi_param SERVER_NAME $server_name;",
+      "fastcgi_param SERVER_PORT $server_port;",
+      "fastcgi_param GATEWAY_INTERFACE CGI/1.1;",
+      "fastcgi_param SERVER_PROTOCOL $server_protocol;",
+      `fastcgi_pass unix:${socket};`,
+    ],
+  });
   await Deno.writeTextFile(`${dir}/nginx.conf`, conf);
   const fcgi = new Deno.Command("/usr/sbin/fcgiwrap", {
     args: ["-c", String(navigator.hardwareConcurrency * 2), "-s", `unix:${socket}`],
@@ -230,15 +217,8 @@ http {
   return {
     url: `http://127.0.0.1:${port}`,
     async stop() {
-      signal(nginx.pid, "SIGQUIT");
-      await nginx.status;
+      await stopNginxFcgi(nginx, fcgi);
       await nginx.stderr.cancel().catch(() => {});
-      // fcgiwrap's preforked children outlive their parent: stop them by PID.
-      const children = childrenOf(fcgi.pid);
-      signal(fcgi.pid, "SIGTERM");
-      for (const pid of children) signal(pid, "SIGTERM");
-      await fcgi.status;
-      for (const pid of children) await waitGone(pid);
     },
   };
 }

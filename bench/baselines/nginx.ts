@@ -2,7 +2,7 @@
 import { cmd, exists, freePort, waitForPort } from "../util.ts";
 import type { RepoName, Transport } from "../transport.ts";
 import { type Account, chownTree } from "./account.ts";
-import { childrenOf, signal, waitGone } from "./process.ts";
+import { stopNginxFcgi } from "./process.ts";
 
 /** Options for starting the nginx baseline. */
 export interface NginxOptions {
@@ -41,12 +41,23 @@ function fastcgiParams(reposDir: string): string {
   ].join("\n");
 }
 
-function nginxConf(dir: string, port: number, socket: string): string {
+/**
+ * An nginx.conf for running in the foreground under `dir` (pid file, error log and temp files
+ * there) with one server on 127.0.0.1:`port`, its `location /` made of `location` (directives,
+ * one a line); `main` and `http` are more directives for those contexts.
+ */
+export function fastcgiNginxConf(
+  dir: string,
+  port: number,
+  opts: { workers: string; main?: string[]; http?: string[]; location: string[] },
+): string {
+  const lines = (indent: string, directives: string[] = []) =>
+    directives.map((d) => `${indent}${d}\n`).join("");
   return `
-worker_processes auto;
+worker_processes ${opts.workers};
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log error;
-events { worker_connections 1024; }
+${lines("", opts.main)}events { worker_connections 1024; }
 http {
   access_log off;
   client_body_temp_path ${dir}/tmp/body;
@@ -54,16 +65,21 @@ http {
   proxy_temp_path ${dir}/tmp/proxy;
   uwsgi_temp_path ${dir}/tmp/uwsgi;
   scgi_temp_path ${dir}/tmp/scgi;
-  client_max_body_size 0;
-  server {
+${lines("  ", opts.http)}  server {
     listen 127.0.0.1:${port};
     location / {
-      include ${dir}/fastcgi_git_params;
-      fastcgi_pass unix:${socket};
-    }
+${lines("      ", opts.location)}    }
   }
 }
 `;
+}
+
+function nginxConf(dir: string, port: number, socket: string): string {
+  return fastcgiNginxConf(dir, port, {
+    workers: "auto",
+    http: ["client_max_body_size 0;"],
+    location: [`include ${dir}/fastcgi_git_params;`, `fastcgi_pass unix:${socket};`],
+  });
 }
 
 /** Starts fcgiwrap and nginx (both as the baseline account); returns the transport. */
@@ -119,14 +135,7 @@ export async function startNginx(opts: NginxOptions): Promise<Transport> {
       name: "nginx+fcgiwrap",
       roots: () => [nginx.pid, fcgi.pid],
       async stop() {
-        signal(nginx.pid, "SIGQUIT");
-        await nginx.status;
-        // fcgiwrap's preforked children outlive their parent: stop them by PID.
-        const children = childrenOf(fcgi.pid);
-        signal(fcgi.pid, "SIGTERM");
-        for (const pid of children) signal(pid, "SIGTERM");
-        await fcgi.status;
-        for (const pid of children) await waitGone(pid);
+        await stopNginxFcgi(nginx, fcgi);
         if (await exists(socket)) await Deno.remove(socket);
       },
     },

@@ -131,3 +131,20 @@ export async function waitGone(pid: number, timeoutMs = 5000): Promise<boolean> 
   }
   return false;
 }
+
+/**
+ * Stops nginx (SIGQUIT, a graceful stop) and then fcgiwrap, with its preforked children: they
+ * outlive their parent, so they are stopped by PID.
+ */
+export async function stopNginxFcgi(
+  nginx: Deno.ChildProcess,
+  fcgi: Deno.ChildProcess,
+): Promise<void> {
+  signal(nginx.pid, "SIGQUIT");
+  await nginx.status;
+  const children = childrenOf(fcgi.pid);
+  signal(fcgi.pid, "SIGTERM");
+  for (const pid of children) signal(pid, "SIGTERM");
+  await fcgi.status;
+  for (const pid of children) await waitGone(pid);
+}

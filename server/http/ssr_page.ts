@@ -7,7 +7,7 @@
  */
 import { UI_PAGES } from "../../ui/generated/assets.ts";
 import { PRELOAD_ELEMENT_ID } from "../../ui/common/preload.ts";
-import { UI_CSP, type UiApp } from "./ui_static.ts";
+import { HTML_PAGE_HEADERS, type UiApp } from "./ui_static.ts";
 
 /** What a rendered page holds. */
 export interface RenderedPage {
@@ -62,15 +62,5 @@ export function renderedPage(app: UiApp, page: RenderedPage): Response {
 
 /** A UI page's Response: the HTML document `html` with the UI's security headers. */
 export function htmlPage(html: string, status = 200): Response {
-  return new Response(html, {
-    status,
-    headers: {
-      "Content-Security-Policy": UI_CSP,
-      "X-Content-Type-Options": "nosniff",
-      "Referrer-Policy": "no-referrer",
-      "Cross-Origin-Opener-Policy": "same-origin",
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-cache",
-    },
-  });
+  return new Response(html, { status, headers: HTML_PAGE_HEADERS });
 }

@@ -30,15 +30,19 @@ const SECURITY_HEADERS = {
   "Cross-Origin-Opener-Policy": "same-origin",
 };
 
-/** The HTML shell of `app`; the browser must revalidate it so new asset names are picked up. */
+/**
+ * Headers of every UI page (an app's shell, a server-rendered page, a browser page): the security
+ * headers, HTML, and no-cache (the browser must revalidate so new asset names are picked up).
+ */
+export const HTML_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  ...SECURITY_HEADERS,
+  "Content-Type": "text/html; charset=utf-8",
+  "Cache-Control": "no-cache",
+};
+
+/** The HTML shell of `app`. */
 export function uiPage(app: UiApp): Response {
-  return new Response(UI_PAGES[app], {
-    headers: {
-      ...SECURITY_HEADERS,
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-cache",
-    },
-  });
+  return new Response(UI_PAGES[app], { headers: HTML_PAGE_HEADERS });
 }
 
 /** Serves `/assets/<file>` from the embedded bundle; 304 on a matching ETag, JSON 404 if unknown. */

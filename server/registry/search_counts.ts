@@ -8,6 +8,7 @@
  * stays put, 10 s at most (head_cache.ts).
  */
 import type { BotMatch, BotQuery } from "../../db/registry_bots.ts";
+import type { SearchCounts } from "../../protocol/registry/search_counts.ts";
 import { headCache } from "./head_cache.ts";
 import { planSearch, type SearchContext, type SearchParams } from "./search.ts";
 
@@ -15,16 +16,6 @@ import { planSearch, type SearchContext, type SearchParams } from "./search.ts";
 export const COUNT_LIMIT = 1000;
 /** Capabilities listed in the facet at most. */
 export const CAPABILITY_FACETS = 20;
-
-/** The SearchCountsResponse. */
-export interface SearchCounts {
-  total: number;
-  total_exact: boolean;
-  by_status: { active: number; revoked: number };
-  capabilities: { capability: string; count: number }[];
-  facets_exact: boolean;
-  count_limit: number;
-}
 
 /**
  * The total and facets of the search `params` (cursor and limit ignored); 400 for bad ones. Kept

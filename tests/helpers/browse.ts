@@ -63,6 +63,22 @@ export const HOSTILE_NAMES = [
 /** A branch name with quotes, HTML and a bidi override (git accepts all of them; no spaces). */
 export const HOSTILE_BRANCH = `x"<img/src=x/onerror=alert(1)>'\u202Eb`;
 
+/**
+ * A fresh work tree `h` under `home` whose first commit (`message`) holds HOSTILE_README as its
+ * README, a file for each of HOSTILE_NAMES under `names/`, and `files`.
+ */
+export async function hostileWork(
+  home: string,
+  files: Record<string, string | Uint8Array>,
+  message: string,
+): Promise<Work> {
+  const w = await newWork(home, "h");
+  const all: Record<string, string | Uint8Array> = { "README.md": HOSTILE_README, ...files };
+  for (const name of HOSTILE_NAMES) all[`names/${name}`] = `content of ${name}\n`;
+  await commitFiles(w, all, message);
+  return w;
+}
+
 /** The smallest PNG: one transparent pixel. */
 export const PNG_1PX = Uint8Array.from(
   atob(

@@ -1,5 +1,6 @@
 /** Real headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core, for UI tests. */
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import axeSource from "axe-core/axe.min.js" with { type: "text" };
 
 /** Where Debian installs Chromium; tests never download a browser. */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -61,4 +62,52 @@ export async function openPage(
 export async function screenshot(page: Page, name: string): Promise<void> {
   await Deno.mkdir(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+}
+
+/** How far the page scrolls sideways (0 when it does not). */
+export function sidewaysScroll(page: Page): Promise<number> {
+  return page.evaluate(() => document.documentElement.scrollWidth - globalThis.innerWidth);
+}
+
+/** A fresh context in `colorScheme` whose pages all load axe-core (for `seriousAxeHits`). */
+export async function axeContext(
+  browser: Browser,
+  colorScheme: "light" | "dark",
+): Promise<BrowserContext> {
+  const context = await browser.newContext({ colorScheme });
+  await context.addInitScript({ content: axeSource });
+  return context;
+}
+
+/** One axe-core rule broken on a page: its id, impact and where (a few selectors). */
+export interface AxeHit {
+  id: string;
+  impact: string | null;
+  nodes: string[];
+}
+
+/**
+ * Runs axe-core on the page as it is now (in an `axeContext`): the serious and critical hits, and
+ * with `headingOne` a missing h1 too.
+ */
+export async function seriousAxeHits(
+  page: Page,
+  { headingOne = false }: { headingOne?: boolean } = {},
+): Promise<AxeHit[]> {
+  const hits = await page.evaluate(async () => {
+    type Result = {
+      violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
+    };
+    const axe = (globalThis as unknown as { axe: { run: (d: Document) => Promise<Result> } }).axe;
+    const result = await axe.run(document);
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
+    }));
+  });
+  return hits.filter((h) =>
+    h.impact === "serious" || h.impact === "critical" ||
+    (headingOne && h.id === "page-has-heading-one")
+  );
 }

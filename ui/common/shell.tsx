@@ -35,32 +35,3 @@ export function Shell(
     </>
   );
 }
-
-/**
- * The page for a path nothing serves (or a thing that does not exist), with a link (`children`)
- * somewhere useful; the server sends the same page, with status 404, on a fresh load.
- */
-export function NotFound(
-  { path, title = "Page not found", lead = "There is nothing at", children }: {
-    /** What was looked for: a path, an id (user text, isolated with `<bdi>`). */
-    path: string;
-    title?: string;
-    lead?: string;
-    children: ComponentChildren;
-  },
-) {
-  return (
-    <div class="page-header not-found">
-      <div>
-        <h1>{title}</h1>
-        <p class="page-description">
-          {lead}{" "}
-          <code>
-            <bdi>{path}</bdi>
-          </code>.
-        </p>
-        <p>{children}</p>
-      </div>
-    </div>
-  );
-}

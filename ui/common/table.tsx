@@ -25,6 +25,17 @@ export interface TableSpec<T> {
   rowData: (row: T) => Record<`data-${string}`, string>;
 }
 
+/** A table's head: one row of column headers, `labels` in order. */
+export function HeadRow({ labels }: { labels: string[] }) {
+  return (
+    <thead>
+      <tr>
+        {labels.map((label) => <th key={label} scope="col">{label}</th>)}
+      </tr>
+    </thead>
+  );
+}
+
 /** `rows` as a table with one `<tr>` each. */
 export function DataTable<T>({ id, rows, columns, rowKey, rowData }: TableSpec<T> & { rows: T[] }) {
   return (

@@ -6,7 +6,7 @@ import { Icon } from "../common/icons.tsx";
 import { botUrl, getBot } from "./api.ts";
 import { preloaded } from "../common/preload.ts";
 import { StatusBadge } from "./badges.tsx";
-import { NotFound } from "../common/shell.tsx";
+import { NotFound } from "../common/not_found.tsx";
 import { KeysSection } from "./bot/keys.tsx";
 import { PolicySection } from "./bot/policy.tsx";
 import { AttestationsSection } from "./bot/attestations.tsx";

@@ -5,6 +5,7 @@
  */
 import { type ComponentChildren, Fragment, type JSX } from "preact";
 import { RegistryFrame } from "./app.tsx";
+import { HeadRow } from "../common/table.tsx";
 
 /** The documentation pages, in the order the docs navigation lists them. */
 export const DOC_PAGES = [
@@ -194,14 +195,7 @@ function Operation(
         <div class="table-wrap" tabIndex={0}>
           <table class="doc-table">
             <caption>Parameters</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">In</th>
-                <th scope="col">Type</th>
-                <th scope="col">Notes</th>
-              </tr>
-            </thead>
+            <HeadRow labels={["Name", "In", "Type", "Notes"]} />
             <tbody>
               {op.parameters.map((p) => (
                 <tr key={`${p.in}:${p.name}`}>
@@ -271,13 +265,7 @@ function Schema(
         : (
           <div class="table-wrap" tabIndex={0}>
             <table class="doc-table">
-              <thead>
-                <tr>
-                  <th scope="col">Field</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Notes</th>
-                </tr>
-              </thead>
+              <HeadRow labels={["Field", "Type", "Notes"]} />
               <tbody>
                 {props.map(([field, p]) => (
                   <tr key={field}>

@@ -27,6 +27,7 @@ import {
 } from "./api.ts";
 import { preloaded } from "../common/preload.ts";
 import { StatusBadge } from "./badges.tsx";
+import { PrevNext } from "./pager.tsx";
 import type { Bot, SearchCounts, Stats } from "./types.ts";
 
 /** Longest search text the registry accepts, in characters (code points). */
@@ -314,7 +315,7 @@ function Facets({ query, counts }: { query: PageQuery; counts: SearchCounts }) {
     <nav class="facets" aria-label="Refine results">
       <div class="facet">
         <h3 class="facet-title">Status</h3>
-        <ul class="facet-list">
+        <ul class="chips facet-list">
           {statuses.map(([value, label, n]) => (
             <li key={value}>
               <Link
@@ -332,7 +333,7 @@ function Facets({ query, counts }: { query: PageQuery; counts: SearchCounts }) {
       {counts.capabilities.length > 0 && (
         <div class="facet">
           <h3 class="facet-title">Capabilities</h3>
-          <ul class="facet-list">
+          <ul class="chips facet-list">
             {query.capability && (
               <li>
                 <Link href={hrefFor({ ...base, capability: "" })} class="facet-link">
@@ -480,37 +481,21 @@ function Results({ query, notes }: { query: PageQuery; notes: string[] }) {
           {results.data.results.map((b) => <BotCard key={b.bot_id} bot={b} />)}
         </ul>
       )}
-      {results.data && (pageNo > 1 || results.data.next_cursor) && (
-        <nav class="pager" aria-label="Pages">
-          {pageNo > 1
-            ? (
-              <Link
-                class="btn btn-secondary"
-                rel="prev"
-                href={hrefFor({
-                  ...query,
-                  cursor: query.back.at(-1) ?? "",
-                  back: query.back.slice(0, -1),
-                })}
-              >
-                <Icon name="arrowLeft" /> Previous
-              </Link>
-            )
-            : <span />}
-          {results.data.next_cursor && (
-            <Link
-              class="btn btn-secondary"
-              rel="next"
-              href={hrefFor({
-                ...query,
-                cursor: results.data.next_cursor,
-                back: query.cursor ? [...query.back, query.cursor] : [],
-              })}
-            >
-              Next page
-            </Link>
-          )}
-        </nav>
+      {results.data && (
+        <PrevNext
+          prev={pageNo > 1
+            ? hrefFor({ ...query, cursor: query.back.at(-1) ?? "", back: query.back.slice(0, -1) })
+            : null}
+          next={results.data.next_cursor
+            ? hrefFor({
+              ...query,
+              cursor: results.data.next_cursor,
+              back: query.cursor ? [...query.back, query.cursor] : [],
+            })
+            : null}
+          prevLabel="Previous"
+          nextLabel="Next page"
+        />
       )}
     </section>
   );

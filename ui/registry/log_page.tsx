@@ -5,12 +5,13 @@
  */
 import { useSignal } from "@preact/signals";
 import { useEffect } from "preact/hooks";
-import { Empty, Link, ResourceStatus, useResource } from "../common/components.tsx";
+import { Empty, ResourceStatus, useResource } from "../common/components.tsx";
 import { Icon } from "../common/icons.tsx";
 import { preloaded } from "../common/preload.ts";
 import { getWholeLog, LOG_PAGE, wholeLogUrl } from "./api.ts";
 import { LogItem } from "./bot/log.tsx";
 import { checkLogPage } from "./log_check.ts";
+import { PrevNext } from "./pager.tsx";
 import type { LogEntry } from "./types.ts";
 
 /** A page of the log as its URL says: `before` (a seq) and the trail of the pages before it. */
@@ -106,29 +107,15 @@ export function LogPage({ search }: { search: string }) {
           </ol>
         </section>
       )}
-      {page.data && (pageNo > 1 || page.data.next_before) && (
-        <nav class="pager" aria-label="Pages">
-          {pageNo > 1
-            ? (
-              <Link
-                class="btn btn-secondary"
-                rel="prev"
-                href={logHref(back.at(-1) ?? "", back.slice(0, -1))}
-              >
-                <Icon name="arrowLeft" /> Newer
-              </Link>
-            )
-            : <span />}
-          {page.data.next_before && (
-            <Link
-              class="btn btn-secondary"
-              rel="next"
-              href={logHref(String(page.data.next_before), before ? [...back, before] : [])}
-            >
-              Older
-            </Link>
-          )}
-        </nav>
+      {page.data && (
+        <PrevNext
+          prev={pageNo > 1 ? logHref(back.at(-1) ?? "", back.slice(0, -1)) : null}
+          next={page.data.next_before
+            ? logHref(String(page.data.next_before), before ? [...back, before] : [])
+            : null}
+          prevLabel="Newer"
+          nextLabel="Older"
+        />
       )}
     </>
   );

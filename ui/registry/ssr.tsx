@@ -1,27 +1,14 @@
 /**
  * Server rendering of the registry browser (preact-render-to-string): the same App the browser
  * runs, rendered at a URL with the API answers it needs (preload.ts), to HTML the browser then
- * hydrates. The server collects the answers from the registry's domain, keyed by the URLs these
- * helpers name, so the browser's first render finds them under the URLs it would fetch.
+ * hydrates. The server collects the answers from the registry's domain, keyed by the URLs api.ts
+ * names, so the browser's first render finds them under the URLs it would fetch.
  */
 import { renderToString } from "preact-render-to-string";
 import { clearPreloaded, type Preloaded, setPreloaded } from "../common/preload.ts";
 import { App } from "./app.tsx";
 import { ApiPage, MarkdownPage, type OpenApiDoc } from "./docs.tsx";
 
-export {
-  attestationsUrl,
-  BOT_LOG_PAGE,
-  botUrl,
-  controlledUrl,
-  countsUrl,
-  LOG_PAGE,
-  logUrl,
-  PAGE_SIZE,
-  searchUrl,
-  STATS_URL,
-  wholeLogUrl,
-} from "./api.ts";
 export { readLogQuery } from "./log_page.tsx";
 export { readQuery } from "./landing.tsx";
 export type { OpenApiDoc } from "./docs.tsx";

@@ -77,14 +77,7 @@ export interface ControlledBots {
 }
 
 /** GET /v1/search/counts */
-export interface SearchCounts {
-  total: number;
-  total_exact: boolean;
-  by_status: { active: number; revoked: number };
-  capabilities: { capability: string; count: number }[];
-  facets_exact: boolean;
-  count_limit: number;
-}
+export type { SearchCounts } from "../../protocol/registry/search_counts.ts";
 
 /** GET /v1/stats */
 export interface Stats {

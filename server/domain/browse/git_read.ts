@@ -94,6 +94,45 @@ export function baseArgs(dir: string): string[] {
   ];
 }
 
+/** Starts `git <baseArgs> <args>` in the bare repository `dir` with the read environment. */
+function spawnGit(
+  ctx: Signet,
+  dir: string,
+  args: string[],
+  stdin: "null" | "piped",
+  stderr: "null" | "piped",
+): Deno.ChildProcess {
+  return new Deno.Command("git", {
+    args: [...baseArgs(dir), ...args],
+    env: readEnv(ctx),
+    clearEnv: true,
+    stdin,
+    stdout: "piped",
+    stderr,
+  }).spawn();
+}
+
+/**
+ * Takes a slot of `pool` (for `client`), then starts `git <args>` (stderr discarded) in it; the slot
+ * is given back at once if git does not start, else by the caller through `release`.
+ */
+async function spawnInSlot(
+  ctx: Signet,
+  pool: GitSlots,
+  dir: string,
+  args: string[],
+  stdin: "null" | "piped",
+  client?: string,
+): Promise<{ child: Deno.ChildProcess; release: () => void }> {
+  const release = await pool.acquire(client ? [client] : []);
+  try {
+    return { child: spawnGit(ctx, dir, args, stdin, "null"), release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
 /**
  * Runs `git <baseArgs> <args>` in the bare repository `dir` within a reader slot; kills it at the
  * timeout (ReadTimeout) or once it wrote `maxBytes` (truncated).
@@ -118,14 +157,7 @@ async function runBounded(
   args: string[],
   opts: GitReadOptions,
 ): Promise<GitOutput> {
-  const child = new Deno.Command("git", {
-    args: [...baseArgs(dir), ...args],
-    env: readEnv(ctx),
-    clearEnv: true,
-    stdin: opts.stdin === undefined ? "null" : "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
+  const child = spawnGit(ctx, dir, args, opts.stdin === undefined ? "null" : "piped", "piped");
   let timedOut = false;
   opts.signal?.addEventListener("abort", () => kill(child), { once: true });
   if (opts.signal?.aborted) kill(child);
@@ -204,21 +236,7 @@ export async function gitStream(
   args: string[],
   opts: { timeoutMs: number; client?: string },
 ): Promise<ReadableStream<Uint8Array>> {
-  const release = await streamSlots.acquire(opts.client ? [opts.client] : []);
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command("git", {
-      args: [...baseArgs(dir), ...args],
-      env: readEnv(ctx),
-      clearEnv: true,
-      stdin: "null",
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
-  } catch (err) {
-    release();
-    throw err;
-  }
+  const { child, release } = await spawnInSlot(ctx, streamSlots, dir, args, "null", opts.client);
   const timer = setTimeout(() => kill(child), opts.timeoutMs);
   const done = () => {
     clearTimeout(timer);
@@ -269,21 +287,14 @@ export async function catObject(
   client?: string,
 ): Promise<CatObject> {
   if (/[\n\r\0]/.test(spec)) return { found: false };
-  const release = await slots.acquire(client ? [client] : []);
-  let child: Deno.ChildProcess;
-  try {
-    child = new Deno.Command("git", {
-      args: [...baseArgs(dir), "cat-file", "--batch-command"],
-      env: readEnv(ctx),
-      clearEnv: true,
-      stdin: "piped",
-      stdout: "piped",
-      stderr: "null",
-    }).spawn();
-  } catch (err) {
-    release();
-    throw err;
-  }
+  const { child, release } = await spawnInSlot(
+    ctx,
+    slots,
+    dir,
+    ["cat-file", "--batch-command"],
+    "piped",
+    client,
+  );
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;

@@ -14,9 +14,8 @@ import {
   notFoundPage,
   page,
   plain,
-  RefSelect,
   type Rendered,
-  RepoHeader,
+  RepoBar,
 } from "./frame.tsx";
 import { hasBidi, highlightLines, languageOf, MAX_HIGHLIGHT_BYTES } from "./highlight.ts";
 import { codeTable } from "./code_view.ts";
@@ -105,11 +104,14 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
   return page(
     `${path} at ${at.ref}`,
     <>
-      <RepoHeader repo={req.repo} tab="code" gitRef={at.ref} />
-      <div class="toolbar">
-        <RefSelect repo={req.repo} current={at.ref} link={(ref) => urls.at("blob", ref, at.path)} />
+      <RepoBar
+        repo={req.repo}
+        tab="code"
+        gitRef={at.ref}
+        link={(ref) => urls.at("blob", ref, at.path)}
+      >
         <Crumbs repo={req.repo} gitRef={at.ref} path={at.path} />
-      </div>
+      </RepoBar>
       {text !== null && !markdown && languageOf(name) && blob.size > MAX_HIGHLIGHT_BYTES && (
         <p class="muted">
           {`Shown without syntax highlighting: files over ${

@@ -95,6 +95,20 @@ function FileDiff(
   );
 }
 
+/** An author's or committer's `<dd>`: name, `<email>`, date. */
+function Who({ name, email, unix }: { name: string; email: string; unix: number | null }): VNode {
+  return (
+    <dd>
+      <Name text={name} />{" "}
+      <span class="muted">
+        &lt;<Name text={email} />&gt;
+      </span>
+      {" · "}
+      <When unix={unix} />
+    </dd>
+  );
+}
+
 /** The commit page, or null when `id` is no commit of the repository. */
 export async function renderCommit(req: PageRequest, id: string): Promise<Rendered | null> {
   const detail = await readCommit(req.ctx, req.repo, id, req.client);
@@ -115,25 +129,11 @@ export async function renderCommit(req: PageRequest, id: string): Promise<Render
           {body && <pre class="commit-message">{body}</pre>}
           <dl class="facts">
             <dt>Author</dt>
-            <dd>
-              <Name text={h.author} />{" "}
-              <span class="muted">
-                &lt;<Name text={h.authorEmail} />&gt;
-              </span>
-              {" · "}
-              <When unix={h.authorDate} />
-            </dd>
+            <Who name={h.author} email={h.authorEmail} unix={h.authorDate} />
             {!sameCommitter && (
               <>
                 <dt>Committer</dt>
-                <dd>
-                  <Name text={h.committer} />{" "}
-                  <span class="muted">
-                    &lt;<Name text={h.committerEmail} />&gt;
-                  </span>
-                  {" · "}
-                  <When unix={h.committerDate} />
-                </dd>
+                <Who name={h.committer} email={h.committerEmail} unix={h.committerDate} />
               </>
             )}
             <dt>Commit</dt>

@@ -3,16 +3,7 @@ import { joinPath } from "../../domain/browse/paths.ts";
 import type { Resolved } from "../../domain/browse/refs.ts";
 import { COMMITS_PER_PAGE, history, MAX_HISTORY_PAGE } from "../../domain/browse/history.ts";
 import { pageNumber, type PageRequest } from "./context.ts";
-import {
-  Crumbs,
-  Name,
-  notFoundPage,
-  page,
-  RefSelect,
-  type Rendered,
-  RepoHeader,
-  When,
-} from "./frame.tsx";
+import { Crumbs, Name, notFoundPage, page, type Rendered, RepoBar, When } from "./frame.tsx";
 
 /** The history page. */
 export async function renderCommits(req: PageRequest, at: Resolved): Promise<Rendered> {
@@ -34,15 +25,14 @@ export async function renderCommits(req: PageRequest, at: Resolved): Promise<Ren
   return page(
     n > 1 ? `${title}, page ${n}` : title,
     <>
-      <RepoHeader repo={req.repo} tab="commits" gitRef={at.ref} />
-      <div class="toolbar">
-        <RefSelect
-          repo={req.repo}
-          current={at.ref}
-          link={(ref) => urls.at("commits", ref, at.path)}
-        />
+      <RepoBar
+        repo={req.repo}
+        tab="commits"
+        gitRef={at.ref}
+        link={(ref) => urls.at("commits", ref, at.path)}
+      >
         {at.path.length > 0 && <Crumbs repo={req.repo} gitRef={at.ref} path={at.path} />}
-      </div>
+      </RepoBar>
       <h2 class="visually-hidden">Commits</h2>
       <div class="box">
         <ul class="commit-list">

@@ -7,7 +7,8 @@ import type { ComponentChildren, VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { UI_PAGES } from "../../../ui/generated/assets.ts";
 import { Logo } from "../../../ui/common/icons.tsx";
-import { UI_CSP } from "../ui_static.ts";
+import { NotFound } from "../../../ui/common/not_found.tsx";
+import { HTML_PAGE_HEADERS } from "../ui_static.ts";
 import type { BrowseRepo, RefInfo } from "../../domain/browse/refs.ts";
 import { BIDI_CONTROLS } from "./highlight.ts";
 
@@ -15,16 +16,6 @@ const shell = UI_PAGES.browse;
 const CSS = /href="(\/assets\/browse-[0-9a-f]+\.css)"/.exec(shell)![1];
 const JS = /src="(\/assets\/browse-[0-9a-f]+\.js)"/.exec(shell)![1];
 const ICON = /href="(\/assets\/icon-[0-9a-f]+\.svg)"/.exec(shell)![1];
-
-/** Headers of every browser page (the UI's). */
-export const PAGE_HEADERS: Record<string, string> = {
-  "Content-Security-Policy": UI_CSP,
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
-  "Cross-Origin-Opener-Policy": "same-origin",
-  "Content-Type": "text/html; charset=utf-8",
-  "Cache-Control": "no-cache",
-};
 
 /** A rendered page: what the cache keeps and the response is made of. */
 export interface Rendered {
@@ -80,7 +71,7 @@ export function page(title: string, children: ComponentChildren, status = 200): 
 export function respond(r: Rendered, method = "GET"): Response {
   return new Response(method === "HEAD" ? null : r.body, {
     status: r.status,
-    headers: { ...PAGE_HEADERS, ...r.headers },
+    headers: { ...HTML_PAGE_HEADERS, ...r.headers },
   });
 }
 
@@ -225,6 +216,30 @@ export function RefSelect(
   );
 }
 
+/**
+ * The repository header at `gitRef` (tab `tab`), then the toolbar under it: the ref selector, each
+ * ref linking to `link(ref)`, then `children`.
+ */
+export function RepoBar(
+  { repo, tab, gitRef, link, children }: {
+    repo: BrowseRepo;
+    tab: RepoTab;
+    gitRef: string;
+    link: (ref: string) => string;
+    children?: ComponentChildren;
+  },
+): VNode {
+  return (
+    <>
+      <RepoHeader repo={repo} tab={tab} gitRef={gitRef} />
+      <div class="toolbar">
+        <RefSelect repo={repo} current={gitRef} link={link} />
+        {children}
+      </div>
+    </>
+  );
+}
+
 /** Breadcrumbs: the repository, then each directory of `path`; the last one is the current page. */
 export function Crumbs(
   { repo, gitRef: ref, path }: { repo: BrowseRepo; gitRef: string; path: string[] },
@@ -292,20 +307,9 @@ export function messagePage(
 ): Rendered {
   return page(
     title,
-    <div class="page-header not-found">
-      <div>
-        <h1>{title}</h1>
-        <p class="page-description">
-          {lead}{" "}
-          <code>
-            <Name text={what} />
-          </code>.
-        </p>
-        <p>
-          <a class="btn btn-secondary" href={back.href}>{back.label}</a>
-        </p>
-      </div>
-    </div>,
+    <NotFound path={what} title={title} lead={lead} shown={<Name text={what} />}>
+      <a class="btn btn-secondary" href={back.href}>{back.label}</a>
+    </NotFound>,
     status,
   );
 }

@@ -7,7 +7,7 @@ import { repoView } from "../../domain/repos.ts";
 import { findReadme, listTree } from "../../domain/browse/tree.ts";
 import { lastCommit } from "../../domain/browse/history.ts";
 import type { PageRequest } from "./context.ts";
-import { CopyLine, page, RefSelect, type Rendered, RepoHeader } from "./frame.tsx";
+import { CopyLine, page, type Rendered, RepoBar, RepoHeader } from "./frame.tsx";
 import { LastCommit, TreeList } from "./tree_page.tsx";
 import { loadReadme, MAX_README_BYTES, quiet, Readme } from "./readme.tsx";
 import { readBlob } from "../../domain/browse/blob.ts";
@@ -27,9 +27,29 @@ function CloneBox({ http, ssh }: { http: string; ssh: string | null }): VNode {
   );
 }
 
+/** The commands that push a first branch over one transport (`label`), with a copy button. */
+function PushStep({ id, label, url }: { id: string; label: string; url: string }): VNode {
+  return (
+    <div>
+      <h3>Over {label}</h3>
+      <div class="clone-line">
+        <pre id={id}>{`git remote add origin ${url}\ngit push -u origin main`}</pre>
+        <button
+          type="button"
+          class="btn btn-secondary btn-sm copy-btn"
+          data-copy={id}
+          hidden
+          aria-label={`Copy the ${label} push commands`}
+        >
+          Copy
+        </button>
+      </div>
+    </div>
+  );
+}
+
 /** How to push a first branch, for each transport. */
 function PushSteps({ http, ssh }: { http: string; ssh: string | null }): VNode {
-  const steps = (url: string) => `git remote add origin ${url}\ngit push -u origin main`;
   return (
     <section class="box" aria-labelledby="empty-title">
       <div class="box-head">
@@ -37,38 +57,8 @@ function PushSteps({ http, ssh }: { http: string; ssh: string | null }): VNode {
       </div>
       <div class="box-body push-steps">
         <p>Push an existing repository to it from the command line:</p>
-        <div>
-          <h3>Over HTTP</h3>
-          <div class="clone-line">
-            <pre id="push-http">{steps(http)}</pre>
-            <button
-              type="button"
-              class="btn btn-secondary btn-sm copy-btn"
-              data-copy="push-http"
-              hidden
-              aria-label="Copy the HTTP push commands"
-            >
-              Copy
-            </button>
-          </div>
-        </div>
-        {ssh && (
-          <div>
-            <h3>Over SSH</h3>
-            <div class="clone-line">
-              <pre id="push-ssh">{steps(ssh)}</pre>
-              <button
-                type="button"
-                class="btn btn-secondary btn-sm copy-btn"
-                data-copy="push-ssh"
-                hidden
-                aria-label="Copy the SSH push commands"
-              >
-                Copy
-              </button>
-            </div>
-          </div>
-        )}
+        <PushStep id="push-http" label="HTTP" url={http} />
+        {ssh && <PushStep id="push-ssh" label="SSH" url={ssh} />}
       </div>
     </section>
   );
@@ -107,9 +97,7 @@ export async function renderRepoHome(req: PageRequest): Promise<Rendered> {
   return page(
     title,
     <>
-      <RepoHeader repo={repo} tab="code" gitRef={branch} />
-      <div class="toolbar">
-        <RefSelect repo={repo} current={branch} link={(ref) => req.urls.at("tree", ref)} />
+      <RepoBar repo={repo} tab="code" gitRef={branch} link={(ref) => req.urls.at("tree", ref)}>
         <span class="muted">
           {`${repo.refs.branches.length} branch${
             repo.refs.branches.length === 1 ? "" : "es"
@@ -117,7 +105,7 @@ export async function renderRepoHome(req: PageRequest): Promise<Rendered> {
         </span>
         <span class="spacer" />
         <a class="btn btn-ghost btn-sm" href={req.urls.at("commits", branch)}>History</a>
-      </div>
+      </RepoBar>
       <div class="box">
         <LastCommit req={req} commit={last} />
         <TreeList

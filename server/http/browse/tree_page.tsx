@@ -5,17 +5,7 @@ import type { Resolved } from "../../domain/browse/refs.ts";
 import { findReadme, listTree, type TreeEntry } from "../../domain/browse/tree.ts";
 import { type CommitSummary, lastCommit } from "../../domain/browse/history.ts";
 import type { PageRequest } from "./context.ts";
-import {
-  bytes,
-  Crumbs,
-  Name,
-  notFoundPage,
-  page,
-  RefSelect,
-  type Rendered,
-  RepoHeader,
-  When,
-} from "./frame.tsx";
+import { bytes, Crumbs, Name, notFoundPage, page, type Rendered, RepoBar, When } from "./frame.tsx";
 import { loadReadme, MAX_README_BYTES, quiet, Readme } from "./readme.tsx";
 import { readBlob } from "../../domain/browse/blob.ts";
 
@@ -132,17 +122,16 @@ export async function renderTree(req: PageRequest, at: Resolved): Promise<Render
   return page(
     title,
     <>
-      <RepoHeader repo={req.repo} tab="code" gitRef={at.ref} />
-      <div class="toolbar">
-        <RefSelect
-          repo={req.repo}
-          current={at.ref}
-          link={(ref) => req.urls.at("tree", ref, at.path)}
-        />
+      <RepoBar
+        repo={req.repo}
+        tab="code"
+        gitRef={at.ref}
+        link={(ref) => req.urls.at("tree", ref, at.path)}
+      >
         <Crumbs repo={req.repo} gitRef={at.ref} path={at.path} />
         <span class="spacer" />
         <a class="btn btn-ghost btn-sm" href={req.urls.at("commits", at.ref, at.path)}>History</a>
-      </div>
+      </RepoBar>
       <div class="box">
         <LastCommit req={req} commit={last} />
         <TreeList

@@ -17,13 +17,11 @@ import {
   LOG_PAGE,
   logUrl,
   PAGE_SIZE,
-  readLogQuery,
-  readQuery,
-  renderRegistry,
   searchUrl,
   STATS_URL,
   wholeLogUrl,
-} from "../../../ui/registry/ssr.tsx";
+} from "../../../ui/registry/api.ts";
+import { readLogQuery, readQuery, renderRegistry } from "../../../ui/registry/ssr.tsx";
 import { renderedPage } from "../../http/ssr_page.ts";
 import { wantsHtml } from "../../http/ui_static.ts";
 import { log } from "../../log.ts";

@@ -5,41 +5,25 @@
  * and axe-core with no serious or critical hit, light and dark.
  */
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import type { Page } from "playwright-core";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
 import { serverTest } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
-import { launchBrowser, openPage, screenshot } from "../../helpers/browser.ts";
 import {
-  commitFiles,
+  axeContext,
+  launchBrowser,
+  openPage,
+  screenshot,
+  seriousAxeHits,
+  sidewaysScroll,
+} from "../../helpers/browser.ts";
+import {
   commitManyFiles,
   git,
   HOSTILE_BRANCH,
   HOSTILE_NAMES,
-  HOSTILE_README,
-  newWork,
+  hostileWork,
   pushSite,
 } from "../../helpers/browse.ts";
-import axeSource from "axe-core/axe.min.js" with { type: "text" };
-
-/** How far the page scrolls sideways (0 when it does not). */
-function sidewaysScroll(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - globalThis.innerWidth);
-}
-
-/** axe-core's serious and critical hits on the page as it is now. */
-function seriousAxeHits(page: Page): Promise<string[]> {
-  return page.evaluate(async () => {
-    type Result = {
-      violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-    };
-    const axe = (globalThis as unknown as { axe: { run: (d: Document) => Promise<Result> } }).axe;
-    const result = await axe.run(document);
-    return result.violations
-      .filter((v) => v.impact === "serious" || v.impact === "critical")
-      .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
-  });
-}
 
 serverTest("repository browser in Chromium", {}, async (server, t) => {
   const home = await Deno.makeTempDir({ prefix: "signet-browse-ui-" });
@@ -56,13 +40,11 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
       remote: `ssh://git@127.0.0.1:${server.sshPort}/alice/site.git`,
     },
   );
-  const w = await newWork(home, "h");
-  const files: Record<string, string> = {
-    "README.md": HOSTILE_README,
-    "long.ts": `export const line = "${"x".repeat(2000)}";\n`,
-  };
-  for (const name of HOSTILE_NAMES) files[`names/${name}`] = `content of ${name}\n`;
-  await commitFiles(w, files, `Hostile <script>alert(1)</script> ${"very-long-word".repeat(30)}`);
+  const w = await hostileWork(
+    home,
+    { "long.ts": `export const line = "${"x".repeat(2000)}";\n` },
+    `Hostile <script>alert(1)</script> ${"very-long-word".repeat(30)}`,
+  );
   await commitManyFiles(w, "many", 2000, "Many files");
   await git(w, "branch", HOSTILE_BRANCH);
   await git(
@@ -207,8 +189,7 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
 
     await t.step("axe-core: no serious or critical hit, light and dark", async () => {
       for (const scheme of ["light", "dark"] as const) {
-        const context = await browser.newContext({ colorScheme: scheme });
-        await context.addInitScript({ content: axeSource });
+        const context = await axeContext(browser, scheme);
         const page = await context.newPage();
         for (const [name, path] of pages) {
           await page.goto(`${U}${path}`);

@@ -10,13 +10,11 @@ import { gitEnv, runOk } from "../../../testing/run.ts";
 import { serverTest } from "../../helpers/server.ts";
 import {
   bigTextBlob,
-  commitFiles,
   commitManyFiles,
   git,
   HOSTILE_BRANCH,
   HOSTILE_NAMES,
-  HOSTILE_README,
-  newWork,
+  hostileWork,
 } from "../../helpers/browse.ts";
 
 const HTML = { Accept: "text/html" };
@@ -49,16 +47,12 @@ serverTest("repository browser: hostile content stays inert and bounded", {}, as
   const U = server.httpUrl;
   const base = `${U}/mallory/h`;
   const remote = `http://mallory:${token}@127.0.0.1:${server.httpPort}/mallory/h.git`;
-  const w = await newWork(home, "h");
-  const files: Record<string, string | Uint8Array> = {
-    "README.md": HOSTILE_README,
+  const w = await hostileWork(home, {
     "docs/guide.md": "# Guide\n",
     "binary.md": new Uint8Array([0x23, 0x20, 0x00, 0xff, 0x00, 0x01, 0x02]),
     "bidi.js": "const ok = true; /* \u202E } \u2066 */ alert(1);\n",
     "break.html": "</td></tr></table><script>alert('cell')</script>\n",
-  };
-  for (const name of HOSTILE_NAMES) files[`names/${name}`] = `content of ${name}\n`;
-  await commitFiles(w, files, "Hostile <b>subject</b> \u202Eesrever");
+  }, "Hostile <b>subject</b> \u202Eesrever");
   await commitManyFiles(w, "many", 10_000, "Ten thousand files");
   const big = await bigTextBlob(`${w.dir}/.git`, w.env, 100 * MB);
   await git(w, "update-index", "--add", "--cacheinfo", `100644,${big},big.txt`);

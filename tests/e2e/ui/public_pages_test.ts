@@ -5,22 +5,23 @@
  */
 import { publicKeyOf, RegistryClient } from "../../../client/registry.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, openPage, screenshot } from "../../helpers/browser.ts";
+import type { Browser } from "playwright-core";
+import {
+  axeContext,
+  launchBrowser,
+  openPage,
+  screenshot,
+  seriousAxeHits,
+  sidewaysScroll,
+} from "../../helpers/browser.ts";
 import { serverTest } from "../../helpers/server.ts";
 import { signer, waitForResults } from "../../helpers/registry_ui.ts";
-import axeSource from "axe-core/axe.min.js" with { type: "text" };
 
 /** The bots with the `paging` capability, in order. */
 const PAGING_BOTS = ["page-bot-1", "page-bot-2", "page-bot-3", "page-bot-4", "rtl-bot"];
 
 const HTML = { Accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8" };
 const JSON_ONLY = { Accept: "application/json" };
-
-/** How far the page scrolls sideways (0 when it does not). */
-function sidewaysScroll(page: Page): Promise<number> {
-  return page.evaluate(() => document.documentElement.scrollWidth - globalThis.innerWidth);
-}
 
 /** A 404 answered as HTML: status, type, strict headers, the heading and the link back. */
 async function assertHtml404(url: string, heading: string, back: string): Promise<void> {
@@ -101,29 +102,6 @@ async function createFixtures(api: RegistryClient): Promise<void> {
       capabilities: ["paging"],
     }, [s]);
   }
-}
-
-/** One axe-core rule broken on a page: its id, impact and where (a few selectors). */
-interface AxeHit {
-  id: string;
-  impact: string | null;
-  nodes: string[];
-}
-
-/** Runs axe-core on the page as it is now; the rules it breaks. */
-function runAxe(page: Page): Promise<AxeHit[]> {
-  return page.evaluate(async () => {
-    type Result = {
-      violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-    };
-    const axe = (globalThis as unknown as { axe: { run: (d: Document) => Promise<Result> } }).axe;
-    const result = await axe.run(document);
-    return result.violations.map((v) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")),
-    }));
-  });
 }
 
 serverTest(
@@ -342,8 +320,7 @@ serverTest(
           ["unknown path", "/nope"],
         ];
         for (const scheme of ["light", "dark"] as const) {
-          const context = await browser.newContext({ colorScheme: scheme });
-          await context.addInitScript({ content: axeSource });
+          const context = await axeContext(browser, scheme);
           const page = await context.newPage();
           for (const [name, path] of pages) {
             await page.goto(`${server.registryUrl}${path}`);
@@ -355,11 +332,11 @@ serverTest(
             if (name.endsWith("bot") && name !== "missing bot") {
               await page.locator("#log-timeline .timeline-item").first().waitFor();
             }
-            const hits = await runAxe(page);
-            const bad = hits.filter((h) =>
-              h.impact === "serious" || h.impact === "critical" || h.id === "page-has-heading-one"
+            assertEquals(
+              await seriousAxeHits(page, { headingOne: true }),
+              [],
+              `axe on ${name} (${scheme})`,
             );
-            assertEquals(bad, [], `axe on ${name} (${scheme})`);
           }
           await context.close();
         }

@@ -6,27 +6,10 @@
  */
 import { publicKeyOf, RegistryClient } from "../../../client/registry.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { launchBrowser, openPage } from "../../helpers/browser.ts";
+import { axeContext, launchBrowser, openPage, seriousAxeHits } from "../../helpers/browser.ts";
 import { serverTest } from "../../helpers/server.ts";
 import { signer, waitForResults } from "../../helpers/registry_ui.ts";
 import type { Page } from "playwright-core";
-import axeSource from "axe-core/axe.min.js" with { type: "text" };
-
-/** The serious and critical axe-core hits on the page as it is now (and a missing h1). */
-function seriousAxeHits(page: Page): Promise<{ id: string; nodes: string[] }[]> {
-  return page.evaluate(async () => {
-    type Result = {
-      violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[];
-    };
-    const axe = (globalThis as unknown as { axe: { run: (d: Document) => Promise<Result> } }).axe;
-    const result = await axe.run(document);
-    return result.violations
-      .filter((v) =>
-        v.impact === "serious" || v.impact === "critical" || v.id === "page-has-heading-one"
-      )
-      .map((v) => ({ id: v.id, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(" ")) }));
-  });
-}
 
 const HTML = { Accept: "text/html" };
 const HOSTILE = `</script><script>alert(1)</script><!--`;
@@ -346,13 +329,16 @@ serverTest(
             "/log",
           ];
           for (const colorScheme of ["light", "dark"] as const) {
-            const context = await browser.newContext({ colorScheme });
-            await context.addInitScript({ content: axeSource });
+            const context = await axeContext(browser, colorScheme);
             const page = await context.newPage();
             for (const path of pages) {
               await page.goto(`${server.registryUrl}${path}`);
               await page.locator("h1").first().waitFor();
-              assertEquals(await seriousAxeHits(page), [], `${path} (${colorScheme})`);
+              assertEquals(
+                await seriousAxeHits(page, { headingOne: true }),
+                [],
+                `${path} (${colorScheme})`,
+              );
             }
             await context.close();
           }
