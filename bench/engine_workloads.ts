@@ -5,7 +5,7 @@
  * comparison run with the other transports (bench/git_workloads.ts, `-pg` transports); this file
  * reads them back out of the report.
  */
-import { cmd, median, progress } from "./util.ts";
+import { cmd, median, procStatus, progress } from "./util.ts";
 import type { SignetServer } from "./signet.ts";
 import { type ApiOptions, type ApiRow, wrkRow } from "./api_workloads.ts";
 import { SEED_WORDS } from "./load/seed_names.ts";
@@ -50,12 +50,7 @@ export async function loadScript(script: string, args: string[]): Promise<string
 
 /** Resident set (KiB) of process `pid`, 0 when it is gone. */
 export function rssKb(pid: number): number {
-  try {
-    const m = /^VmRSS:\s+(\d+) kB/m.exec(Deno.readTextFileSync(`/proc/${pid}/status`));
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
+  return procStatus(pid, "VmRSS");
 }
 
 /**

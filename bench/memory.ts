@@ -7,7 +7,7 @@
 import { startBareServer } from "./api_workloads.ts";
 import { rssKb } from "./engine_workloads.ts";
 import { type SignetServer, startSignet } from "./signet.ts";
-import { median, progress, sleep } from "./util.ts";
+import { median, procStatus, progress, sleep } from "./util.ts";
 
 /** How long a server is left alone before its memory is sampled (ms): past two idle releases. */
 export const SETTLE_MS = 20_000;
@@ -45,17 +45,6 @@ export async function sampleRss(pid: number, count = 10, everyMs = 500): Promise
   return { median: median(mb), min: Math.min(...mb), max: Math.max(...mb) };
 }
 
-function statusField(pid: number, field: string): number {
-  try {
-    const m = new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(
-      Deno.readTextFileSync(`/proc/${pid}/status`),
-    );
-    return m ? Number(m[1]) : 0;
-  } catch {
-    return 0;
-  }
-}
-
 /**
  * Starts a Signet on an empty data dir and a bare Deno.serve (the same `deno` binary, run the same
  * way), leaves both alone for SETTLE_MS, and samples their RSS together.
@@ -69,7 +58,7 @@ export async function measureIdleMemory(workDir: string, json: string): Promise<
     signet = await startSignet(`${dir}/signet-data`);
     await sleep(SETTLE_MS);
     const [s, b] = await Promise.all([sampleRss(signet.pid), sampleRss(bare.pid)]);
-    return { signet: s, bare: b, signetThreads: statusField(signet.pid, "Threads") };
+    return { signet: s, bare: b, signetThreads: procStatus(signet.pid, "Threads") };
   } finally {
     await signet?.stop();
     await bare.stop();
@@ -81,7 +70,7 @@ export async function measureAfterLoad(server: SignetServer): Promise<MemoryAfte
   progress("memory after the loads: the bench's Signet left idle");
   await sleep(SETTLE_MS);
   const afterLoad = await sampleRss(server.pid);
-  return { afterLoad, afterLoadAnonymous: statusField(server.pid, "RssAnon") / 1024 };
+  return { afterLoad, afterLoadAnonymous: procStatus(server.pid, "RssAnon") / 1024 };
 }
 
 // `deno run -A bench/memory.ts`: the idle comparison alone, printed (writes no report).

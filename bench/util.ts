@@ -88,6 +88,21 @@ export function statFields(path: string): string[] | null {
   }
 }
 
+/**
+ * A number field of process `pid`'s /proc `status` file (`VmRSS`, `RssAnon` in KiB, `Threads`), or
+ * 0 when it cannot be read (the process exited).
+ */
+export function procStatus(pid: number, field: string): number {
+  try {
+    const m = new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(
+      Deno.readTextFileSync(`/proc/${pid}/status`),
+    );
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
 /** CPU time (user + system, ms) of the process or thread whose stat file is `path`, or null. */
 function statCpuMs(path: string): number | null {
   const fields = statFields(path);
