@@ -40,13 +40,11 @@ export function sizeCheckDue(memory: PlanMemory, now = Date.now()): boolean {
  * hints when it is more than 1.5 times, or less than two thirds of, the size they were taken at.
  */
 export function followRegistrySize(memory: PlanMemory, rows: number, now = Date.now()): void {
-  const before = memory.size?.rows;
-  if (before !== undefined && (rows > before * 1.5 || rows * 1.5 < before)) {
+  const taken = memory.size?.rows ?? rows;
+  const moved = rows > taken * 1.5 || rows * 1.5 < taken;
+  if (moved) {
     memory.broad.clear();
     memory.trigramDocs.clear();
-  } else if (before !== undefined) {
-    memory.size = { rows: before, checkedAt: now };
-    return;
   }
-  memory.size = { rows, checkedAt: now };
+  memory.size = { rows: moved ? rows : taken, checkedAt: now };
 }

@@ -119,7 +119,6 @@ export async function startSshServer(
     });
   }
   // The ssh2 server is made by the first connection (ssh2.ts says why); every later one reuses it.
-  let ssh: Ssh2Server | null = null;
   let making: Promise<Ssh2Server> | null = null;
   const sshServer = () =>
     making ??= createSsh2Server({
@@ -143,7 +142,7 @@ export async function startSshServer(
           () => waiting?.authenticated(),
         );
       });
-      return (ssh = server);
+      return server;
     });
   const sockets = new Set<Socket>();
   /** Connections not authenticated yet, by `remote:port`: called as they get further. */
@@ -213,13 +212,10 @@ export async function startSshServer(
       holdKexInitUntilPeerSpeaks(socket);
       server.injectSocket(socket);
     };
-    if (ssh) handOver(ssh);
-    else {
-      sshServer().then(handOver, (err) => {
-        log("error", "ssh server could not start", { error: String(err) });
-        socket.destroy();
-      });
-    }
+    sshServer().then(handOver, (err) => {
+      log("error", "ssh server could not start", { error: String(err) });
+      socket.destroy();
+    });
   });
 
   /** Closes a connection refused before the SSH handshake, and logs it (at most every 10 s). */

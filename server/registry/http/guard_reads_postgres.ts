@@ -57,7 +57,9 @@ type Row = { record: Uint8Array; version: number };
  */
 class BatchedLoads {
   #queue = new Map<string, { resolve(row: Row | undefined): void; reject(e: unknown): void }[]>();
-  #inFlight = 0;
+  /** The statements running now, with when each started. */
+  #running = new Set<{ started: number }>();
+  #timer: ReturnType<typeof setTimeout> | null = null;
   constructor(private readonly read: (ids: string[]) => Promise<Map<string, Row>>) {}
 
   load(botId: string): Promise<Row | undefined> {
@@ -69,14 +71,10 @@ class BatchedLoads {
     });
   }
 
-  /** When each running statement started. */
-  #started = new Set<number>();
-  #timer: ReturnType<typeof setTimeout> | null = null;
-
   #pump(): void {
-    while (this.#inFlight < BOT_READS_IN_FLIGHT && this.#queue.size > 0) {
-      if (this.#inFlight > 0) {
-        const oldest = Math.min(...this.#started);
+    while (this.#running.size < BOT_READS_IN_FLIGHT && this.#queue.size > 0) {
+      if (this.#running.size > 0) {
+        const oldest = Math.min(...[...this.#running].map((r) => r.started));
         const wait = oldest + SLOW_READ_MS - performance.now();
         if (wait > 0) {
           // Ids wait for the running statement, unless it turns out slow.
@@ -89,9 +87,8 @@ class BatchedLoads {
       }
       const batch = this.#queue;
       this.#queue = new Map();
-      this.#inFlight++;
-      const started = performance.now();
-      this.#started.add(started);
+      const run = { started: performance.now() };
+      this.#running.add(run);
       this.read([...batch.keys()]).then(
         (found) => {
           for (const [id, waiters] of batch) for (const w of waiters) w.resolve(found.get(id));
@@ -100,8 +97,7 @@ class BatchedLoads {
           for (const waiters of batch.values()) for (const w of waiters) w.reject(err);
         },
       ).finally(() => {
-        this.#inFlight--;
-        this.#started.delete(started);
+        this.#running.delete(run);
         this.#pump();
       });
     }

@@ -29,7 +29,7 @@ export function gitCommand(service: GitService): SshCommand {
       const path = parseRepoPath(inv.args[0]);
       // The repository stays while git runs: a delete (on any instance) waits, or refused us.
       const { repo, release } = await findAndHoldRepo(inv.ctx, path.owner, path.name);
-      if (inv.marks) inv.marks.held = performance.now();
+      inv.marks.held = performance.now();
       let code: number;
       const started = performance.now();
       try {
@@ -109,7 +109,7 @@ async function runGitProcess(
     stdout: "piped",
     stderr: "piped",
   }).spawn();
-  if (inv.marks) inv.marks.spawned = performance.now();
+  inv.marks.spawned = performance.now();
   let exited = false;
   const kill = () => {
     if (exited) return;
@@ -142,7 +142,7 @@ async function runGitProcess(
   if (!outOk || !errOk) kill();
   const status = await child.status;
   exited = true;
-  if (inv.marks) inv.marks.exited = performance.now();
+  inv.marks.exited = performance.now();
   return status.code;
 }
 

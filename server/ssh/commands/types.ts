@@ -16,7 +16,7 @@ export interface Invocation {
   env: Record<string, string>;
   io: ChannelIO;
   /** When the command reached each step (for the log's phases); commands may add theirs. */
-  marks?: CommandMarks;
+  marks: CommandMarks;
 }
 
 /** An SSH command: one file under server/ssh/commands/ each. */
