@@ -8,7 +8,6 @@ import { makeKey, mintInvite } from "../../../testing/accounts.ts";
 import { type CliUser, cliUser, git, readConfig, signet, signetOk } from "../../helpers/cli.ts";
 import { runOk } from "../../../testing/run.ts";
 import { serverTest, type TestServer } from "../../helpers/server.ts";
-import { pathExists } from "../../../protocol/fs.ts";
 
 /** Registers and logs in a fresh user through the CLI; `env` may point SERVICE_SSH_KEY away. */
 async function account(server: TestServer, name: string, env: Record<string, string> = {}) {
@@ -181,8 +180,9 @@ serverTest("signet credential helper", {}, async (server, t) => {
       stderr: "null",
     }).spawn();
     try {
+      // The socket file appears at bind(2), before the agent listens: wait until it accepts.
       const deadline = Date.now() + 20_000;
-      while (!(await pathExists(socket)) && Date.now() < deadline) {
+      while (!(await agentListens(socket)) && Date.now() < deadline) {
         await new Promise((r) => setTimeout(r, 20));
       }
       const env = { SSH_AUTH_SOCK: socket, SSH_ASKPASS: askpass, SSH_ASKPASS_REQUIRE: "force" };
@@ -210,3 +210,13 @@ serverTest("signet credential helper", {}, async (server, t) => {
 
   assert.ok(!server.logs().includes((await readConfig(alice)).token!), "no token in logs");
 });
+
+/** Whether an ssh-agent accepts connections on `socket`. */
+async function agentListens(socket: string): Promise<boolean> {
+  try {
+    (await Deno.connect({ transport: "unix", path: socket })).close();
+    return true;
+  } catch {
+    return false;
+  }
+}
