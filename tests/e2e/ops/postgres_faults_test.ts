@@ -9,6 +9,7 @@ import { serveProcess, startTestServer } from "../../helpers/server.ts";
 import { createRepo, createUser, login } from "../../../testing/accounts.ts";
 import { ON_POSTGRES, startPostgres } from "../../../testing/postgres.ts";
 import { freePort } from "../../../testing/ports.ts";
+import { pollUntil } from "../../helpers/wait.ts";
 
 // Each test brings its own PostgreSQL: run once, in the suite's SQLite run.
 const SERVER_TEST = { sanitizeOps: false, sanitizeResources: false, ignore: ON_POSTGRES };
@@ -80,6 +81,9 @@ Deno.test({
           else assertEquals(typeof body.error, "string");
         }
       })();
+      // The load must have been answered while the database is up, before it goes away.
+      const oks = () => Promise.resolve(statuses.get(200) ?? 0);
+      assert(await pollUntil(oks, (n) => n > 0, 20_000) > 0, "the load saw no 200 before the stop");
 
       await pg.stop();
       // Requests get a clean 503 (JSON, no hang) while the database is away.
@@ -102,6 +106,9 @@ Deno.test({
       assertEquals(up.status, 200);
       assertEquals((await up.json()).repos.map((r: { name: string }) => r.name), ["kept"]);
       assertEquals((await fetch(`${server.httpUrl}/api/health`)).status, 200);
+      // And answered again after the recovery, by itself.
+      const okBefore = await oks();
+      assert(await pollUntil(oks, (n) => n > okBefore, 20_000) > okBefore, "no 200 after recovery");
       stop = true;
       await load;
       assert((statuses.get(503) ?? 0) > 0 && (statuses.get(200) ?? 0) > 0, [...statuses].join());
