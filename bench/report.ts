@@ -378,7 +378,9 @@ function renderEngines(report: BenchReport): string[] {
       "same runs (transport ids `-pg`); the registry loads ran after the registry workloads, in " +
       "rounds alternating between the engines (order flipped every round), each against its own " +
       "server seeded with the same bots. Each cell is the median, with the lowest and highest " +
-      "run or round in brackets; ratio = PostgreSQL / SQLite of the medians. Server, cluster and " +
+      "run or round in brackets; ratio = the median of the per-run (per-round) ratios PostgreSQL / " +
+      "SQLite: both engines ran each run, close together, so the machine's drift between runs " +
+      "cancels. Server, cluster and " +
       "load generator share the machine's two cores: PostgreSQL's backends take CPU from Signet " +
       "and wrk that SQLite, running inside Signet's process, does not " +
       '(docs/decisions/performance-and-bench.md, "Comparing the storage engines").',
