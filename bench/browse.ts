@@ -47,8 +47,9 @@ export const BROWSE_SETTINGS: Record<"full" | "quick", BrowseOptions> = {
   full: {
     sizes: { files: 2000, commits: 200, blobBytes: 50 * 1024 * 1024 },
     rounds: 5,
-    // One second of one connection is hundreds of loads of each page (its slowest, the 50 MB
-    // blob's, still tens): enough for a median. Two took the phase to six minutes of the run.
+    // One second of one connection is hundreds of loads of most pages (the slowest, cgit's commit
+    // page of the 50 MB blob at 112 ms, still nine), five times over: enough for a median. Two
+    // seconds took the phase to six minutes of the run.
     seconds: 1,
     loadConnections: 50,
     loadSeconds: 10,
