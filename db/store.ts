@@ -56,6 +56,11 @@ export interface Store extends Resources {
   expectTransaction(): () => void;
   /** Resolves when the database answers; rejects with DomainError("unavailable") when not. */
   ping(): Promise<void>;
+  /**
+   * Gives back memory held only for speed (caches, mappings of the database file), for a server at
+   * rest; the next reads are slower once. Nothing on an engine that holds none (PostgreSQL).
+   */
+  releaseMemory(): void;
   /** Finishes pending writes and closes the connections. */
   close(): Promise<void>;
 }

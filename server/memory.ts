@@ -101,7 +101,7 @@ export interface IdleWatch {
   activity(): number;
   /** True while work is under way (a transfer, an open SSH session). */
   busy(): boolean;
-  /** Releases what the other threads hold (the guards' heaps). */
+  /** Releases what the other threads (the guards' heaps) and the database connections hold. */
   releaseOthers(): void;
 }
 

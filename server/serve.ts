@@ -151,6 +151,7 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
     activity: () => httpRequests.total() + gitTransfers.total() + logins.total(),
     busy: () => activeTransfers() > 0 || sshSessionsActive.total() > 0,
     releaseOthers: () => {
+      ctx.store.releaseMemory();
       http?.releaseMemory?.();
       registry?.releaseMemory?.();
     },

@@ -196,6 +196,9 @@ class PostgresStore implements Store {
     await this.#guard(() => this.sql.unsafe("SELECT 1"));
   }
 
+  /** Nothing to give back: the rows live in PostgreSQL's memory, not this process's. */
+  releaseMemory(): void {}
+
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;

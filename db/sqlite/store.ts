@@ -5,7 +5,12 @@
  * transaction use a second connection, which sees only committed data (WAL). A worker thread
  * checkpoints the WAL while writes come (checkpointer.ts).
  */
-import { openDatabase, openReadOnlyDatabase, WriteBatcher } from "./database.ts";
+import {
+  openDatabase,
+  openReadOnlyDatabase,
+  releaseDatabaseMemory,
+  WriteBatcher,
+} from "./database.ts";
 import { onDemandCheckpointer } from "./checkpointer.ts";
 import { promised, type SyncResource } from "./sync.ts";
 import { SqliteUsers } from "./users.ts";
@@ -77,6 +82,11 @@ export async function openSqliteStore(
     transaction,
     expectTransaction: () => batcher.expect(),
     ping: () => Promise.resolve(),
+    releaseMemory() {
+      if (closed) return;
+      releaseDatabaseMemory(reader);
+      releaseDatabaseMemory(writer);
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -60,7 +60,10 @@ const guards = new Map<number, Guard>();
 
 self.onmessage = async (e: MessageEvent<GuardCommand>) => {
   const cmd = e.data;
-  if (cmd.type === "release") return collectGarbage();
+  if (cmd.type === "release") {
+    for (const guard of guards.values()) guard.answerer?.releaseMemory();
+    return collectGarbage();
+  }
   const emit = emitterOf(cmd.id);
   if (cmd.type === "start") {
     try {

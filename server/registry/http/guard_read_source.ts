@@ -10,5 +10,7 @@ export interface GuardReadSource {
   loadBot(botId: string): Maybe<{ record: Uint8Array; version: number } | undefined>;
   /** One search page's rows (as the store's `bots.search`). */
   search(query: BotQuery, memory: PlanMemory): Maybe<BotHit[]>;
+  /** Gives back memory the connection holds for speed (nothing where it holds none). */
+  releaseMemory(): void;
   close(): void | Promise<void>;
 }

@@ -45,6 +45,7 @@ export function openPostgresReads(url: string): GuardReadSource {
   return {
     loadBot: (botId: string) => loads.load(botId),
     search: (query: BotQuery, memory: PlanMemory) => bounded(bots.search(query, memory)),
+    releaseMemory: () => {},
     close: () => sql.end({ timeout: 1 }),
   };
 }

@@ -3,7 +3,11 @@
  * Synchronous: a read answers in the same turn of the event loop.
  */
 import { loadBotRowBytes, searchBotRecords } from "../../../db/sqlite/registry_bots.ts";
-import { type Database, openReadOnlyDatabase } from "../../../db/sqlite/database.ts";
+import {
+  type Database,
+  openReadOnlyDatabase,
+  releaseDatabaseMemory,
+} from "../../../db/sqlite/database.ts";
 import type { BotQuery, PlanMemory } from "../../../db/registry_bots.ts";
 import type { GuardReadSource } from "./guard_read_source.ts";
 
@@ -57,6 +61,12 @@ export class SqliteReads implements GuardReadSource {
     } catch {
       if (this.db.isTransaction) this.db.exec("ROLLBACK");
     }
+  }
+
+  /** Gives back the connection's page cache and mapping (see releaseDatabaseMemory). */
+  releaseMemory(): void {
+    this.#endRead();
+    releaseDatabaseMemory(this.db);
   }
 
   /** Closes the database connection (ending a read transaction still open). */

@@ -69,6 +69,11 @@ export class GuardRegistryReads implements LocalAnswerer {
     return rows instanceof Promise ? rows.then(answer, () => null) : answer(rows);
   }
 
+  /** Gives back the source's caches. */
+  releaseMemory(): void {
+    this.source.releaseMemory();
+  }
+
   /** Closes the source's connection. */
   close(): void | Promise<void> {
     return this.source.close();
