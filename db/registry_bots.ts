@@ -32,14 +32,22 @@ export function botRowValues(
   ];
 }
 
-/** Filters of one search page. */
+import type { BotSort } from "../protocol/registry/search_sort.ts";
+
+export type { BotSort } from "../protocol/registry/search_sort.ts";
+
+/** Filters and order of one search page. */
 export interface BotQuery {
   /** Case-insensitive substring of id, name or description. */
   q: string | null;
   status: string | null;
   capability: string | null;
-  /** Only bots whose id sorts after this one (keyset paging). */
+  /** The order; bot_id ascending when absent. */
+  sort?: BotSort;
+  /** Only bots after this one in the order (keyset paging): its bot_id. */
   after: string | null;
+  /** With a sort other than bot_id and `after`: that bot's sort key (as a BotHit gave it). */
+  afterKey?: string;
   limit: number;
 }
 
@@ -70,6 +78,8 @@ export interface PlanMemory {
 export interface BotHit {
   botId: string;
   record: string;
+  /** With a sort other than bot_id: the bot's sort key (what a cursor after it holds). */
+  key?: string;
 }
 
 /** One match counted for a search's totals and facets: its id and status. */
@@ -98,8 +108,8 @@ export interface BotStore {
   /** Inserts or replaces a bot and rewrites its index rows; call inside a transaction. */
   save(bot: BotWrite): Promise<void>;
   /**
-   * Stored records matching `query`, ordered by bot_id ascending; the same rows on every engine
-   * for the same data. `memory` lets an engine remember plan hints between calls.
+   * Stored records matching `query`, in its order (bot_id ascending by default); the same rows on
+   * every engine for the same data. `memory` lets an engine remember plan hints between calls.
    */
   search(query: BotQuery, memory?: PlanMemory): Promise<BotHit[]>;
   /**

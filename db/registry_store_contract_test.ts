@@ -6,7 +6,7 @@
  */
 import { assert } from "../tests/helpers/assert.ts";
 import type { Store } from "./store.ts";
-import type { BotQuery, BotWrite } from "./registry_bots.ts";
+import type { BotQuery, BotSort, BotWrite, PlanMemory } from "./registry_bots.ts";
 import {
   assertEquals,
   bot,
@@ -185,12 +185,40 @@ function searchCorpus(): BotWrite[] {
     const id = `${prefix}${String(i * 7919 % 1000).padStart(3, "0")}`;
     const name = `${words[i % words.length]} ${words[(i * 5) % words.length]}`;
     const desc = i % 4 === 0 ? `serves ${words[(i * 3) % words.length]} #${i}` : `plain ${i}`;
+    // Every fifth bot has no name (every tenth an empty one): it sorts by its id.
+    const shown = i % 5 !== 0 ? name : i % 10 === 0 ? "" : undefined;
+    const day = (n: number) => String(1 + n % 28).padStart(2, "0");
     out.push(bot(id, `${id}\n${name}\n${desc}`, {
       status: statuses[i % 3],
       capabilities: caps.filter((_, j) => (i >> j) & 1),
+      record: JSON.stringify({ bot_id: id, ...(shown === undefined ? {} : { name: shown }) }),
+      // Many bots share a timestamp: bot_id breaks the ties.
+      createdAt: `2026-01-${day(i * 13)}T00:00:00.000Z`,
+      updatedAt: `2026-02-${day(i * 7)}T12:00:00.${String(i % 3).padStart(3, "0")}Z`,
     }));
   }
   return out;
+}
+
+/** The name sort's key of a bot: its name, or its id without one, ASCII letters lower-cased. */
+function nameKey(b: BotWrite): string {
+  const name = (JSON.parse(b.record) as { name?: string }).name || b.botId;
+  return name.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+/** The sort key of `b` in `sort` (not bot_id). */
+function sortKey(b: BotWrite, sort: Exclude<BotSort, "bot_id">): string {
+  const by = sort.replace(/^-/, "");
+  return by === "name" ? nameKey(b) : by === "created" ? b.createdAt : b.updatedAt;
+}
+
+const encoder = new TextEncoder();
+/** Byte order of the UTF-8 of `a` and `b`, as both engines compare keys. */
+function byteOrder(a: string, b: string): number {
+  const x = encoder.encode(a);
+  const y = encoder.encode(b);
+  for (let i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return x.length - y.length;
 }
 
 const SEARCHES: Partial<BotQuery>[] = [
@@ -235,18 +263,40 @@ const SEARCHES: Partial<BotQuery>[] = [
   { after: "b-", q: "e" },
   { capability: "search", after: "_bot500", limit: 4 },
   { status: "nope" },
+  { sort: "bot_id", limit: 9 },
+  { sort: "name" },
+  { sort: "-name", limit: 7 },
+  { sort: "created", limit: 11 },
+  { sort: "-created", limit: 6 },
+  { sort: "updated", limit: 13 },
+  { sort: "-updated", limit: 5 },
+  { sort: "name", q: "alpha", limit: 4 },
+  { sort: "-created", q: "bot", limit: 8 },
+  { sort: "-updated", q: "a" },
+  { sort: "name", q: "nothing-matches" },
+  { sort: "-name", capability: "chat", limit: 9 },
+  { sort: "created", capability: "code", status: "suspended", limit: 3 },
+  { sort: "-updated", status: "revoked", limit: 10 },
+  { sort: "updated", status: "revoked", q: "gamma", limit: 2 },
+  { sort: "-name", capability: "ops", q: "be" },
 ];
 
-// What a search must find, computed here: every matching id in byte order (the corpus ids have
-// no characters outside the BMP, so UTF-16 order is UTF-8 byte order).
+// What a search must find, computed here: every matching id in the query's order, keys and ids
+// in byte order.
 function reference(query: Partial<BotQuery>): string[] {
   const q = query.q?.toLowerCase();
-  return searchCorpus().filter((b) =>
+  const found = searchCorpus().filter((b) =>
     (q == null || b.searchText.includes(q)) &&
     (query.status == null || b.status === query.status) &&
     (query.capability == null || b.capabilities.includes(query.capability)) &&
     (query.after == null || b.botId > query.after)
-  ).map((b) => b.botId).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  );
+  const sort = query.sort ?? "bot_id";
+  if (sort === "bot_id") return found.map((b) => b.botId).sort(byteOrder);
+  const sign = sort.startsWith("-") ? -1 : 1;
+  return found.sort((a, b) =>
+    sign * (byteOrder(sortKey(a, sort), sortKey(b, sort)) || byteOrder(a.botId, b.botId))
+  ).map((b) => b.botId);
 }
 
 async function loadCorpus(s: Store) {
@@ -254,17 +304,34 @@ async function loadCorpus(s: Store) {
 }
 
 // Every page of `query`, following `after` from each page's last id.
-async function allPages(s: Store, query: Partial<BotQuery>): Promise<string[][]> {
+async function allPages(
+  s: Store,
+  query: Partial<BotQuery>,
+  memory?: PlanMemory,
+): Promise<string[][]> {
   const base: BotQuery = { q: null, status: null, capability: null, after: null, limit: 50 };
   const pages: string[][] = [];
   let after = query.after ?? null;
+  let afterKey: string | undefined;
   for (let i = 0; i < 100; i++) {
-    const hits = await s.bots.search({ ...base, ...query, after });
+    const hits = await s.bots.search({ ...base, ...query, after, afterKey }, memory);
     pages.push(hits.map((h) => h.botId));
     if (hits.length < (query.limit ?? 50) || hits.length === 0) break;
-    after = hits[hits.length - 1].botId;
+    const sorted = query.sort !== undefined && query.sort !== "bot_id";
+    const last = hits[hits.length - 1];
+    // A sort other than bot_id gives each hit's key, the one the corpus says it has.
+    assertEquals(
+      last.key,
+      sorted ? sortKey(corpusBot(last.botId), query.sort as never) : undefined,
+    );
+    after = last.botId;
+    afterKey = last.key;
   }
   return pages;
+}
+
+function corpusBot(id: string): BotWrite {
+  return searchCorpus().find((b) => b.botId === id)!;
 }
 
 contractSuite("registry store contract", CASES, {
@@ -288,6 +355,24 @@ contractSuite("registry store contract", CASES, {
         under,
         searchCorpus().filter((b) => b.searchText.includes("_")).map((b) => b.botId).sort(),
       );
+    });
+    await t.step("search: the same pages when every filter is taken as broad", async () => {
+      // Filters matching few bots are read and sorted; broad ones walk the order's index. A
+      // memory that calls every term broad makes the walk read this small corpus too.
+      const s = await open();
+      await loadCorpus(s);
+      const always = { get: () => true as const, set() {}, clear() {} };
+      const memory: PlanMemory = {
+        broad: always,
+        trigramDocs: { get: () => 100_000, set() {}, clear() {} },
+      };
+      for (const query of SEARCHES) {
+        assertEquals(
+          (await allPages(s, query, memory)).flat(),
+          reference(query),
+          JSON.stringify(query),
+        );
+      }
     });
     await t.step("search counts: matches and capability counts agree with the corpus", async () => {
       const s = await open();
@@ -341,7 +426,7 @@ contractSuite("registry store contract", CASES, {
       assertEquals(results[0].flat(), reference(query), JSON.stringify(query));
       if (results[0][0].length > 0) nonEmpty++;
     }
-    // All but "nothing-matches" and status "nope" find something.
-    assert(nonEmpty >= SEARCHES.length - 2, `only ${nonEmpty} searches found anything`);
+    // All but the two "nothing-matches" and status "nope" find something.
+    assert(nonEmpty >= SEARCHES.length - 3, `only ${nonEmpty} searches found anything`);
   },
 });

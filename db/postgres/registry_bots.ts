@@ -4,6 +4,7 @@ import type {
   BotHit,
   BotMatch,
   BotQuery,
+  BotSort,
   BotStore,
   CapabilityCount,
   Memo,
@@ -116,10 +117,17 @@ export function pgBots(sql: Sql): BotStore {
      */
     async search(query, memory) {
       const { text, params } = await searchStatement(sql, query, memory);
-      const found = await rows<{ bot_id: string; record: string }>(sql, text, params, {
-        planEachTime: true,
-      });
-      return found.map((r): BotHit => ({ botId: r.bot_id, record: r.record }));
+      const found = await rows<{ bot_id: string; record: string; sort_key?: string }>(
+        sql,
+        text,
+        params,
+        { planEachTime: true },
+      );
+      return found.map((r): BotHit =>
+        r.sort_key === undefined
+          ? { botId: r.bot_id, record: r.record }
+          : { botId: r.bot_id, record: r.record, key: r.sort_key }
+      );
     },
     async matches(query, memory) {
       const { text, params } = await searchStatement(sql, query, memory, "status");
@@ -221,15 +229,62 @@ function searchSql(
          WHERE c.capability = ${arg(query.capability)} AND c.bot_id = b.bot_id)`,
     );
   }
-  if (query.after !== null) where.push(`b.bot_id > ${arg(query.after)}`);
+  const sort = query.sort ?? "bot_id";
+  if (sort === "bot_id") {
+    if (query.after !== null) where.push(`b.bot_id > ${arg(query.after)}`);
+  } else if (query.after !== null) {
+    where.push(
+      `(${SORT_KEYS[sort].column}, b.bot_id) ${sort.startsWith("-") ? "<" : ">"} (${
+        arg(query.afterKey ?? "")
+      }, ${arg(query.after)})`,
+    );
+  }
   if (query.status !== null) where.push(`b.status = ${arg(query.status)}`);
   const filter = where.length ? ` WHERE ${where.join(" AND ")}` : "";
+  if (sort !== "bot_id") return sortedSql(sort, probe, column, filter, arg(query.limit), params);
   const text = probe?.rare
     ? `WITH hits AS MATERIALIZED (SELECT b.bot_id, b.${column} FROM registry_bots b${filter})
        SELECT bot_id, ${column} FROM hits ORDER BY bot_id LIMIT ${arg(query.limit)}`
     : `SELECT b.bot_id, b.${column} FROM registry_bots b${filter} ORDER BY b.bot_id LIMIT ${
       arg(query.limit)
     }`;
+  return { text, params };
+}
+
+/**
+ * The sort key expression of each sort but bot_id (as its index has it: timestamps in byte
+ * order, as SQLite compares them) and its direction.
+ */
+const SORT_KEYS: Record<Exclude<BotSort, "bot_id">, { column: string; dir: "ASC" | "DESC" }> = {
+  name: { column: "b.name_key", dir: "ASC" },
+  "-name": { column: "b.name_key", dir: "DESC" },
+  created: { column: `(b.created_at COLLATE "C")`, dir: "ASC" },
+  "-created": { column: `(b.created_at COLLATE "C")`, dir: "DESC" },
+  updated: { column: `(b.updated_at COLLATE "C")`, dir: "ASC" },
+  "-updated": { column: `(b.updated_at COLLATE "C")`, dir: "DESC" },
+};
+
+/**
+ * A search page in a sort other than bot_id, with its rows' sort keys: a rare `q`'s matches are
+ * collected first and sorted (as in bot_id order); otherwise PostgreSQL picks between walking the
+ * sort's index of (key, bot_id) and sorting what a selective filter's index finds.
+ */
+function sortedSql(
+  sort: Exclude<BotSort, "bot_id">,
+  probe: Probe | null,
+  column: "record" | "status",
+  filter: string,
+  limit: string,
+  params: unknown[],
+): { text: string; params: unknown[] } {
+  const { column: key, dir } = SORT_KEYS[sort];
+  const text = probe?.rare
+    ? `WITH hits AS MATERIALIZED (
+         SELECT b.bot_id, b.${column}, ${key} AS sort_key FROM registry_bots b${filter})
+       SELECT bot_id, ${column}, sort_key FROM hits
+       ORDER BY sort_key ${dir}, bot_id ${dir} LIMIT ${limit}`
+    : `SELECT b.bot_id, b.${column}, ${key} AS sort_key FROM registry_bots b${filter}
+       ORDER BY ${key} ${dir}, b.bot_id ${dir} LIMIT ${limit}`;
   return { text, params };
 }
 

@@ -7,6 +7,7 @@ import type {
   BotHit,
   BotMatch,
   BotQuery,
+  BotSort,
   BotStore,
   BotWrite,
   CapabilityCount,
@@ -68,13 +69,21 @@ export function saveBot(db: Database, bot: BotWrite): void {
 }
 
 /**
- * Stored records matching `query`, ordered by bot_id ascending. Every plan reads rows in bot_id
- * order and stops once the page is full, except a selective `q`, whose few trigram-index hits are
- * sorted instead.
+ * Stored records matching `query`, in its order. Every plan reads rows in that order (an index of
+ * it) and stops once the page is full, except when a filter matches few bots (a selective `q`;
+ * with a sort other than bot_id also a rare capability or status): those few are sorted instead.
  */
 export function searchBotRecords(db: Database, query: BotQuery, memory?: PlanMemory): BotHit[] {
-  const rows = searchRows(db, query, "b.record", memory) as { bot_id: string; record: string }[];
-  return rows.map((r) => ({ botId: r.bot_id, record: r.record }));
+  const rows = searchRows(db, query, "b.record", memory) as {
+    bot_id: string;
+    record: string;
+    sort_key?: string;
+  }[];
+  return rows.map((r) =>
+    r.sort_key === undefined
+      ? { botId: r.bot_id, record: r.record }
+      : { botId: r.bot_id, record: r.record, key: r.sort_key }
+  );
 }
 
 /** `searchBotRecords` without the records: ids and statuses, for counting. */
@@ -98,7 +107,7 @@ export function countCapabilities(
   return rows.map((r) => ({ capability: r.capability, count: Number(r.n) }));
 }
 
-/** The rows (bot_id and `column`) of a search; see searchBotRecords. */
+/** The rows (bot_id and `column`, and `sort_key` for a sort) of a search; see searchBotRecords. */
 function searchRows(
   db: Database,
   query: BotQuery,
@@ -110,6 +119,9 @@ function searchRows(
       n: number;
     };
     followRegistrySize(memory, Number(n));
+  }
+  if (query.sort !== undefined && query.sort !== "bot_id") {
+    return sortedRows(db, query, query.sort, column, memory);
   }
   const where: [string, string | number][] = [];
   let from = "registry_bots b";
@@ -157,6 +169,116 @@ function searchRows(
 
 // Above this many trigram-index hits a term is "broad": an ordered scan fills a page sooner.
 const BROAD_MATCH = 500;
+
+/** The sort key's column and the index of (key, bot_id) of each sort but bot_id. */
+const SORT_KEYS = {
+  name: { column: "b.name_key", index: "registry_bots_name" },
+  created: { column: "b.created_at", index: "registry_bots_created" },
+  updated: { column: "b.updated_at", index: "registry_bots_updated" },
+} as const;
+
+/** The rows of a search in a sort other than bot_id (see sortedSearchStatement). */
+function sortedRows(
+  db: Database,
+  query: BotQuery,
+  sort: Exclude<BotSort, "bot_id">,
+  column: string,
+  memory?: PlanMemory,
+): Record<string, unknown>[] {
+  const statement = sortedSearchStatement(db, query, sort, column, memory);
+  if (statement === null) return [];
+  return db.prepare(statement.sql).all(...statement.params) as Record<string, unknown>[];
+}
+
+/**
+ * The statement of a search page in a sort other than bot_id (exported for the plan tests'
+ * EXPLAIN), or null when a filter's index found nothing. The filters that can tell how many bots
+ * they match are asked in turn (`q`'s trigram index, the capability's index, the status index,
+ * each read up to BROAD_MATCH + 1 rows): the first that matches at most BROAD_MATCH bots gives the
+ * candidates, which are read by rowid and sorted. Otherwise every filter is broad, and the sort's
+ * own index is walked in order (forwards or backwards), testing each row until the page is full.
+ */
+export function sortedSearchStatement(
+  db: Database,
+  query: BotQuery,
+  sort: Exclude<BotSort, "bot_id">,
+  column = "b.record",
+  memory?: PlanMemory,
+): { sql: string; params: (string | number)[] } | null {
+  const desc = sort.startsWith("-");
+  const key = SORT_KEYS[(desc ? sort.slice(1) : sort) as keyof typeof SORT_KEYS];
+  const where: [string, string | number][] = [];
+  let candidates: number[] | null = null;
+  if (query.q !== null) {
+    const q = query.q.toLowerCase();
+    const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+    const indexable = [...q].length >= 3;
+    const probe = indexable && !memory?.broad.get(q) ? selectivePart(db, q, memory) : null;
+    candidates = probe === null ? null : indexHits(db, probe);
+    if (candidates === null && indexable) memory?.broad.set(q, true);
+    // The index was probed with a part of q (or not at all): q itself is checked on each row.
+    if (probe !== q || candidates === null) where.push(["b.search_text LIKE ? ESCAPE '\\'", like]);
+  }
+  if (query.capability !== null) {
+    candidates ??= fewRows(
+      db,
+      "SELECT b.rid FROM registry_capabilities c JOIN registry_bots b ON b.bot_id = c.bot_id WHERE c.capability = ?",
+      query.capability,
+      `\ncapability\n${query.capability}`,
+      memory,
+    );
+    where.push([
+      "EXISTS (SELECT 1 FROM registry_capabilities c WHERE c.capability = ? AND c.bot_id = b.bot_id)",
+      query.capability,
+    ]);
+  }
+  if (query.status !== null) {
+    candidates ??= fewRows(
+      db,
+      "SELECT rid FROM registry_bots INDEXED BY registry_bots_status WHERE status = ?",
+      query.status,
+      `\nstatus\n${query.status}`,
+      memory,
+    );
+    where.push(["b.status = ?", query.status]);
+  }
+  if (candidates !== null) {
+    if (candidates.length === 0) return null;
+    where.push(["b.rid IN (SELECT value FROM json_each(?))", JSON.stringify(candidates)]);
+  }
+  const params: (string | number)[] = where.map(([, a]) => a);
+  const conds = where.map(([w]) => w);
+  if (query.after !== null) {
+    conds.push(`(${key.column}, b.bot_id) ${desc ? "<" : ">"} (?, ?)`);
+    params.push(query.afterKey ?? "", query.after);
+  }
+  const dir = desc ? "DESC" : "ASC";
+  // Candidates are looked up by rowid (NOT INDEXED keeps SQLite from walking an index instead);
+  // without them the sort's index is named, so a missing index is an error, not a slow plan.
+  const from = `registry_bots b ${candidates !== null ? "NOT INDEXED" : `INDEXED BY ${key.index}`}`;
+  const sql = `SELECT b.bot_id, ${column}, ${key.column} AS sort_key FROM ${from}${
+    conds.length ? ` WHERE ${conds.join(" AND ")}` : ""
+  } ORDER BY ${key.column} ${dir}, b.bot_id ${dir} LIMIT ?`;
+  return { sql, params: [...params, query.limit] };
+}
+
+/**
+ * The rowids `sql` (one parameter, `value`) selects when there are at most BROAD_MATCH, else null
+ * (remembered in `memory` under `memo`, so a broad filter is not counted again for a while).
+ */
+function fewRows(
+  db: Database,
+  sql: string,
+  value: string,
+  memo: string,
+  memory?: PlanMemory,
+): number[] | null {
+  if (memory?.broad.get(memo)) return null;
+  const rows = db.prepare(`${sql} LIMIT ?`).all(value, BROAD_MATCH + 1) as { rid: number }[];
+  if (rows.length <= BROAD_MATCH) return rows.map((r) => Number(r.rid));
+  memory?.broad.set(memo, true);
+  return null;
+}
 
 // The rowids of bots whose search text contains `text` (3+ characters), or null when there are
 // more than BROAD_MATCH.

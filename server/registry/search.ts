@@ -1,11 +1,13 @@
 /**
  * Search: `q` is a case-insensitive substring of bot_id, name or description; `status` and
- * `capability` are exact filters; results are ordered by bot_id ascending (a stable order), and
- * `cursor` is an opaque token for the page after the last result of the previous one. The text
+ * `capability` are exact filters; results are ordered by `sort` (bot_id ascending by default; a
+ * stable order: every other sort breaks ties by bot_id), and `cursor` is an opaque token for the
+ * page after the last result of the previous one, valid in the sort it came from. The text
  * parameters refuse control characters: SQLite's LIKE ends a pattern at a NUL (so `q=%00` would
  * match every bot) and FTS5 refuses one in a phrase.
  */
 import type { BotHit, BotQuery, PlanMemory } from "../../db/registry_bots.ts";
+import { BOT_SORTS, type BotSort } from "../../protocol/registry/search_sort.ts";
 import type { Store } from "../../db/store.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { decodeBase64Url, encodeBase64Url } from "../../protocol/registry/base64url.ts";
@@ -23,6 +25,7 @@ export interface SearchParams {
   q?: string;
   status?: string;
   capability?: string;
+  sort?: string;
   limit?: string;
   cursor?: string;
 }
@@ -45,13 +48,23 @@ export interface SearchContext {
 /** Runs one search page; returns the SearchResponse JSON text. */
 export async function searchBots(rc: SearchContext, params: SearchParams): Promise<string> {
   const plan = planSearch(params);
-  return searchPage(await rc.store.bots.search(plan.query, rc.searchPlans), plan.limit);
+  return searchPage(await rc.store.bots.search(plan.query, rc.searchPlans), plan);
 }
 
 /** A validated search: the store query (one row more than a page, to see if another follows). */
 export interface SearchPlan {
   query: BotQuery;
+  sort: BotSort;
   limit: number;
+}
+
+/** Parses a `sort` query value: bot_id when absent, 400 when not one of BOT_SORTS. */
+export function parseSort(value: string | undefined): BotSort {
+  if (value === undefined || value === "") return "bot_id";
+  if (!(BOT_SORTS as readonly string[]).includes(value)) {
+    throw new DomainError("invalid", `sort must be one of ${BOT_SORTS.join(", ")}`);
+  }
+  return value as BotSort;
 }
 
 /** Validates search parameters into the query to run; 400 for bad ones. */
@@ -66,23 +79,25 @@ export function planSearch(params: SearchParams): SearchPlan {
     throw new DomainError("invalid", `q is longer than ${SEARCH_MAX_QUERY} characters`);
   }
   const capability = searchText("capability", params.capability)?.toLowerCase() || null;
-  return {
-    query: {
-      q,
-      status,
-      capability,
-      after: params.cursor ? decodeCursor(params.cursor) : null,
-      limit: limit + 1,
-    },
-    limit,
-  };
+  const sort = parseSort(params.sort);
+  const query: BotQuery = { q, status, capability, after: null, limit: limit + 1 };
+  if (sort !== "bot_id") query.sort = sort;
+  if (params.cursor && sort === "bot_id") query.after = decodeCursor(params.cursor);
+  else if (params.cursor) [query.afterKey, query.after] = decodeSortCursor(params.cursor, sort);
+  return { query, sort, limit };
 }
 
 /** The SearchResponse JSON text of a page, from the rows `planSearch`'s query returned. */
-export function searchPage(rows: BotHit[], limit: number): string {
+export function searchPage(rows: BotHit[], plan: { sort: BotSort; limit: number }): string {
+  const { limit, sort } = plan;
   const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
   // The stored records are the JSON of each Bot already: spliced, not parsed and re-serialized.
-  const cursor = rows.length > limit ? encodeCursor(page[page.length - 1].botId) : null;
+  const cursor = rows.length <= limit
+    ? null
+    : sort === "bot_id"
+    ? encodeCursor(last.botId)
+    : encodeSortCursor(sort, last.key ?? "", last.botId);
   return `{"results":[${page.map((r) => r.record).join(",")}],"next_cursor":${
     JSON.stringify(cursor)
   }}`;
@@ -150,6 +165,50 @@ export function decodeCursor(cursor: string): string {
   const bytes = decodeBase64Url(cursor);
   const text = bytes ? new TextDecoder().decode(bytes) : "";
   const id = text.startsWith("after:") ? text.slice(6) : "";
-  if (!BOT_ID_PATTERN.test(id)) throw new DomainError("invalid", "cursor is not valid");
+  if (!BOT_ID_PATTERN.test(id)) {
+    throw new DomainError(
+      "invalid",
+      text.startsWith("[") ? OTHER_SORT("bot_id") : "cursor is not valid",
+    );
+  }
   return id;
+}
+
+/** The longest sort key a cursor may hold, in UTF-16 code units (a name is at most 100 characters). */
+const MAX_CURSOR_KEY = 400;
+
+const OTHER_SORT = (sort: BotSort) =>
+  `cursor belongs to another sort than ${sort}: start from the first page`;
+
+/**
+ * The opaque cursor of the page after the bot `botId` whose sort key is `key`, in `sort` (not
+ * bot_id): base64url of the JSON `[sort, key, botId]`.
+ */
+export function encodeSortCursor(sort: BotSort, key: string, botId: string): string {
+  return encodeBase64Url(new TextEncoder().encode(JSON.stringify([sort, key, botId])));
+}
+
+/**
+ * The sort key and bot id of a cursor from `encodeSortCursor` for `sort`; 400 when it is not one,
+ * or is one of another sort (a link kept from before the sort changed).
+ */
+export function decodeSortCursor(cursor: string, sort: BotSort): [string, string] {
+  const invalid = () => new DomainError("invalid", "cursor is not valid");
+  const bytes = decodeBase64Url(cursor);
+  if (!bytes) throw invalid();
+  let value: unknown;
+  try {
+    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    if (new TextDecoder().decode(bytes).startsWith("after:")) {
+      throw new DomainError("invalid", OTHER_SORT(sort));
+    }
+    throw invalid();
+  }
+  if (!Array.isArray(value) || value.length !== 3) throw invalid();
+  const [of, key, id] = value;
+  if (typeof of !== "string" || typeof key !== "string" || typeof id !== "string") throw invalid();
+  if (key.length > MAX_CURSOR_KEY || !BOT_ID_PATTERN.test(id)) throw invalid();
+  if (of !== sort) throw new DomainError("invalid", OTHER_SORT(sort));
+  return [key, id];
 }

@@ -18,11 +18,11 @@ export const COUNT_LIMIT = 1000;
 export const CAPABILITY_FACETS = 20;
 
 /**
- * The total and facets of the search `params` (cursor and limit ignored); 400 for bad ones. Kept
+ * The total and facets of the search `params` (sort, cursor and limit ignored); 400 for bad ones. Kept
  * while the log head stays put (head_cache.ts).
  */
 export async function searchCounts(rc: SearchContext, params: SearchParams): Promise<SearchCounts> {
-  const { query } = planSearch({ ...params, cursor: undefined, limit: undefined });
+  const { query } = planSearch({ ...params, sort: undefined, cursor: undefined, limit: undefined });
   const key = `counts\n${query.q ?? ""}\n${query.status ?? ""}\n${query.capability ?? ""}`;
   return await headCache(rc).get(rc.store, key, () => countSearch(rc, query));
 }

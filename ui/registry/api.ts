@@ -15,6 +15,8 @@ export interface SearchQuery {
   q: string;
   status: string;
   capability: string;
+  /** The order (`name`, `-created`, …); empty for the default, by bot id. */
+  sort: string;
   cursor: string;
   /** Page size; empty for the default. */
   limit: string;
@@ -34,8 +36,10 @@ function query(params: Record<string, string | number | undefined>): string {
 
 /** The URL of a search page (also the key of its preloaded answer). */
 export function searchUrl(q: SearchQuery): string {
-  const { q: text, status, capability, cursor, limit } = q;
-  return `/v1/search${query({ q: text, status, capability, cursor, limit: limit || PAGE_SIZE })}`;
+  const { q: text, status, capability, sort, cursor, limit } = q;
+  return `/v1/search${
+    query({ q: text, status, capability, sort, cursor, limit: limit || PAGE_SIZE })
+  }`;
 }
 
 /** GET /v1/search */
@@ -43,7 +47,7 @@ export function searchBots(q: SearchQuery): Promise<SearchResponse> {
   return requestJson(searchUrl(q));
 }
 
-/** The URL of a search's total and facets (its cursor and page size do not matter). */
+/** The URL of a search's total and facets (its order, cursor and page size do not matter). */
 export function countsUrl(q: SearchQuery): string {
   const { q: text, status, capability } = q;
   return `/v1/search/counts${query({ q: text, status, capability })}`;
@@ -75,9 +79,22 @@ export function getBot(id: string): Promise<Bot> {
 /** Whose attestations: those about the bot (`subject`) or those it made (`issuer`). */
 export type AttestationRole = "subject" | "issuer";
 
-/** The URL of a page of bot `id`'s attestations in `role`. */
-export function attestationsUrl(id: string, role: AttestationRole, cursor?: string): string {
-  return `/v1/bots/${encodeURIComponent(id)}/attestations${query({ role, cursor })}`;
+/** Items per page of a bot's attestations and of the bots it controls (the API's default). */
+export const BOT_LIST_PAGE = 20;
+
+/** `limit` as a URL has it: absent for the API's default page. */
+const pageLimit = (limit?: number) => limit === BOT_LIST_PAGE ? undefined : limit;
+
+/** The URL of a page of bot `id`'s attestations in `role` (`limit` items, default 20). */
+export function attestationsUrl(
+  id: string,
+  role: AttestationRole,
+  cursor?: string,
+  limit?: number,
+): string {
+  return `/v1/bots/${encodeURIComponent(id)}/attestations${
+    query({ role, cursor, limit: pageLimit(limit) })
+  }`;
 }
 
 /** GET /v1/bots/{id}/attestations?role= */
@@ -85,18 +102,25 @@ export function getAttestations(
   id: string,
   role: AttestationRole,
   cursor?: string,
+  limit?: number,
 ): Promise<AttestationList> {
-  return requestJson(attestationsUrl(id, role, cursor));
+  return requestJson(attestationsUrl(id, role, cursor, limit));
 }
 
-/** The URL of a page of the bots bot `id` controls. */
-export function controlledUrl(id: string, cursor?: string): string {
-  return `/v1/bots/${encodeURIComponent(id)}/controlled${query({ cursor })}`;
+/** The URL of a page of the bots bot `id` controls (`limit` items, default 20). */
+export function controlledUrl(id: string, cursor?: string, limit?: number): string {
+  return `/v1/bots/${encodeURIComponent(id)}/controlled${
+    query({ cursor, limit: pageLimit(limit) })
+  }`;
 }
 
 /** GET /v1/bots/{id}/controlled */
-export function getControlled(id: string, cursor?: string): Promise<ControlledBots> {
-  return requestJson(controlledUrl(id, cursor));
+export function getControlled(
+  id: string,
+  cursor?: string,
+  limit?: number,
+): Promise<ControlledBots> {
+  return requestJson(controlledUrl(id, cursor, limit));
 }
 
 /** Log entries per page on a bot's page. */
@@ -105,15 +129,13 @@ export const BOT_LOG_PAGE = 20;
 export const LOG_PAGE = 50;
 
 /** The URL of a page of bot `id`'s audit log, newest first, before seq `before`. */
-export function logUrl(id: string, before?: number): string {
-  return `/v1/bots/${encodeURIComponent(id)}/log${
-    query({ order: "desc", limit: BOT_LOG_PAGE, before })
-  }`;
+export function logUrl(id: string, before?: number, limit = BOT_LOG_PAGE): string {
+  return `/v1/bots/${encodeURIComponent(id)}/log${query({ order: "desc", limit, before })}`;
 }
 
 /** GET /v1/bots/{id}/log?order=desc */
-export function getLog(id: string, before?: number): Promise<LogPage> {
-  return requestJson(logUrl(id, before));
+export function getLog(id: string, before?: number, limit?: number): Promise<LogPage> {
+  return requestJson(logUrl(id, before, limit));
 }
 
 /** The URL of a page of the whole audit log, newest first, before seq `before`. */

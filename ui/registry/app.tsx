@@ -73,7 +73,7 @@ export function App({ url }: { url?: { path: string; search: string } }) {
         : undefined}
     >
       {id !== null
-        ? <BotPage key={id} id={id} />
+        ? <BotPage key={id} id={id} search={search} />
         : path === "/"
         ? <Landing search={search} />
         : path === "/log"

@@ -13,8 +13,8 @@ import { AttestationsSection } from "./bot/attestations.tsx";
 import { LogSection } from "./bot/log.tsx";
 import { Aside } from "./bot/aside.tsx";
 
-/** The page of bot `id`. */
-export function BotPage({ id }: { id: string }) {
+/** The page of bot `id`; the URL's query `search` says how much of each list shows. */
+export function BotPage({ id, search }: { id: string; search: string }) {
   const [bot, reload] = useResource(() => getBot(id), [id], preloaded(botUrl(id)));
   const missing = bot.status === "error" && bot.code === 404;
   useEffect(() => {
@@ -108,10 +108,10 @@ export function BotPage({ id }: { id: string }) {
             <div class="bot-main">
               <KeysSection keys={bot.data.keys} />
               <PolicySection bot={bot.data} />
-              <AttestationsSection id={id} />
-              <LogSection id={id} />
+              <AttestationsSection id={id} search={search} />
+              <LogSection id={id} search={search} />
             </div>
-            <Aside bot={bot.data} />
+            <Aside bot={bot.data} search={search} />
           </div>
         </>
       )}

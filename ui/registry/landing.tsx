@@ -36,9 +36,9 @@ export const MAX_QUERY = 200;
 export const MAX_CAPABILITY = 64;
 
 /**
- * The search as the page URL holds it: `q`, `status`, `capability`, `limit`, the `cursor` of this
- * page, and `back`, the cursors of the pages before it (repeated, oldest first; the first page has
- * none), so "Previous" is a plain link that survives a reload, a bookmark or a shared link.
+ * The search as the page URL holds it: `q`, `status`, `capability`, `sort`, `limit`, the `cursor`
+ * of this page, and `back`, the cursors of the pages before it (repeated, oldest first; the first
+ * page has none), so "Previous" is a plain link that survives a reload, a bookmark or a shared link.
  */
 export interface PageQuery extends SearchQuery {
   back: string[];
@@ -52,6 +52,17 @@ export interface ReadQuery {
 }
 
 const STATUSES = ["", "active", "revoked"];
+
+/** The orders the sort select offers, as the URL's `sort` names them ("": by bot id). */
+export const SORT_CHOICES: readonly [value: string, label: string][] = [
+  ["", "Bot id"],
+  ["name", "Name, A to Z"],
+  ["-name", "Name, Z to A"],
+  ["-created", "Newest first"],
+  ["created", "Oldest first"],
+  ["-updated", "Recently updated"],
+  ["updated", "Least recently updated"],
+];
 
 /**
  * Reads the search from the URL, correcting what the registry would refuse instead of failing:
@@ -78,6 +89,12 @@ export function readQuery(search: string): ReadQuery {
     }
     limit = String(clamped);
   }
+  let sort = p.get("sort") ?? "";
+  if (sort === "bot_id") sort = "";
+  if (!SORT_CHOICES.some(([value]) => value === sort)) {
+    notes.push(`Unknown order “${sort}”: showing bots by id.`);
+    sort = "";
+  }
   let q = p.get("q") ?? "";
   if ([...q].length > MAX_QUERY) {
     q = [...q].slice(0, MAX_QUERY).join("");
@@ -88,6 +105,7 @@ export function readQuery(search: string): ReadQuery {
       q,
       status,
       capability: p.get("capability") ?? "",
+      sort,
       cursor: p.get("cursor") ?? "",
       limit,
       back: p.getAll("back").filter((c) => c !== ""),
@@ -98,7 +116,7 @@ export function readQuery(search: string): ReadQuery {
 
 function hrefFor(q: Partial<PageQuery>): string {
   const p = new URLSearchParams();
-  for (const k of ["q", "status", "capability", "limit", "cursor"] as const) {
+  for (const k of ["q", "status", "capability", "sort", "limit", "cursor"] as const) {
     const v = q[k];
     if (v) p.set(k, v);
   }
@@ -157,18 +175,22 @@ function SearchForm({ query }: { query: PageQuery }) {
   const q = useSignal(query.q);
   const status = useSignal(query.status);
   const capability = useSignal(query.capability);
+  const sort = useSignal(query.sort);
   useEffect(() => {
     q.value = query.q;
     status.value = query.status;
     capability.value = query.capability;
-  }, [query.q, query.status, query.capability]);
+    sort.value = query.sort;
+  }, [query.q, query.status, query.capability, query.sort]);
 
+  // A new search or order starts on its first page (no cursor), as the GET form without script.
   const submit = (e: Event) => {
     e.preventDefault();
     navigate(hrefFor({
       q: q.value.trim(),
       status: status.value,
       capability: capability.value.trim(),
+      sort: sort.value,
       limit: query.limit,
     }));
   };
@@ -210,9 +232,20 @@ function SearchForm({ query }: { query: PageQuery }) {
             onInput={(e) => (capability.value = (e.currentTarget as HTMLInputElement).value)}
           />
         </Filter>
+        <Filter label="Sort">
+          <select
+            class="select"
+            name="sort"
+            value={sort.value}
+            onChange={(e) => (sort.value = (e.currentTarget as HTMLSelectElement).value)}
+          >
+            {SORT_CHOICES.map(([value, label]) => <option key={value} value={value}>{label}
+            </option>)}
+          </select>
+        </Filter>
         <button type="submit" class="btn btn-primary">Search</button>
         {filtered && (
-          <Link href="/" class="btn btn-ghost">
+          <Link href={hrefFor({ sort: query.sort, limit: query.limit })} class="btn btn-ghost">
             Clear
           </Link>
         )}
@@ -309,6 +342,7 @@ function Facets({ query, counts }: { query: PageQuery; counts: SearchCounts }) {
     q: query.q,
     status: query.status,
     capability: query.capability,
+    sort: query.sort,
     limit: query.limit,
   };
   return (
@@ -368,7 +402,7 @@ function Facets({ query, counts }: { query: PageQuery; counts: SearchCounts }) {
 function Results({ query, notes }: { query: PageQuery; notes: string[] }) {
   const [results, reload] = useResource(
     () => searchBots(query),
-    [query.q, query.status, query.capability, query.cursor, query.limit],
+    [query.q, query.status, query.capability, query.sort, query.cursor, query.limit],
     preloaded(searchUrl(query)),
   );
   const [counts] = useResource(

@@ -5,6 +5,12 @@
 import { SCHEMA } from "./001_schema.ts";
 import { RATE_BUCKETS } from "./002_rate_buckets.ts";
 import { LISTS_SIZES_EXPIRY } from "./003_lists_sizes_expiry.ts";
+import { SEARCH_SORTS } from "./004_search_sorts.ts";
 
 /** SQL scripts applied in order by db/postgres/migrate.ts. */
-export const MIGRATIONS: readonly string[] = [SCHEMA, RATE_BUCKETS, LISTS_SIZES_EXPIRY];
+export const MIGRATIONS: readonly string[] = [
+  SCHEMA,
+  RATE_BUCKETS,
+  LISTS_SIZES_EXPIRY,
+  SEARCH_SORTS,
+];

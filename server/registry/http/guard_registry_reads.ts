@@ -63,9 +63,8 @@ export class GuardRegistryReads implements LocalAnswerer {
     } catch {
       return null; // the router answers the error
     }
-    const limit = plan.limit;
     const answer = (hits: BotHit[]) =>
-      response(head, SEARCH_HEAD_START, encoder.encode(searchPage(hits, limit)), SEARCH_ROUTE);
+      response(head, SEARCH_HEAD_START, encoder.encode(searchPage(hits, plan)), SEARCH_ROUTE);
     return rows instanceof Promise ? rows.then(answer, () => null) : answer(rows);
   }
 

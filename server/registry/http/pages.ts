@@ -10,7 +10,6 @@ import { DomainError, HTTP_STATUS } from "../../../protocol/errors.ts";
 import type { Preloaded } from "../../../ui/common/preload.ts";
 import {
   attestationsUrl,
-  BOT_LOG_PAGE,
   botUrl,
   controlledUrl,
   countsUrl,
@@ -22,6 +21,13 @@ import {
   wholeLogUrl,
 } from "../../../ui/registry/api.ts";
 import { readLogQuery, readQuery, renderRegistry } from "../../../ui/registry/ssr.tsx";
+import {
+  type ListView,
+  type MoreList,
+  readListView,
+  type ReadResult,
+  viewReads,
+} from "../../../ui/registry/bot/more.ts";
 import { renderedPage } from "../../http/ssr_page.ts";
 import { wantsHtml } from "../../http/ui_static.ts";
 import { log } from "../../log.ts";
@@ -34,9 +40,6 @@ import { searchBots } from "../search.ts";
 import { searchCounts } from "../search_counts.ts";
 import { registryStats } from "../stats.ts";
 import type { RegistryEnv } from "./router.ts";
-
-/** Attestations per role on a bot page's first render (the API's default page). */
-const ATTESTATIONS_PAGE = 20;
 
 /** `read()` as the API would have answered it: its data, or its error and status. */
 async function answer(read: () => Promise<unknown>): Promise<Preloaded> {
@@ -87,6 +90,7 @@ export async function landingPage(c: Context<RegistryEnv>, rc: RegistryContext) 
       forCards(JSON.parse(
         await searchBots(rc, {
           ...filters,
+          sort: query.sort,
           cursor: query.cursor,
           limit: query.limit || String(PAGE_SIZE),
         }),
@@ -107,9 +111,33 @@ export async function landingPage(c: Context<RegistryEnv>, rc: RegistryContext) 
 }
 
 /**
- * `GET /bots/{bot_id}`: the bot with the first page of its attestations (both ways), of its log
- * and of the bots it controls. A bot that does not exist is the 404 page to a browser and JSON to
- * others, as before.
+ * The answers that show `view` of one of a bot page's lists (ui/registry/bot/more.ts), into
+ * `data` under the URLs `url` names: read in turn as the browser would (`viewReads`), up to the
+ * first error, which the page then shows.
+ */
+async function readView(
+  data: Record<string, Preloaded>,
+  view: ListView,
+  url: (cursor: string | undefined, limit: number) => string,
+  read: (cursor: string | undefined, limit: number) => Promise<ReadResult & { answer: unknown }>,
+): Promise<void> {
+  const reads = viewReads(view);
+  for (let r = reads.next(); !r.done;) {
+    const { cursor, limit } = r.value;
+    let found: ReadResult = { count: 0, next: null };
+    data[url(cursor, limit)] = await answer(async () => {
+      const { answer, ...result } = await read(cursor, limit);
+      found = result;
+      return answer;
+    });
+    r = reads.next(found);
+  }
+}
+
+/**
+ * `GET /bots/{bot_id}`: the bot with its attestations (both ways), its log and the bots it
+ * controls, as many pages of each as the URL says (`received_pages`, `log_from`, …; one by
+ * default). A bot that does not exist is the 404 page to a browser and JSON to others, as before.
  */
 export async function botPage(c: Context<RegistryEnv>, rc: RegistryContext) {
   const id = c.req.param("bot_id") ?? "";
@@ -129,17 +157,50 @@ export async function botPage(c: Context<RegistryEnv>, rc: RegistryContext) {
   }
   const data: Record<string, Preloaded> = { [botUrl(id)]: bot };
   if ("data" in bot) {
-    const page = { cursor: null, limit: ATTESTATIONS_PAGE };
-    const [received, issued, entries, controlled] = await Promise.all([
-      answer(() => attestationsOf(rc, id, { role: "subject", ...page })),
-      answer(() => attestationsOf(rc, id, { role: "issuer", ...page })),
-      answer(() => readLog(rc, { botId: id, order: "desc", limit: String(BOT_LOG_PAGE) })),
-      answer(() => controlledBots(rc, id, {})),
+    const view = (list: MoreList) => readListView(search, list);
+    const attestations = (role: "subject" | "issuer") =>
+      readView(
+        data,
+        view(role === "subject" ? "received" : "issued"),
+        (cursor, limit) => attestationsUrl(id, role, cursor, limit),
+        async (cursor, limit) => {
+          const page = await attestationsOf(rc, id, { role, cursor: cursor ?? null, limit });
+          return { answer: page, count: page.attestations.length, next: page.next_cursor };
+        },
+      );
+    const before = (cursor?: string) => cursor === undefined ? undefined : Number(cursor);
+    await Promise.all([
+      attestations("subject"),
+      attestations("issuer"),
+      readView(
+        data,
+        view("log"),
+        (cursor, limit) => logUrl(id, before(cursor), limit),
+        async (cursor, limit) => {
+          const page = await readLog(rc, {
+            botId: id,
+            order: "desc",
+            before: cursor,
+            limit: String(limit),
+          });
+          const next = page.next_before ?? null;
+          return {
+            answer: page,
+            count: page.entries.length,
+            next: next === null ? null : String(next),
+          };
+        },
+      ),
+      readView(
+        data,
+        view("controls"),
+        (cursor, limit) => controlledUrl(id, cursor, limit),
+        async (cursor, limit) => {
+          const page = await controlledBots(rc, id, { cursor, limit: String(limit) });
+          return { answer: page, count: page.bots.length, next: page.next_cursor };
+        },
+      ),
     ]);
-    data[controlledUrl(id)] = controlled;
-    data[attestationsUrl(id, "subject")] = received;
-    data[attestationsUrl(id, "issuer")] = issued;
-    data[logUrl(id)] = entries;
   }
   const name = "data" in bot ? (bot.data as { name?: string }).name || id : id;
   return renderedPage("registry", {

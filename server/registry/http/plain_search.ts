@@ -13,7 +13,7 @@ import { searchBots, type SearchContext, type SearchParams } from "../search.ts"
 /** Route pattern of search, as the router reports it in metrics. */
 export const SEARCH_ROUTE = "/v1/search";
 
-const PARAMETER = /^(q|status|capability|limit|cursor)=([A-Za-z0-9._~-]+)$/;
+const PARAMETER = /^(q|status|capability|sort|limit|cursor)=([A-Za-z0-9._~-]+)$/;
 
 /**
  * The parameters of a plain search request target (origin form, `/v1/search?…`), or null for any

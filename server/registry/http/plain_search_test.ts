@@ -14,6 +14,7 @@ Deno.test("plain searches: the route's own parameters, once each, nothing to dec
     limit: "5",
     cursor: "YWZ0ZXI6eA",
   });
+  assertEquals(plainSearchParams("/v1/search?sort=-created&q=ops"), { sort: "-created", q: "ops" });
 });
 
 Deno.test("plain searches: anything else is the router's", () => {
@@ -24,6 +25,7 @@ Deno.test("plain searches: anything else is the router's", () => {
       "/v1/bots/x",
       "/v1/search?q=", // empty values: the router decides (status= is a 400 there)
       "/v1/search?status=",
+      "/v1/search?sort=",
       "/v1/search?q",
       "/v1/search?q=a%20b", // encoded
       "/v1/search?q=a+b",

@@ -4,8 +4,8 @@ import type { Bot } from "../types.ts";
 import { botHref, ListSection, Section } from "./section.tsx";
 import { ControlsSection } from "./controls.tsx";
 
-/** The side column of the bot page. */
-export function Aside({ bot }: { bot: Bot }) {
+/** The side column of the bot page (`search`, the page URL's query, says how much it lists). */
+export function Aside({ bot, search }: { bot: Bot; search: string }) {
   return (
     <aside class="bot-aside">
       <Section id="owner" title="Owner" icon="users">
@@ -81,7 +81,7 @@ export function Aside({ bot }: { bot: Bot }) {
           </li>
         )}
       />
-      <ControlsSection id={bot.bot_id} />
+      <ControlsSection id={bot.bot_id} search={search} />
       {bot.delegation && (
         <Section id="delegation" title="Delegated by" icon="users">
           <p class="delegation">

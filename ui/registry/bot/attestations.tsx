@@ -3,14 +3,23 @@ import { useSignal } from "@preact/signals";
 import { Link, Time } from "../../common/components.tsx";
 import { type AttestationRole, attestationsUrl, getAttestations } from "../api.ts";
 import type { Attestation, AttestationList as AttestationPage } from "../types.ts";
-import { preloaded } from "../../common/preload.ts";
-import { type Page, PagedList, usePaged } from "./paged.tsx";
+import {
+  embedded,
+  embeddedCount,
+  type Page,
+  PagedList,
+  type PageSource,
+  usePaged,
+} from "./paged.tsx";
+import type { MoreList } from "./more.ts";
 import { botHref, Section } from "./section.tsx";
 
-function AttestationItem({ a, received }: { a: Attestation; received: boolean }) {
+function AttestationItem(
+  { a, received, id }: { a: Attestation; received: boolean; id?: string },
+) {
   const other = received ? a.issuer : a.subject;
   return (
-    <li class="attestation">
+    <li class="attestation" id={id}>
       <div class="attestation-claim">
         <bdi>{a.claim}</bdi>
       </div>
@@ -58,28 +67,35 @@ function AttestationItem({ a, received }: { a: Attestation; received: boolean })
   );
 }
 
-/** The first page of bot `id`'s attestations in `role`, when the server rendered it. */
-function firstAttestations(
-  id: string,
-  role: AttestationRole,
-): Page<Attestation, string> | undefined {
-  const answer = preloaded(attestationsUrl(id, role));
-  if (!answer || !("data" in answer)) return undefined;
-  const page = answer.data as AttestationPage;
-  return { items: page.attestations, next: page.next_cursor || null };
+/** A page of attestations, as the list holds it. */
+function page(answer: AttestationPage): Page<Attestation> {
+  return { items: answer.attestations, next: answer.next_cursor || null };
 }
 
+/** Bot `id`'s attestations in `role`, from the API or from what the server embedded. */
+function attestationSource(id: string, role: AttestationRole): PageSource<Attestation> {
+  return {
+    fetch: async (cursor, limit) => page(await getAttestations(id, role, cursor, limit)),
+    preloaded: (cursor, limit) => embedded(attestationsUrl(id, role, cursor, limit), page),
+  };
+}
+
+/** The lists of attestations in the page URL: those received and those issued. */
+const LIST: Record<AttestationRole, MoreList> = { subject: "received", issuer: "issued" };
+
 function AttestationList(
-  { id, role, onCount }: { id: string; role: AttestationRole; onCount: (n: number) => void },
+  { id, role, search, onCount }: {
+    id: string;
+    role: AttestationRole;
+    search: string;
+    onCount: (n: number) => void;
+  },
 ) {
   const paged = usePaged(
-    async (cursor: string | undefined) => {
-      const page = await getAttestations(id, role, cursor);
-      return { items: page.attestations, next: page.next_cursor || null };
-    },
+    attestationSource(id, role),
+    { list: LIST[role], path: botHref(id), search },
     [id, role],
     (items) => onCount(items.length),
-    firstAttestations(id, role),
   );
   return (
     <div>
@@ -100,7 +116,12 @@ function AttestationList(
           id={role === "subject" ? "attestations-received" : "attestations-issued"}
         >
           {paged.items.map((a, i) => (
-            <AttestationItem key={a.attestation_id ?? i} a={a} received={role === "subject"} />
+            <AttestationItem
+              key={a.attestation_id ?? i}
+              a={a}
+              received={role === "subject"}
+              id={paged.anchor(i)}
+            />
           ))}
         </ul>
       </PagedList>
@@ -108,18 +129,30 @@ function AttestationList(
   );
 }
 
-/** The attestations this bot issued and received, loaded on their own. */
-export function AttestationsSection({ id }: { id: string }) {
-  const received = useSignal(firstAttestations(id, "subject")?.items.length);
-  const issued = useSignal(firstAttestations(id, "issuer")?.items.length);
+/** The attestations this bot issued and received, as many pages as the page URL says. */
+export function AttestationsSection({ id, search }: { id: string; search: string }) {
+  const count = (role: AttestationRole) =>
+    embeddedCount(attestationSource(id, role), LIST[role], search);
+  const received = useSignal(count("subject"));
+  const issued = useSignal(count("issuer"));
   const total = received.value !== undefined && issued.value !== undefined
     ? received.value + issued.value
     : undefined;
   return (
     <Section id="attestations" title="Attestations" icon="check" count={total}>
       <div class="attestation-cols">
-        <AttestationList id={id} role="subject" onCount={(n) => (received.value = n)} />
-        <AttestationList id={id} role="issuer" onCount={(n) => (issued.value = n)} />
+        <AttestationList
+          id={id}
+          role="subject"
+          search={search}
+          onCount={(n) => (received.value = n)}
+        />
+        <AttestationList
+          id={id}
+          role="issuer"
+          search={search}
+          onCount={(n) => (issued.value = n)}
+        />
       </div>
     </Section>
   );

@@ -1,44 +1,45 @@
 /** The bot page's reverse links: the bots this one controls (those naming it as a controller). */
 import { Link } from "../../common/components.tsx";
-import { preloaded } from "../../common/preload.ts";
 import { controlledUrl, getControlled } from "../api.ts";
 import { StatusBadge } from "../badges.tsx";
 import type { ControlledBots } from "../types.ts";
-import { type Page, PagedList, usePaged } from "./paged.tsx";
+import { embedded, type Page, PagedList, type PageSource, usePaged } from "./paged.tsx";
 import { botHref, Section } from "./section.tsx";
 
 type Controlled = ControlledBots["bots"][number];
 
-/** The first page the server rendered, if it did. */
-function firstPage(id: string): Page<Controlled, string> | undefined {
-  const answer = preloaded(controlledUrl(id));
-  if (!answer || !("data" in answer)) return undefined;
-  const page = answer.data as ControlledBots;
-  return { items: page.bots, next: page.next_cursor };
+/** A page of the bots `id` controls, as the list holds it. */
+function page(answer: ControlledBots): Page<Controlled> {
+  return { items: answer.bots, next: answer.next_cursor };
 }
 
-/** The bots bot `id` controls, page by page. */
-export function ControlsSection({ id }: { id: string }) {
-  const paged = usePaged(
-    async (cursor: string | undefined) => {
-      const page = await getControlled(id, cursor);
-      return { items: page.bots, next: page.next_cursor };
-    },
-    [id],
-    undefined,
-    firstPage(id),
-  );
+/** The bots bot `id` controls, from the API or from what the server embedded. */
+function controlledSource(id: string): PageSource<Controlled> {
+  return {
+    fetch: async (cursor, limit) => page(await getControlled(id, cursor, limit)),
+    preloaded: (cursor, limit) => embedded(controlledUrl(id, cursor, limit), page),
+  };
+}
+
+/** The bots bot `id` controls, as many pages as the page URL's query `search` says. */
+export function ControlsSection({ id, search }: { id: string; search: string }) {
+  const paged = usePaged(controlledSource(id), {
+    list: "controls",
+    path: botHref(id),
+    search,
+  }, [id]);
   const count = paged.items.length > 0 || paged.state === "ready" ? paged.items.length : undefined;
+  const whole = paged.next === null && paged.startHref === null;
   return (
-    <Section id="controls" title="Controls" icon="bot" count={paged.next ? undefined : count}>
+    <Section id="controls" title="Controls" icon="bot" count={whole ? count : undefined}>
       <PagedList
         paged={paged}
         what="the bots it controls"
         empty={<p class="muted small">No bot names this one as a controller.</p>}
       >
         <ul class="controllers" id="controls-list">
-          {paged.items.map((b) => (
-            <li key={b.bot_id}>
+          {paged.items.map((b, i) => (
+            <li key={b.bot_id} id={paged.anchor(i)}>
               <Link href={botHref(b.bot_id)}>
                 <bdi>{b.name || b.bot_id}</bdi>
               </Link>

@@ -3,15 +3,17 @@ import { Empty, Link } from "../../common/components.tsx";
 import { formatDateTime } from "../../common/format.ts";
 import { getLog, logUrl } from "../api.ts";
 import type { LogEntry, LogPage } from "../types.ts";
-import { preloaded } from "../../common/preload.ts";
 import { operationLabel, operationTone } from "../words.ts";
-import { type Page, PagedList, usePaged } from "./paged.tsx";
+import { embedded, type Page, PagedList, type PageSource, usePaged } from "./paged.tsx";
 import { botHref, Section } from "./section.tsx";
 
-/** One log entry: what happened, when, who signed, its place in the chain; `bot` names the bot. */
-export function LogItem({ e, bot = false }: { e: LogEntry; bot?: boolean }) {
+/**
+ * One log entry: what happened, when, who signed, its place in the chain; `bot` names the bot,
+ * `id` is the item's element id (where a "Load more" link lands).
+ */
+export function LogItem({ e, bot = false, id }: { e: LogEntry; bot?: boolean; id?: string }) {
   return (
-    <li class={`timeline-item tone-${operationTone(e.operation)}`} data-seq={e.seq}>
+    <li class={`timeline-item tone-${operationTone(e.operation)}`} data-seq={e.seq} id={id}>
       <span class="timeline-dot" aria-hidden="true" />
       <div class="timeline-body">
         <div class="timeline-head">
@@ -50,25 +52,24 @@ export function LogItem({ e, bot = false }: { e: LogEntry; bot?: boolean }) {
   );
 }
 
-/** The first page of bot `id`'s log, when the server rendered it. */
-function firstLog(id: string): Page<LogEntry, number> | undefined {
-  const answer = preloaded(logUrl(id));
-  if (!answer || !("data" in answer)) return undefined;
-  const page = answer.data as LogPage;
-  return { items: page.entries, next: page.next_before ?? null };
+/** A page of a bot's log, as the list holds it (its cursor, a seq, as text). */
+function page(answer: LogPage): Page<LogEntry> {
+  const next = answer.next_before ?? null;
+  return { items: answer.entries, next: next === null ? null : String(next) };
 }
 
-/** The bot's audit log entries, loaded on their own. */
-export function LogSection({ id }: { id: string }) {
-  const paged = usePaged(
-    async (before: number | undefined) => {
-      const page = await getLog(id, before);
-      return { items: page.entries, next: page.next_before ?? null };
-    },
-    [id],
-    undefined,
-    firstLog(id),
-  );
+/** Bot `id`'s log, newest first, from the API or from what the server embedded. */
+function logSource(id: string): PageSource<LogEntry> {
+  const before = (cursor?: string) => cursor === undefined ? undefined : Number(cursor);
+  return {
+    fetch: async (cursor, limit) => page(await getLog(id, before(cursor), limit)),
+    preloaded: (cursor, limit) => embedded(logUrl(id, before(cursor), limit), page),
+  };
+}
+
+/** The bot's audit log entries, as many pages as the page URL's query `search` says. */
+export function LogSection({ id, search }: { id: string; search: string }) {
+  const paged = usePaged(logSource(id), { list: "log", path: botHref(id), search }, [id]);
   return (
     <Section id="log" title="Audit log" icon="clock" count={paged.items.length || undefined}>
       <p class="muted small">
@@ -82,7 +83,7 @@ export function LogSection({ id }: { id: string }) {
         empty={<Empty icon="clock" title="No log entries" />}
       >
         <ol class="timeline" id="log-timeline">
-          {paged.items.map((e) => <LogItem key={e.seq} e={e} />)}
+          {paged.items.map((e, i) => <LogItem key={e.seq} e={e} id={paged.anchor(i)} />)}
         </ol>
       </PagedList>
     </Section>
