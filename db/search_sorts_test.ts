@@ -26,6 +26,26 @@ const NAMED: [id: string, record: Record<string, unknown>, key: string][] = [
   ["control", { bot_id: "control", name: "\u0001Tab\tX" }, "\u0001tab\tx"],
 ];
 
+type Sql = postgres.Sql<Record<string, never>>;
+
+/** Runs `fn` with one connection to a fresh database of a throwaway cluster, dropped after. */
+async function withPostgres(fn: (sql: Sql) => Promise<void>): Promise<void> {
+  const pg = await startPostgres();
+  try {
+    const sql = postgres(await pg.createDatabase(), {
+      max: 1,
+      onnotice: () => {},
+    }) as unknown as Sql;
+    try {
+      await fn(sql);
+    } finally {
+      await sql.end();
+    }
+  } finally {
+    await pg.destroy();
+  }
+}
+
 const insertBot =
   "INSERT INTO registry_bots (bot_id, status, search_text, record, version, created_at, updated_at) VALUES ";
 
@@ -56,38 +76,27 @@ Deno.test("search sorts on SQLite: migration 7 keys the bots stored before it; w
 });
 
 Deno.test("search sorts on PostgreSQL: migration 4 keys the bots stored before it; writes keep it", async () => {
-  const pg = await startPostgres();
-  try {
-    const url = await pg.createDatabase();
-    const sql = postgres(url, { max: 1, onnotice: () => {} }) as unknown as postgres.Sql<
-      Record<string, never>
-    >;
-    try {
-      await migratePostgres(sql, POSTGRES_MIGRATIONS.length - 1);
-      for (const [id, record] of NAMED) {
-        await sql.unsafe(`${insertBot}($1, 'active', '', $2, 1, 'c', 'u')`, [
-          id,
-          JSON.stringify(record),
-        ]);
-      }
-      await migratePostgres(sql);
-      const keys = async () =>
-        Object.fromEntries(
-          (await sql.unsafe<{ bot_id: string; name_key: string }[]>(
-            "SELECT bot_id, name_key FROM registry_bots",
-          )).map((r) => [r.bot_id, r.name_key]),
-        );
-      assertEquals(await keys(), Object.fromEntries(NAMED.map(([id, , key]) => [id, key])));
-      await sql.unsafe("UPDATE registry_bots SET record = $1 WHERE bot_id = 'zed'", [
-        JSON.stringify({ bot_id: "zed", name: "Able" }),
+  await withPostgres(async (sql) => {
+    await migratePostgres(sql, POSTGRES_MIGRATIONS.length - 1);
+    for (const [id, record] of NAMED) {
+      await sql.unsafe(`${insertBot}($1, 'active', '', $2, 1, 'c', 'u')`, [
+        id,
+        JSON.stringify(record),
       ]);
-      assertEquals((await keys()).zed, "able");
-    } finally {
-      await sql.end();
     }
-  } finally {
-    await pg.destroy();
-  }
+    await migratePostgres(sql);
+    const keys = async () =>
+      Object.fromEntries(
+        (await sql.unsafe<{ bot_id: string; name_key: string }[]>(
+          "SELECT bot_id, name_key FROM registry_bots",
+        )).map((r) => [r.bot_id, r.name_key]),
+      );
+    assertEquals(await keys(), Object.fromEntries(NAMED.map(([id, , key]) => [id, key])));
+    await sql.unsafe("UPDATE registry_bots SET record = $1 WHERE bot_id = 'zed'", [
+      JSON.stringify({ bot_id: "zed", name: "Able" }),
+    ]);
+    assertEquals((await keys()).zed, "able");
+  });
 });
 
 const BOTS = 100_000;
@@ -177,15 +186,9 @@ Deno.test("search sorts on SQLite at 100,000 bots: an index walk or a few rows s
 });
 
 Deno.test("search sorts on PostgreSQL at 100,000 bots: an index walk or a few rows sorted", async () => {
-  const pg = await startPostgres();
-  try {
-    const url = await pg.createDatabase();
-    const sql = postgres(url, { max: 1, onnotice: () => {} }) as unknown as postgres.Sql<
-      Record<string, never>
-    >;
-    try {
-      await migratePostgres(sql);
-      await sql.unsafe(`
+  await withPostgres(async (sql) => {
+    await migratePostgres(sql);
+    await sql.unsafe(`
         ${insertBot.replace(" VALUES ", " ")}
         SELECT 'bot-' || lpad(i::text, 6, '0'), CASE WHEN i % 1000 = 0 THEN 'revoked' ELSE 'active' END,
           'bot-' || lpad(i::text, 6, '0') || E'\\nseed bot ' || i || E'\\ntask ' || (i % 97),
@@ -194,33 +197,28 @@ Deno.test("search sorts on PostgreSQL at 100,000 bots: an index walk or a few ro
           1, to_char(timestamp '2026-01-01' + make_interval(mins => i * 37 % 86400), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
           to_char(timestamp '2026-03-01' + make_interval(mins => i * 53 % 86400), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
         FROM generate_series(1, ${BOTS}) AS i`);
-      await sql.unsafe(`
+    await sql.unsafe(`
         INSERT INTO registry_capabilities (capability, bot_id)
         SELECT CASE WHEN rid % 2000 = 0 THEN 'rare' ELSE 'deploy' END, bot_id FROM registry_bots`);
-      await sql.unsafe("ANALYZE");
-      const memory = planMemory();
-      for (const { name, query, walk } of searches()) {
-        const { text, params } = await searchStatement(sql as never, query, memory);
-        const plan = (await sql.unsafe<{ "QUERY PLAN": string }[]>(
-          `EXPLAIN ${text}`,
-          params as never[],
-        )).map((r) => r["QUERY PLAN"]).join("\n");
-        assert(!plan.includes("Seq Scan"), `${name}:\n${plan}`);
-        if (walk) {
-          assert(plan.includes(`Index Scan`), `${name}:\n${plan}`);
-          assert(plan.includes(sortIndex(query.sort)), `${name}:\n${plan}`);
-          assert(!/\bSort\b/.test(plan), `${name}:\n${plan}`);
-        } else {
-          // A few rows found by another index (status, capability, trigrams), then sorted.
-          assert(!plan.includes(sortIndex(query.sort)), `${name}:\n${plan}`);
-        }
-        const rows = await sql.unsafe(text, params as never[]);
-        assert(rows.length > 0, name);
+    await sql.unsafe("ANALYZE");
+    const memory = planMemory();
+    for (const { name, query, walk } of searches()) {
+      const { text, params } = await searchStatement(sql as never, query, memory);
+      const plan = (await sql.unsafe<{ "QUERY PLAN": string }[]>(
+        `EXPLAIN ${text}`,
+        params as never[],
+      )).map((r) => r["QUERY PLAN"]).join("\n");
+      assert(!plan.includes("Seq Scan"), `${name}:\n${plan}`);
+      if (walk) {
+        assert(plan.includes(`Index Scan`), `${name}:\n${plan}`);
+        assert(plan.includes(sortIndex(query.sort)), `${name}:\n${plan}`);
+        assert(!/\bSort\b/.test(plan), `${name}:\n${plan}`);
+      } else {
+        // A few rows found by another index (status, capability, trigrams), then sorted.
+        assert(!plan.includes(sortIndex(query.sort)), `${name}:\n${plan}`);
       }
-    } finally {
-      await sql.end();
+      const rows = await sql.unsafe(text, params as never[]);
+      assert(rows.length > 0, name);
     }
-  } finally {
-    await pg.destroy();
-  }
+  });
 });
