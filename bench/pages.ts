@@ -68,9 +68,9 @@ async function wireBytes(
   const html = await (await fetch(`${base}${path}`, {
     headers: { Accept: BROWSER_ACCEPT, "Accept-Encoding": "identity" },
   })).text();
-  const assets = [...html.matchAll(/(?:href|src)="(\/assets\/[^"]+\.(?:js|css))"/g)].map((m) =>
-    m[1]
-  );
+  // The stylesheet and script it links, and the app its boot script loads (`data-app`).
+  const assets = [...html.matchAll(/(?:href|src|data-app)="(\/assets\/[^"]+\.(?:js|css))"/g)]
+    .map((m) => m[1]);
   return { wire: Number(r.stdout), html: new TextEncoder().encode(html).length, assets };
 }
 
@@ -93,7 +93,7 @@ export interface PageRow {
   path: string;
   wireKb: number;
   htmlKb: number;
-  /** The page and its stylesheet and script, gzip: a first visit. */
+  /** The page and its stylesheet and scripts (the app a boot script loads too), gzip. */
   firstVisitKb: number;
   /** First visit: a fresh context, nothing cached. */
   cold: number[];

@@ -13,15 +13,20 @@ const root = new URL("../", import.meta.url);
 const outDir = new URL("./generated/", import.meta.url);
 
 /** The single-page apps built from `ui/<name>/main.tsx` and `ui/<name>/<name>.css`. */
-const APPS: Record<string, { title: string; description: string; inlineCss?: boolean }> = {
+const APPS: Record<
+  string,
+  { title: string; description: string; inlineCss?: boolean; boot?: boolean }
+> = {
   admin: { title: "Signet admin", description: "Signet administration dashboard" },
   // The public registry pages carry their stylesheet in a <style> element (allowed by its hash in
   // the CSP): the first paint waits for no second request, and the browser never lays the page out
-  // unstyled (docs/decisions/ui.md, "First contentful paint of the public pages").
+  // unstyled. Their script is ui/registry/boot.ts, which loads the app (main.tsx) after the first
+  // paint (docs/decisions/ui.md, "First contentful paint of the public pages").
   registry: {
     title: "Signet registry",
     description: "Browse the Signet bot identity registry",
     inlineCss: true,
+    boot: true,
   },
   // The repository browser's pages are rendered on the server; this is their stylesheet and script.
   browse: { title: "Signet repositories", description: "Browse Signet's git repositories" },
@@ -80,13 +85,17 @@ function escapeHtml(s: string): string {
 /** The page's stylesheet: a link to `css.href`, or the stylesheet itself (`css.inline`). */
 type Stylesheet = { href: string } | { inline: string };
 
+/** The page's script: the app, or a boot script that loads the app (`data-app`). */
+type Script = { src: string; app?: string };
+
 function page(
   title: string,
   description: string,
   css: Stylesheet,
-  js: string,
+  js: Script,
   icon: string,
 ): string {
+  const app = js.app ? ` data-app="${js.app}"` : "";
   const style = "href" in css
     ? `<link rel="stylesheet" href="${css.href}">`
     : `<style>${css.inline}</style>`;
@@ -101,7 +110,7 @@ function page(
 <title>${escapeHtml(title)}</title>
 <link rel="icon" type="image/svg+xml" href="${icon}">
 ${style}
-<script type="module" src="${js}"></script>
+<script type="module" src="${js.src}"${app}></script>
 </head>
 <body>
 <div id="app"></div>
@@ -120,11 +129,16 @@ try {
   const pages: Record<string, string> = {};
   const styleHashes: string[] = [];
   for (const [name, meta] of Object.entries(APPS)) {
-    const [js, css] = await Promise.all([
+    const [js, css, boot] = await Promise.all([
       bundle(`ui/${name}/main.tsx`, tmp),
       bundle(`ui/${name}/${name}.css`, tmp),
+      meta.boot ? bundle(`ui/${name}/boot.ts`, tmp) : undefined,
     ]);
-    const jsPath = await addAsset(name, "js", "text/javascript; charset=utf-8", js);
+    const JS = "text/javascript; charset=utf-8";
+    const script: Script = boot === undefined ? { src: await addAsset(name, "js", JS, js) } : {
+      src: await addAsset(name, "js", JS, boot),
+      app: await addAsset(`${name}-app`, "js", JS, js),
+    };
     let sheet: Stylesheet;
     if (meta.inlineCss) {
       const inline = css.trim();
@@ -134,7 +148,7 @@ try {
     } else {
       sheet = { href: await addAsset(name, "css", "text/css; charset=utf-8", css) };
     }
-    pages[name] = page(meta.title, meta.description, sheet, jsPath, icon);
+    pages[name] = page(meta.title, meta.description, sheet, script, icon);
   }
 
   const sourceHash = await uiSourceHash(root);
