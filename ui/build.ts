@@ -1,8 +1,9 @@
 /**
  * `deno task build:ui`: bundles the UI and writes `ui/generated/assets.ts`, a module the server
- * imports so the executable carries the UI with no files beside it. Each app (admin, registry)
- * gets a minified JS bundle and CSS file (`deno bundle --platform=browser --minify`) under
- * content-hashed paths like `/assets/admin-<hash>.js`, plus an HTML page that references them.
+ * imports so the executable carries the UI with no files beside it. Each app (admin, registry,
+ * browse) gets a minified JS bundle and CSS file (`deno bundle --platform=browser --minify`) under
+ * content-hashed paths like `/assets/admin-<hash>.js`, plus an HTML page that references them; the
+ * registry's page holds its stylesheet inline instead, and the module exports its CSP hash.
  * The module is committed, with the hash of the sources it was built from (ui/source_hash.ts):
  * starting the server never runs a bundler. Run this after changing anything under ui/.
  */
@@ -12,12 +13,24 @@ const root = new URL("../", import.meta.url);
 const outDir = new URL("./generated/", import.meta.url);
 
 /** The single-page apps built from `ui/<name>/main.tsx` and `ui/<name>/<name>.css`. */
-const APPS = {
+const APPS: Record<
+  string,
+  { title: string; description: string; inlineCss?: boolean; boot?: boolean }
+> = {
   admin: { title: "Signet admin", description: "Signet administration dashboard" },
-  registry: { title: "Signet registry", description: "Browse the Signet bot identity registry" },
+  // The public registry pages carry their stylesheet in a <style> element (allowed by its hash in
+  // the CSP): the first paint waits for no second request, and the browser never lays the page out
+  // unstyled. Their script is ui/registry/boot.ts, which loads the app (main.tsx) after the first
+  // paint (docs/decisions/ui.md, "First contentful paint of the public pages").
+  registry: {
+    title: "Signet registry",
+    description: "Browse the Signet bot identity registry",
+    inlineCss: true,
+    boot: true,
+  },
   // The repository browser's pages are rendered on the server; this is their stylesheet and script.
   browse: { title: "Signet repositories", description: "Browse Signet's git repositories" },
-} as const;
+};
 
 /** One embedded file. */
 interface Asset {
@@ -30,6 +43,12 @@ async function hash(text: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest).slice(0, 8), (b) => b.toString(16).padStart(2, "0"))
     .join("");
+}
+
+/** The CSP source expression of an inline element's text: `'sha256-<base64>'`. */
+async function cspHash(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`;
 }
 
 async function bundle(entry: string, tmp: string): Promise<string> {
@@ -63,7 +82,23 @@ function escapeHtml(s: string): string {
   );
 }
 
-function page(title: string, description: string, css: string, js: string, icon: string): string {
+/** The page's stylesheet: a link to `css.href`, or the stylesheet itself (`css.inline`). */
+type Stylesheet = { href: string } | { inline: string };
+
+/** The page's script: the app, or a boot script that loads the app (`data-app`). */
+type Script = { src: string; app?: string };
+
+function page(
+  title: string,
+  description: string,
+  css: Stylesheet,
+  js: Script,
+  icon: string,
+): string {
+  const app = js.app ? ` data-app="${js.app}"` : "";
+  const style = "href" in css
+    ? `<link rel="stylesheet" href="${css.href}">`
+    : `<style>${css.inline}</style>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -74,8 +109,8 @@ function page(title: string, description: string, css: string, js: string, icon:
 <meta name="referrer" content="no-referrer">
 <title>${escapeHtml(title)}</title>
 <link rel="icon" type="image/svg+xml" href="${icon}">
-<link rel="stylesheet" href="${css}">
-<script type="module" src="${js}"></script>
+${style}
+<script type="module" src="${js.src}"${app}></script>
 </head>
 <body>
 <div id="app"></div>
@@ -92,14 +127,28 @@ const tmp = await Deno.makeTempDir({ prefix: "signet-ui-" });
 try {
   const icon = await addAsset("icon", "svg", "image/svg+xml", ICON_SVG);
   const pages: Record<string, string> = {};
+  const styleHashes: string[] = [];
   for (const [name, meta] of Object.entries(APPS)) {
-    const [js, css] = await Promise.all([
+    const [js, css, boot] = await Promise.all([
       bundle(`ui/${name}/main.tsx`, tmp),
       bundle(`ui/${name}/${name}.css`, tmp),
+      meta.boot ? bundle(`ui/${name}/boot.ts`, tmp) : undefined,
     ]);
-    const jsPath = await addAsset(name, "js", "text/javascript; charset=utf-8", js);
-    const cssPath = await addAsset(name, "css", "text/css; charset=utf-8", css);
-    pages[name] = page(meta.title, meta.description, cssPath, jsPath, icon);
+    const JS = "text/javascript; charset=utf-8";
+    const script: Script = boot === undefined ? { src: await addAsset(name, "js", JS, js) } : {
+      src: await addAsset(name, "js", JS, boot),
+      app: await addAsset(`${name}-app`, "js", JS, js),
+    };
+    let sheet: Stylesheet;
+    if (meta.inlineCss) {
+      const inline = css.trim();
+      if (/<\/style/i.test(inline)) throw new Error(`ui/${name}/${name}.css contains "</style"`);
+      styleHashes.push(await cspHash(inline));
+      sheet = { inline };
+    } else {
+      sheet = { href: await addAsset(name, "css", "text/css; charset=utf-8", css) };
+    }
+    pages[name] = page(meta.title, meta.description, sheet, script, icon);
   }
 
   const sourceHash = await uiSourceHash(root);
@@ -119,6 +168,12 @@ export interface UiAsset {
 
 /** Content-hashed static files keyed by URL path (\`/assets/<name>-<hash>.<ext>\`). */
 export const UI_ASSETS: Record<string, UiAsset> = ${JSON.stringify(assets, null, 2)};
+
+/**
+ * CSP source expressions (\`'sha256-...'\`) of the stylesheets written inline into the shells
+ * (the registry's): \`style-src\` names them, so these and nothing else inline apply.
+ */
+export const UI_STYLE_HASHES: string[] = ${JSON.stringify(styleHashes)};
 
 /** The HTML shell of each single-page app. */
 export const UI_PAGES: Record<${

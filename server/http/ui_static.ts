@@ -3,13 +3,16 @@
  * HTML shells with a strict CSP and no-cache, content-hashed assets cached for a year.
  */
 import type { Context, Env, Hono } from "hono";
-import { UI_ASSETS, UI_PAGES } from "../../ui/generated/assets.ts";
+import { UI_ASSETS, UI_PAGES, UI_STYLE_HASHES } from "../../ui/generated/assets.ts";
 
-/** Content-Security-Policy for every UI page: nothing from outside this origin, nothing inline. */
+/**
+ * Content-Security-Policy for every UI page: nothing from outside this origin, nothing inline but
+ * the stylesheets the build wrote into the shells, each allowed by its hash (no `unsafe-inline`).
+ */
 export const UI_CSP = [
   "default-src 'none'",
   "script-src 'self'",
-  "style-src 'self'",
+  ["style-src 'self'", ...UI_STYLE_HASHES].join(" "),
   "img-src 'self' data:",
   "connect-src 'self'",
   "base-uri 'none'",

@@ -14,7 +14,18 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(digits)} ${units[unit]}`;
 }
 
-const relative = new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+/**
+ * The Intl formatters, made on first use: the first Intl object a page makes loads the locale data
+ * (about 15 ms in a fresh Chromium renderer), which at module load would run before the page's
+ * first paint (docs/decisions/ui.md, "First contentful paint of the public pages").
+ */
+let relativeFormat: Intl.RelativeTimeFormat | undefined;
+let absoluteFormat: Intl.DateTimeFormat | undefined;
+
+function relative(): Intl.RelativeTimeFormat {
+  return relativeFormat ??= new Intl.RelativeTimeFormat(undefined, { numeric: "auto" });
+}
+
 const STEPS: [Intl.RelativeTimeFormatUnit, number][] = [
   ["second", 60],
   ["minute", 60],
@@ -31,18 +42,21 @@ export function timeAgo(iso: string, now = Date.now()): string {
   let delta = (then - now) / 1000;
   if (Math.abs(delta) < 45) return "just now";
   for (const [unit, size] of STEPS) {
-    if (Math.abs(delta) < size) return relative.format(Math.round(delta), unit);
+    if (Math.abs(delta) < size) return relative().format(Math.round(delta), unit);
     delta /= size;
   }
-  return relative.format(Math.round(delta), "year");
+  return relative().format(Math.round(delta), "year");
 }
-
-const absolute = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** A full local date and time for `iso`, e.g. for tooltips. */
 export function formatDateTime(iso: string): string {
   const t = Date.parse(iso);
-  return Number.isNaN(t) ? iso : absolute.format(t);
+  if (Number.isNaN(t)) return iso;
+  absoluteFormat ??= new Intl.DateTimeFormat(undefined, {
+    dateStyle: "medium",
+    timeStyle: "short",
+  });
+  return absoluteFormat.format(t);
 }
 
 /** "1 repository" / "3 repositories". */

@@ -1,16 +1,13 @@
 /**
- * Entry point of the public registry browser bundle: hydrates the page the server rendered (with
- * the data it was rendered from, preload.ts), or renders into an empty page. Hydration waits for
- * the next frame: the browser paints the server's HTML first (links and the search form work
- * natively meanwhile), then the app takes over.
+ * The public registry browser app, loaded by boot.ts: hydrates the page the server rendered (with
+ * the data it was rendered from, preload.ts), or renders into an empty page. On a server-rendered
+ * page it arrives after the first contentful paint: the browser showed the server's HTML first
+ * (links and the search form work natively meanwhile), then the app takes over.
  */
 import { hydrate, render } from "preact";
 import { readPreloadedFromPage } from "../common/preload.ts";
 import { App } from "./app.tsx";
 
 const root = document.getElementById("app")!;
-if (readPreloadedFromPage()) {
-  requestAnimationFrame(() => setTimeout(() => hydrate(<App />, root), 0));
-} else {
-  render(<App />, root);
-}
+if (readPreloadedFromPage()) hydrate(<App />, root);
+else render(<App />, root);

@@ -2,8 +2,9 @@
  * The registry's documentation as HTML for browsers: Markdown rendered with markdown-it (raw HTML
  * in the source is escaped, `html: false`; unsafe link schemes are refused by its link check),
  * headings given ids so sections can be linked, tables in a box that scrolls on its own on a
- * narrow screen; and the OpenAPI document as a page of operations and schemas. Pages are
- * rendered once and kept: their sources are compiled into the binary.
+ * narrow screen, the text in sections (one per level-2 heading); and the OpenAPI document as a
+ * page of operations and schemas. Pages are rendered once and kept: their sources are compiled
+ * into the binary.
  */
 import MarkdownIt from "markdown-it";
 import { renderApiPage, renderMarkdownPage } from "../../../ui/registry/ssr.tsx";
@@ -37,6 +38,23 @@ for (const rule of ["fence", "code_block"] as const) {
     render(tokens, idx, options, env, self).replace(/^<pre>/, '<pre tabindex="0">');
 }
 md.renderer.rules.table_close = () => "</table></div>\n";
+// The document in sections: what comes before the first level-2 heading, then each such heading
+// up to the next. The page's stylesheet leaves a section below the fold unrendered until scrolled
+// near (content-visibility, docs.css).
+md.core.ruler.push("h2_sections", (state) => {
+  if (state.inlineMode || state.tokens.length === 0) return;
+  const tokens = [];
+  for (const token of state.tokens) {
+    const h2 = token.type === "heading_open" && token.tag === "h2" && token.level === 0;
+    if (h2 && tokens.length > 0) tokens.push(new state.Token("doc_section_close", "section", -1));
+    if (h2 || tokens.length === 0) tokens.push(new state.Token("doc_section_open", "section", 1));
+    tokens.push(token);
+  }
+  tokens.push(new state.Token("doc_section_close", "section", -1));
+  state.tokens = tokens;
+});
+md.renderer.rules.doc_section_open = () => '<section class="doc-section">\n';
+md.renderer.rules.doc_section_close = () => "</section>\n";
 
 /** Inline Markdown (an OpenAPI description) as HTML. */
 export function markdownInline(text: string): string {

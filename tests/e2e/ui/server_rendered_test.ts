@@ -245,6 +245,16 @@ serverTest(
         await page.locator("#search_counts").waitFor();
         await page.locator("#search").getByRole("link", { name: "SearchResponse" }).click();
         await page.waitForURL(/#schema-SearchResponse$/);
+        // Sections below the fold are left unrendered until near (content-visibility): a link to
+        // a heading inside one still brings that heading into view.
+        const onScreen = (id: string) =>
+          page.waitForFunction((id) => {
+            const top = document.getElementById(id)?.getBoundingClientRect().top ?? -1;
+            return top >= 0 && top < globalThis.innerHeight;
+          }, id);
+        await onScreen("schema-SearchResponse");
+        await page.goto(`${server.registryUrl}/v1/docs/protocol#8-verifying-the-audit-log`);
+        await onScreen("8-verifying-the-audit-log");
         await context.close();
       });
 

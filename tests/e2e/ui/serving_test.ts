@@ -95,10 +95,16 @@ serverTest(
           assertEquals(res.status, 200, path);
           assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
           assertEquals(res.headers.get("cache-control"), "no-cache");
-          assertStringIncludes(
-            res.headers.get("content-security-policy") ?? "",
-            "default-src 'none'",
-          );
+          const csp = res.headers.get("content-security-policy") ?? "";
+          assertStringIncludes(csp, "default-src 'none'");
+          assert(!csp.includes("unsafe-inline"), "no inline scripts or styles but by hash");
+          // The stylesheet is in the page (no request before the first paint), allowed by its hash.
+          const style = /<style>([^<]*)<\/style>/.exec(page);
+          assert(style, `inline stylesheet in ${page}`);
+          const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(style[1]));
+          const hash = btoa(String.fromCharCode(...new Uint8Array(digest)));
+          assertStringIncludes(csp, `style-src 'self' 'sha256-${hash}'`);
+          assert(!/<link rel="stylesheet"/.test(page), "no stylesheet to fetch");
           const js = /src="(\/assets\/registry-[0-9a-f]{16}\.js)"/.exec(page);
           assert(js, `registry bundle in ${page}`);
           const asset = await fetch(`${server.registryUrl}${js[1]}`);
