@@ -55,7 +55,29 @@ export async function openPage(
   });
   page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
   page.setDefaultTimeout(10_000);
+  waitForAppOnNavigation(page);
   return { page, context, problems };
+}
+
+/**
+ * Makes `page`'s goto, reload, goBack and goForward resolve once a registry page's app has taken
+ * over (its root marked `data-ready`; it loads after the first paint, ui/registry/boot.ts), so a
+ * test acts on the app and not on the server's HTML before it. Pages without the app: at once.
+ */
+function waitForAppOnNavigation(page: Page): void {
+  const appReady = () =>
+    page.waitForFunction(() =>
+      !document.querySelector("script[data-app]") ||
+      document.getElementById("app")?.hasAttribute("data-ready")
+    );
+  for (const name of ["goto", "reload", "goBack", "goForward"] as const) {
+    const navigate = page[name].bind(page) as (...args: unknown[]) => Promise<unknown>;
+    (page as unknown as Record<string, unknown>)[name] = async (...args: unknown[]) => {
+      const response = await navigate(...args);
+      await appReady();
+      return response;
+    };
+  }
 }
 
 /** Saves a full-page screenshot as tests/.artifacts/<name>.png. */

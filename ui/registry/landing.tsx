@@ -1,6 +1,6 @@
 /** The registry's front page: stats, a search form with filters, and paged results. */
 import { useSignal } from "@preact/signals";
-import { useEffect } from "preact/hooks";
+import { useEffect, useRef } from "preact/hooks";
 import type { ComponentChildren } from "preact";
 import {
   Badge,
@@ -176,7 +176,16 @@ function SearchForm({ query }: { query: PageQuery }) {
   const status = useSignal(query.status);
   const capability = useSignal(query.capability);
   const sort = useSignal(query.sort);
+  // The fields follow the URL when it changes (back, forward, a link), not on the first render:
+  // then they hold what the page was rendered with, or what the visitor typed before hydration.
+  const shown = useRef(query);
   useEffect(() => {
+    const was = shown.current;
+    shown.current = query;
+    if (
+      was.q === query.q && was.status === query.status && was.capability === query.capability &&
+      was.sort === query.sort
+    ) return;
     q.value = query.q;
     status.value = query.status;
     capability.value = query.capability;
