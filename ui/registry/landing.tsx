@@ -1,5 +1,5 @@
 /** The registry's front page: stats, a search form with filters, and paged results. */
-import { useSignal } from "@preact/signals";
+import { type Signal, useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import type { ComponentChildren } from "preact";
 import {
@@ -51,7 +51,9 @@ export interface ReadQuery {
   notes: string[];
 }
 
-const STATUSES = ["", "active", "revoked"];
+/** The status filter's choices: value and label ("": any status). */
+const STATUS_CHOICES = [["", "Any"], ["active", "Active"], ["revoked", "Revoked"]] as const;
+const STATUSES: string[] = STATUS_CHOICES.map(([value]) => value);
 
 /** The orders the sort select offers, as the URL's `sort` names them ("": by bot id). */
 export const SORT_CHOICES: readonly [value: string, label: string][] = [
@@ -219,16 +221,7 @@ function SearchForm({ query }: { query: PageQuery }) {
       />
       <div class="search-filters">
         <Filter label="Status">
-          <select
-            class="select"
-            name="status"
-            value={status.value}
-            onChange={(e) => (status.value = (e.currentTarget as HTMLSelectElement).value)}
-          >
-            <option value="">Any</option>
-            <option value="active">Active</option>
-            <option value="revoked">Revoked</option>
-          </select>
+          <ChoiceSelect name="status" choices={STATUS_CHOICES} value={status} />
         </Filter>
         <Filter label="Capability">
           <input
@@ -242,15 +235,7 @@ function SearchForm({ query }: { query: PageQuery }) {
           />
         </Filter>
         <Filter label="Sort">
-          <select
-            class="select"
-            name="sort"
-            value={sort.value}
-            onChange={(e) => (sort.value = (e.currentTarget as HTMLSelectElement).value)}
-          >
-            {SORT_CHOICES.map(([value, label]) => <option key={value} value={value}>{label}
-            </option>)}
-          </select>
+          <ChoiceSelect name="sort" choices={SORT_CHOICES} value={sort} />
         </Filter>
         <button type="submit" class="btn btn-primary">Search</button>
         {filtered && (
@@ -264,6 +249,24 @@ function SearchForm({ query }: { query: PageQuery }) {
 }
 
 /** A labelled search filter: the visible label, then its control. */
+/** A select over `choices` ([value, label] pairs) that keeps `value` in step. */
+function ChoiceSelect({ name, choices, value }: {
+  name: string;
+  choices: readonly (readonly [string, string])[];
+  value: Signal<string>;
+}) {
+  return (
+    <select
+      class="select"
+      name={name}
+      value={value.value}
+      onChange={(e) => (value.value = (e.currentTarget as HTMLSelectElement).value)}
+    >
+      {choices.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
+    </select>
+  );
+}
+
 function Filter({ label, children }: { label: string; children: ComponentChildren }) {
   return (
     <label class="filter">
