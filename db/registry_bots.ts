@@ -1,4 +1,7 @@
 /** The registry's bots store: JSON records plus the index rows (keys, capabilities, controllers, search). */
+import type { BotSort } from "../protocol/registry/search_sort.ts";
+
+export type { BotSort } from "../protocol/registry/search_sort.ts";
 
 /** What is stored for one bot: the JSON record plus the columns the indexes need. */
 export interface BotWrite {
@@ -31,10 +34,6 @@ export function botRowValues(
     bot.updatedAt,
   ];
 }
-
-import type { BotSort } from "../protocol/registry/search_sort.ts";
-
-export type { BotSort } from "../protocol/registry/search_sort.ts";
 
 /** Filters and order of one search page. */
 export interface BotQuery {
@@ -80,6 +79,13 @@ export interface BotHit {
   record: string;
   /** With a sort other than bot_id: the bot's sort key (what a cursor after it holds). */
   key?: string;
+}
+
+/** A search's row as a BotHit, with its `sort_key` when the search had a sort other than bot_id. */
+export function botHit(row: { bot_id: string; record: string; sort_key?: string }): BotHit {
+  return row.sort_key === undefined
+    ? { botId: row.bot_id, record: row.record }
+    : { botId: row.bot_id, record: row.record, key: row.sort_key };
 }
 
 /** One match counted for a search's totals and facets: its id and status. */

@@ -11,7 +11,7 @@ import type {
   PlanMemory,
   RegistryCounts,
 } from "../registry_bots.ts";
-import { botRowValues } from "../registry_bots.ts";
+import { botHit, botRowValues } from "../registry_bots.ts";
 import { changes, rows, type Sql } from "./sql.ts";
 
 /**
@@ -123,11 +123,7 @@ export function pgBots(sql: Sql): BotStore {
         params,
         { planEachTime: true },
       );
-      return found.map((r): BotHit =>
-        r.sort_key === undefined
-          ? { botId: r.bot_id, record: r.record }
-          : { botId: r.bot_id, record: r.record, key: r.sort_key }
-      );
+      return found.map(botHit);
     },
     async matches(query, memory) {
       const { text, params } = await searchStatement(sql, query, memory, "status");

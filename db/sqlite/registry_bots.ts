@@ -14,7 +14,7 @@ import type {
   PlanMemory,
   RegistryCounts,
 } from "../registry_bots.ts";
-import { botRowValues } from "../registry_bots.ts";
+import { botHit, botRowValues } from "../registry_bots.ts";
 import type { Sync } from "./sync.ts";
 import { followRegistrySize, rarestWindow, sizeCheckDue } from "../search_plan.ts";
 
@@ -79,11 +79,7 @@ export function searchBotRecords(db: Database, query: BotQuery, memory?: PlanMem
     record: string;
     sort_key?: string;
   }[];
-  return rows.map((r) =>
-    r.sort_key === undefined
-      ? { botId: r.bot_id, record: r.record }
-      : { botId: r.bot_id, record: r.record, key: r.sort_key }
-  );
+  return rows.map(botHit);
 }
 
 /** `searchBotRecords` without the records: ids and statuses, for counting. */
@@ -128,22 +124,18 @@ function searchRows(
   let order = "b.bot_id";
   let hits: number[] | null = null;
   if (query.q !== null) {
-    const q = query.q.toLowerCase();
-    const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    const indexable = [...q].length >= 3;
-    const probe = indexable && !memory?.broad.get(q) ? selectivePart(db, q, memory) : null;
-    hits = probe === null ? null : indexHits(db, probe);
+    const text = textMatches(db, query.q, memory);
+    hits = text.hits;
     if (hits === null) {
-      if (indexable) memory?.broad.set(q, true);
       // Test the text on the narrow (bot_id, search_text) index; fetch a row only for a hit.
       from = "registry_bots b INDEXED BY registry_bots_search_scan";
-      where.push(["b.search_text LIKE ? ESCAPE '\\'", like]);
+      where.push(["b.search_text LIKE ? ESCAPE '\\'", text.like]);
     } else if (hits.length === 0) {
       return [];
     } else {
       where.push(["b.rid IN (SELECT value FROM json_each(?))", JSON.stringify(hits)]);
       // The index was probed with a part of q: the rest is checked on the candidates.
-      if (probe !== q) where.push(["b.search_text LIKE ? ESCAPE '\\'", like]);
+      if (!text.exact) where.push(["b.search_text LIKE ? ESCAPE '\\'", text.like]);
     }
   }
   if (query.capability !== null) {
@@ -169,6 +161,26 @@ function searchRows(
 
 // Above this many trigram-index hits a term is "broad": an ordered scan fills a page sooner.
 const BROAD_MATCH = 500;
+
+/**
+ * What the trigram index says of the search text `query` (lower-cased here): its LIKE pattern; the
+ * rowids of the bots containing the part of it the index was probed with, or null when it is too
+ * short to probe or broad (more than BROAD_MATCH hits; remembered in `memory`); and `exact` when
+ * the hits are the answer (probed with the whole text) and need no LIKE test of their own.
+ */
+function textMatches(
+  db: Database,
+  query: string,
+  memory?: PlanMemory,
+): { like: string; hits: number[] | null; exact: boolean } {
+  const q = query.toLowerCase();
+  const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+  const indexable = [...q].length >= 3;
+  const probe = indexable && !memory?.broad.get(q) ? selectivePart(db, q, memory) : null;
+  const hits = probe === null ? null : indexHits(db, probe);
+  if (hits === null && indexable) memory?.broad.set(q, true);
+  return { like, hits, exact: hits !== null && probe === q };
+}
 
 /** The sort key's column and the index of (key, bot_id) of each sort but bot_id. */
 const SORT_KEYS = {
@@ -210,14 +222,10 @@ export function sortedSearchStatement(
   const where: [string, string | number][] = [];
   let candidates: number[] | null = null;
   if (query.q !== null) {
-    const q = query.q.toLowerCase();
-    const like = `%${q.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
-    const indexable = [...q].length >= 3;
-    const probe = indexable && !memory?.broad.get(q) ? selectivePart(db, q, memory) : null;
-    candidates = probe === null ? null : indexHits(db, probe);
-    if (candidates === null && indexable) memory?.broad.set(q, true);
+    const text = textMatches(db, query.q, memory);
+    candidates = text.hits;
     // The index was probed with a part of q (or not at all): q itself is checked on each row.
-    if (probe !== q || candidates === null) where.push(["b.search_text LIKE ? ESCAPE '\\'", like]);
+    if (!text.exact) where.push(["b.search_text LIKE ? ESCAPE '\\'", text.like]);
   }
   if (query.capability !== null) {
     candidates ??= fewRows(
