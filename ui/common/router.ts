@@ -30,11 +30,14 @@ export function navigate(href: string, replace = false): void {
   if (!replace) globalThis.scrollTo(0, 0);
 }
 
+/** A left click with no modifier key (others open new tabs or windows, as the browser does). */
+export function isPlainClick(e: MouseEvent): boolean {
+  return e.button === 0 && !e.metaKey && !e.ctrlKey && !e.shiftKey && !e.altKey;
+}
+
 /** Click handler for in-app links: plain left clicks navigate in place, others behave natively. */
 export function onLinkClick(e: MouseEvent): void {
-  if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) {
-    return;
-  }
+  if (e.defaultPrevented || !isPlainClick(e)) return;
   const a = e.currentTarget as HTMLAnchorElement;
   if (a.target || a.origin !== globalThis.location.origin) return;
   e.preventDefault();

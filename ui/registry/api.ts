@@ -79,7 +79,10 @@ export function getBot(id: string): Promise<Bot> {
 /** Whose attestations: those about the bot (`subject`) or those it made (`issuer`). */
 export type AttestationRole = "subject" | "issuer";
 
-/** Items per page of a bot's attestations and of the bots it controls (the API's default). */
+/**
+ * Items per page of each list on a bot's page: its attestations, the bots it controls (the API's
+ * default page) and its log.
+ */
 export const BOT_LIST_PAGE = 20;
 
 /** `limit` as a URL has it: absent for the API's default page. */
@@ -123,13 +126,11 @@ export function getControlled(
   return requestJson(controlledUrl(id, cursor, limit));
 }
 
-/** Log entries per page on a bot's page. */
-export const BOT_LOG_PAGE = 20;
 /** Log entries per page of the whole log. */
 export const LOG_PAGE = 50;
 
 /** The URL of a page of bot `id`'s audit log, newest first, before seq `before`. */
-export function logUrl(id: string, before?: number, limit = BOT_LOG_PAGE): string {
+export function logUrl(id: string, before?: number, limit = BOT_LIST_PAGE): string {
   return `/v1/bots/${encodeURIComponent(id)}/log${query({ order: "desc", limit, before })}`;
 }
 

@@ -9,11 +9,11 @@
  * would fetch.
  */
 
+import { BOT_LIST_PAGE } from "../api.ts";
+
 /** The lists of the bot page that load more, as the URL names them. */
 export type MoreList = "received" | "issued" | "log" | "controls";
 
-/** Items per page: each list's API page. */
-export const MORE_PAGE = 20;
 /** Pages a list shows at most; the "Load more" after them starts the list at the next cursor. */
 export const MORE_MAX_PAGES = 10;
 /** The most items one read asks for (the APIs' largest `limit`). */
@@ -52,7 +52,7 @@ export function pageAnchor(list: MoreList, page: number): string {
 
 /** The anchor on the item at `index` of a view, if it begins a page. */
 export function itemAnchor(list: MoreList, index: number): string | undefined {
-  return index % MORE_PAGE === 0 ? pageAnchor(list, index / MORE_PAGE + 1) : undefined;
+  return index % BOT_LIST_PAGE === 0 ? pageAnchor(list, index / BOT_LIST_PAGE + 1) : undefined;
 }
 
 /**
@@ -87,7 +87,7 @@ export interface ReadResult {
  */
 export function* viewReads(view: ListView): Generator<ViewRead, void, ReadResult> {
   let cursor = view.from || undefined;
-  let remaining = view.pages * MORE_PAGE;
+  let remaining = view.pages * BOT_LIST_PAGE;
   while (remaining > 0) {
     const limit = Math.min(remaining, MORE_MAX_READ);
     const { count, next } = yield { cursor, limit };

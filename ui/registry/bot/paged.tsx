@@ -8,11 +8,11 @@ import { useSignal } from "@preact/signals";
 import { useEffect, useRef } from "preact/hooks";
 import { errorMessage, ErrorNotice, Link, Loading } from "../../common/components.tsx";
 import { preloaded } from "../../common/preload.ts";
-import { navigate } from "../../common/router.ts";
+import { isPlainClick, navigate } from "../../common/router.ts";
+import { BOT_LIST_PAGE } from "../api.ts";
 import {
   itemAnchor,
   type ListView,
-  MORE_PAGE,
   type MoreList,
   nextView,
   readListView,
@@ -151,7 +151,7 @@ export function usePaged<T>(
     if (cursor === null || state.value === "more") return;
     state.value = "more";
     try {
-      const page = await source.fetch(cursor, MORE_PAGE);
+      const page = await source.fetch(cursor, BOT_LIST_PAGE);
       items.value = [...items.value, ...page.items];
       next.value = page.next;
       shown.current = keyOf(nextView(view, cursor));
@@ -216,7 +216,7 @@ export function PagedList<T>(
           href={moreHref}
           aria-disabled={state === "more" ? "true" : undefined}
           onClick={(e) => {
-            if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+            if (!isPlainClick(e)) return;
             e.preventDefault();
             paged.more(moreHref);
           }}
