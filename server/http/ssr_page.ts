@@ -7,7 +7,7 @@
  */
 import { UI_PAGES } from "../../ui/generated/assets.ts";
 import { PRELOAD_ELEMENT_ID } from "../../ui/common/preload.ts";
-import { HTML_PAGE_HEADERS, type UiApp } from "./ui_static.ts";
+import { htmlPageHeaders, type UiApp } from "./ui_static.ts";
 
 /** What a rendered page holds. */
 export interface RenderedPage {
@@ -57,10 +57,10 @@ export function renderedHtml(app: UiApp, page: RenderedPage): string {
 
 /** The Response of `page` in `app`'s shell, with the UI's security headers. */
 export function renderedPage(app: UiApp, page: RenderedPage): Response {
-  return htmlPage(renderedHtml(app, page), page.status ?? 200);
+  return htmlPage(app, renderedHtml(app, page), page.status ?? 200);
 }
 
-/** A UI page's Response: the HTML document `html` with the UI's security headers. */
-export function htmlPage(html: string, status = 200): Response {
-  return new Response(html, { status, headers: HTML_PAGE_HEADERS });
+/** A page of `app`: the HTML document `html` with the app's security headers. */
+export function htmlPage(app: UiApp, html: string, status = 200): Response {
+  return new Response(html, { status, headers: htmlPageHeaders(app) });
 }

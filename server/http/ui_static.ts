@@ -26,35 +26,55 @@ export const IMMUTABLE = "public, max-age=31536000, immutable";
 /** Which single-page app a page belongs to. */
 export type UiApp = keyof typeof UI_PAGES;
 
-const SECURITY_HEADERS = {
-  "Content-Security-Policy": UI_CSP,
-  "X-Content-Type-Options": "nosniff",
-  "Referrer-Policy": "no-referrer",
-  "Cross-Origin-Opener-Policy": "same-origin",
-};
+/**
+ * The security headers of `app`'s responses. The hosting origin (the admin dashboard, which holds
+ * an account's token, and the repository browser) also isolates its windows from any opener
+ * (COOP `same-origin`). The registry's public pages do not: they hold no credential and nothing
+ * of the visitor's to protect, and the isolation costs each first visit a browsing-context switch,
+ * ~25 ms of first paint (docs/decisions/ui.md, "No opener isolation on the registry's pages").
+ */
+function securityHeaders(app: UiApp): Record<string, string> {
+  const headers: Record<string, string> = {
+    "Content-Security-Policy": UI_CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+  };
+  if (app !== "registry") headers["Cross-Origin-Opener-Policy"] = "same-origin";
+  return headers;
+}
+
+const PAGE_HEADERS = {} as Record<UiApp, Readonly<Record<string, string>>>;
+for (const app of Object.keys(UI_PAGES) as UiApp[]) {
+  PAGE_HEADERS[app] = {
+    ...securityHeaders(app),
+    "Content-Type": "text/html; charset=utf-8",
+    "Cache-Control": "no-cache",
+  };
+}
 
 /**
- * Headers of every UI page (an app's shell, a server-rendered page, a browser page): the security
+ * Headers of every page of `app` (its shell, a server-rendered page, a browser page): the security
  * headers, HTML, and no-cache (the browser must revalidate so new asset names are picked up).
  */
-export const HTML_PAGE_HEADERS: Readonly<Record<string, string>> = {
-  ...SECURITY_HEADERS,
-  "Content-Type": "text/html; charset=utf-8",
-  "Cache-Control": "no-cache",
-};
+export function htmlPageHeaders(app: UiApp): Readonly<Record<string, string>> {
+  return PAGE_HEADERS[app];
+}
 
 /** The HTML shell of `app`. */
 export function uiPage(app: UiApp): Response {
-  return new Response(UI_PAGES[app], { headers: HTML_PAGE_HEADERS });
+  return new Response(UI_PAGES[app], { headers: htmlPageHeaders(app) });
 }
 
-/** Serves `/assets/<file>` from the embedded bundle; 304 on a matching ETag, JSON 404 if unknown. */
-export function uiAsset(c: Context): Response {
+/**
+ * Serves `/assets/<file>` of `app`'s origin from the embedded bundle; 304 on a matching ETag, JSON
+ * 404 if unknown.
+ */
+export function uiAsset(c: Context, app: UiApp): Response {
   const path = new URL(c.req.url).pathname;
   const asset = Object.hasOwn(UI_ASSETS, path) ? UI_ASSETS[path] : undefined;
   if (!asset) return c.json({ error: `no asset ${path}` }, 404);
   const headers = {
-    ...SECURITY_HEADERS,
+    ...securityHeaders(app),
     "Content-Type": asset.type,
     "Cache-Control": IMMUTABLE,
     "ETag": asset.etag,
@@ -113,14 +133,7 @@ export function notFoundPage(app: UiApp, text: NotFoundText): Response {
       `<title>${escapeHtml(text.title)} · Signet ${tag.toLowerCase()}</title>`,
     )
     .replace('<div id="app"></div>', body);
-  return new Response(html, {
-    status: 404,
-    headers: {
-      ...SECURITY_HEADERS,
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-cache",
-    },
-  });
+  return new Response(html, { status: 404, headers: htmlPageHeaders(app) });
 }
 
 /**
@@ -153,6 +166,6 @@ export function notFound(
  * never match) and `app`'s page at each of `pagePaths` on `router`.
  */
 export function mountUi<E extends Env>(router: Hono<E>, app: UiApp, pagePaths: string[]): void {
-  router.get("/assets/:file", (c) => uiAsset(c));
+  router.get("/assets/:file", (c) => uiAsset(c, app));
   for (const path of pagePaths) router.get(path, () => uiPage(app));
 }

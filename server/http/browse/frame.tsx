@@ -8,7 +8,7 @@ import { renderToString } from "preact-render-to-string";
 import { UI_PAGES } from "../../../ui/generated/assets.ts";
 import { Logo } from "../../../ui/common/icons.tsx";
 import { NotFound } from "../../../ui/common/not_found.tsx";
-import { HTML_PAGE_HEADERS } from "../ui_static.ts";
+import { htmlPageHeaders } from "../ui_static.ts";
 import type { BrowseRepo, RefInfo } from "../../domain/browse/refs.ts";
 import { BIDI_CONTROLS } from "./highlight.ts";
 
@@ -71,7 +71,7 @@ export function page(title: string, children: ComponentChildren, status = 200): 
 export function respond(r: Rendered, method = "GET"): Response {
   return new Response(method === "HEAD" ? null : r.body, {
     status: r.status,
-    headers: { ...HTML_PAGE_HEADERS, ...r.headers },
+    headers: { ...htmlPageHeaders("browse"), ...r.headers },
   });
 }
 

@@ -25,6 +25,7 @@ async function page(url: string): Promise<string> {
   assertEquals(r.status, 200, `${url}: ${r.text.slice(0, 300)}`);
   assertEquals(r.headers.get("content-type"), "text/html; charset=utf-8", url);
   assertStringIncludes(r.headers.get("content-security-policy") ?? "", "script-src 'self'");
+  assertEquals(r.headers.get("cross-origin-opener-policy"), "same-origin", url);
   assert(!/<script>|<script [^>]*>[^<]/.test(r.text), `inline script on ${url}`);
   return r.text;
 }

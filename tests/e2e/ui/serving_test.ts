@@ -20,6 +20,8 @@ serverTest(
         assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8");
         assertEquals(res.headers.get("cache-control"), "no-cache");
         assertEquals(res.headers.get("x-content-type-options"), "nosniff");
+        // The dashboard holds an account's token: no opener may keep a handle on its window.
+        assertEquals(res.headers.get("cross-origin-opener-policy"), "same-origin", path);
         const csp = res.headers.get("content-security-policy") ?? "";
         assertStringIncludes(csp, "default-src 'none'");
         assertStringIncludes(csp, "script-src 'self'");
@@ -115,6 +117,20 @@ serverTest(
         const page = await fetch(`${server.registryUrl}/bots/nobody`);
         await page.body?.cancel();
         assertEquals(page.status, 404, "a missing bot's page");
+        // Public pages with nothing of the visitor's: no opener isolation (it costs first paint).
+        for (const path of ["/", "/bots/nobody", "/no-such-page", "/v1/docs", "/v1/docs/api"]) {
+          const res = await fetch(`${server.registryUrl}${path}`, {
+            headers: { Accept: "text/html" },
+          });
+          await res.body?.cancel();
+          assertEquals(res.headers.get("content-type"), "text/html; charset=utf-8", path);
+          assertStringIncludes(
+            res.headers.get("content-security-policy") ?? "",
+            "default-src 'none'",
+          );
+          assertEquals(res.headers.get("x-content-type-options"), "nosniff", path);
+          assertEquals(res.headers.get("cross-origin-opener-policy"), null, path);
+        }
         const api = await fetch(`${server.registryUrl}/v1/bots/nobody`);
         assertEquals(api.status, 404);
         assertStringIncludes(api.headers.get("content-type") ?? "", "application/json");

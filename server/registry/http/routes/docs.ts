@@ -40,11 +40,11 @@ export function docRoutes(app: OpenAPIHono<RegistryEnv>): OpenAPIHono<RegistryEn
   docs.openapi(openapi, (c) => c.json((cached ??= openApiDocument(app)) as never, 200));
   // Browsers (Accept names text/html) get the document rendered; every other client the Markdown.
   const markdown = (path: string, text: string) => (c: Context) =>
-    wantsHtml(c) ? htmlPage(markdownDocPage(path, text)) : new Response(text, {
+    wantsHtml(c) ? htmlPage("registry", markdownDocPage(path, text)) : new Response(text, {
       headers: { "Content-Type": "text/markdown; charset=utf-8", "Vary": "Accept" },
     });
   docs.get("/v1/docs", markdown("/v1/docs", registryDoc));
   docs.get("/v1/docs/protocol", markdown("/v1/docs/protocol", protocolDoc));
-  docs.get("/v1/docs/api", () => htmlPage(apiDocPage(cached ??= openApiDocument(app))));
+  docs.get("/v1/docs/api", () => htmlPage("registry", apiDocPage(cached ??= openApiDocument(app))));
   return docs;
 }
