@@ -89,7 +89,7 @@ serverTest(
     });
 
     await t.step(
-      "the registry address serves the registry browser with the same headers",
+      "the registry address serves the registry browser with the same CSP, without opener isolation",
       async () => {
         for (const path of ["/"]) {
           const res = await fetch(`${server.registryUrl}${path}`);
