@@ -1,9 +1,10 @@
 /**
  * The public registry pages (issue 27), at 100,000 bots seeded as the registry workloads seed
- * them (bench/load/seed_registry.ts): the bytes each page costs on the wire (gzip, as a browser
- * asks), the server's time for the landing page and a bot page (wrk, one connection, HTML with
+ * them (bench/load/seed_registry.ts): the bytes each page costs on the wire (asked for as Chromium
+ * asks: gzip, deflate, br), and with the files a first visit loads, the server's time for the landing page and a bot page (wrk, one connection, HTML with
  * gzip), and the first contentful paint in headless Chromium on loopback (a fresh browser context
- * per load: nothing cached; and repeat visits). Goals: every page ≤ 30 KB compressed, ≤ 5 ms
+ * per load: nothing cached; and repeat visits). Goals: every page ≤ 30 KB compressed, its first
+ * visit included, ≤ 5 ms
  * server time, FCP ≤ 150 ms.
  *
  * `deno task bench --pages [--quick] [--out FILE] [--into FILE]`, or alone: `deno run -A
@@ -48,7 +49,10 @@ function pages(bots: number): [string, string][] {
   ];
 }
 
-/** Bytes of `path` on the wire (gzip when the server gives it) and as HTML, and its assets. */
+/** What Chromium sends as Accept-Encoding (less zstd, which Signet does not send). */
+const CHROMIUM_ENCODINGS = "gzip, deflate, br";
+
+/** Bytes of `path` on the wire (compressed as the server gives it to Chromium) and as HTML, and its assets. */
 async function wireBytes(
   base: string,
   path: string,
@@ -58,7 +62,7 @@ async function wireBytes(
     "-H",
     `Accept: ${BROWSER_ACCEPT}`,
     "-H",
-    "Accept-Encoding: gzip",
+    `Accept-Encoding: ${CHROMIUM_ENCODINGS}`,
     "-o",
     "/dev/null",
     "-w",
@@ -239,15 +243,15 @@ export function renderPages(
     `${fmt(bots)} seeded bots on SQLite; \`deno task bench --pages --into bench/RESULTS.md\` ` +
     `(bench/pages.ts; a full \`deno task bench\` rewrites this file without this section). ` +
     `Bytes: the ` +
-    `page as a browser asks for it (gzip); "first visit" adds the files it loads: a stylesheet ` +
+    `page as Chromium asks for it (Accept-Encoding: ${CHROMIUM_ENCODINGS}: HTML comes in gzip, the hashed assets in Brotli); "first visit" adds the files it loads: a stylesheet ` +
     `if not inline, its script and the app that script loads after the first paint (cached ` +
     `for a year after). FCP: first contentful paint in headless Chromium on loopback, a fresh ` +
     `context per load (nothing cached), and repeat visits (those files cached), ` +
     `${loads} loads each after one warm-up: median (p90, min–max). Goals: ≤ ${PAGE_KB_GOAL} KB ` +
-    `compressed, FCP ≤ ${FCP_MS_GOAL} ms.`,
+    `compressed, first visit included, FCP ≤ ${FCP_MS_GOAL} ms.`,
     "",
-    "| Page | Path | HTML KB | On the wire KB (gzip) | First visit KB (gzip) | FCP ms, first visit | FCP ms, repeat visit |",
-    "| ---- | ---- | ------: | --------------------: | --------------------: | ------------------- | -------------------- |",
+    "| Page | Path | HTML KB | On the wire KB | First visit KB | FCP ms, first visit | FCP ms, repeat visit |",
+    "| ---- | ---- | ------: | -------------: | -------------: | ------------------- | -------------------- |",
     ...r.pages.map((p) =>
       `| ${p.name} | \`${p.path.replaceAll("|", "\\|")}\` | ${kb(p.htmlKb)} | ${kb(p.wireKb)} | ${
         kb(p.firstVisitKb)
@@ -306,11 +310,13 @@ export async function runPages(
       await cmd(Deno.execPath(), ["fmt", "--quiet", opts.into]);
     }
     for (const p of r.pages) {
-      const ok = p.wireKb <= PAGE_KB_GOAL && median(p.cold) <= FCP_MS_GOAL;
+      const ok = p.firstVisitKb <= PAGE_KB_GOAL && median(p.cold) <= FCP_MS_GOAL;
       console.log(
-        `${ok ? "ok  " : "MISS"} ${p.name}: ${p.wireKb.toFixed(1)} KB, FCP ${
-          median(p.cold).toFixed(0)
-        } ms first visit, ${median(p.warm).toFixed(0)} ms repeat`,
+        `${ok ? "ok  " : "MISS"} ${p.name}: ${p.wireKb.toFixed(1)} KB, ${
+          p.firstVisitKb.toFixed(1)
+        } KB first visit, FCP ${median(p.cold).toFixed(0)} ms first visit, ${
+          median(p.warm).toFixed(0)
+        } ms repeat`,
       );
     }
     for (const s of r.server) {

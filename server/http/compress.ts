@@ -1,9 +1,10 @@
 /**
  * gzip for what browsers and API clients read: UI pages, the UI's assets and JSON answers to GET,
- * when the client's Accept-Encoding allows it and the body is at least 1 KiB. Never for git
- * transport (the hosting app skips its paths; their content types are not compressible anyway), nor
- * an answer whose ETag is a version for If-Match. Immutable assets are compressed once, by ETag,
- * and kept.
+ * when the client's Accept-Encoding allows it and the body is at least 1 KiB; Brotli instead for
+ * the UI's immutable assets when the client takes it (compressed once, at its best ratio: the
+ * registry's app is 21.7 KB in gzip, 19.4 in Brotli). Never for git transport (the hosting app
+ * skips its paths; their content types are not compressible anyway), nor an answer whose ETag is a
+ * version for If-Match. Immutable assets are compressed once per coding, by ETag, and kept.
  */
 import type { MiddlewareHandler } from "hono";
 
@@ -12,21 +13,29 @@ export const MIN_COMPRESS_BYTES = 1024;
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml)|image\/svg\+xml)/i;
 
-/** gzip of immutable assets by ETag: a handful of files that never change. */
+/** A content coding Signet sends. */
+export type Coding = "gzip" | "br";
+
+/** Immutable assets compressed, by coding and ETag: a handful of files that never change. */
 const compressedAssets = new Map<string, Uint8Array>();
 
-/** Whether an Accept-Encoding header allows gzip (named, or `*`, with a q above 0). */
-export function acceptsGzip(header: string | undefined | null): boolean {
+/** Whether an Accept-Encoding header allows `coding` (named, or `*`, with a q above 0). */
+export function acceptsCoding(header: string | undefined | null, coding: Coding): boolean {
   if (!header) return false;
   let star = false;
   for (const part of header.split(",")) {
     const [name, ...params] = part.trim().toLowerCase().split(";");
     const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
     const allowed = q === undefined || Number(q.slice(2)) > 0;
-    if (name.trim() === "gzip") return allowed;
+    if (name.trim() === coding) return allowed;
     if (name.trim() === "*") star = allowed;
   }
   return star;
+}
+
+/** Whether an Accept-Encoding header allows gzip. */
+export function acceptsGzip(header: string | undefined | null): boolean {
+  return acceptsCoding(header, "gzip");
 }
 
 async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
@@ -34,6 +43,20 @@ async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
     new CompressionStream("gzip"),
   );
   return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+// Brotli at its best ratio (quality 11: ~0.1 s for the largest asset, once). node:zlib is loaded
+// on the first asset a client takes in Brotli, not at start.
+async function brotli(bytes: Uint8Array): Promise<Uint8Array> {
+  const { brotliCompress, constants } = await import("node:zlib");
+  return await new Promise((resolve, reject) =>
+    brotliCompress(bytes, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY,
+        [constants.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+      },
+    }, (err, out) => err ? reject(err) : resolve(new Uint8Array(out)))
+  );
 }
 
 /**
@@ -59,11 +82,17 @@ export function compressResponses(
     // An ETag that is a version (a registry record's, sent back in If-Match, which compares
     // strongly) must stay strong: such answers go as they are. An asset's turns weak.
     if (etag && !immutable) return;
-    if (!acceptsGzip(c.req.header("Accept-Encoding"))) return;
+    const accept = c.req.header("Accept-Encoding");
+    const coding: Coding | null = immutable && etag && acceptsCoding(accept, "br")
+      ? "br"
+      : acceptsGzip(accept)
+      ? "gzip"
+      : null;
+    if (!coding) return;
     const declared = res.headers.get("Content-Length");
     if (declared !== null && Number(declared) < MIN_COMPRESS_BYTES) return;
     if (!res.body) return;
-    const cacheKey = immutable && etag ? etag : null;
+    const cacheKey = immutable && etag ? `${coding} ${etag}` : null;
     let body = cacheKey ? compressedAssets.get(cacheKey) : undefined;
     if (body) {
       await res.body.cancel();
@@ -79,11 +108,11 @@ export function compressResponses(
         });
         return;
       }
-      body = await gzip(bytes);
+      body = coding === "br" ? await brotli(bytes) : await gzip(bytes);
       if (cacheKey) compressedAssets.set(cacheKey, body);
     }
     const headers = new Headers(res.headers);
-    headers.set("Content-Encoding", "gzip");
+    headers.set("Content-Encoding", coding);
     const vary = headers.get("Vary");
     if (!vary) headers.set("Vary", "Accept-Encoding");
     else if (!/accept-encoding|\*/i.test(vary)) headers.set("Vary", `${vary}, Accept-Encoding`);

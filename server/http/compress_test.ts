@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { assertEquals } from "../../tests/helpers/assert.ts";
-import { acceptsGzip, compressResponses, MIN_COMPRESS_BYTES } from "./compress.ts";
+import { brotliDecompressSync } from "node:zlib";
+import { acceptsCoding, acceptsGzip, compressResponses, MIN_COMPRESS_BYTES } from "./compress.ts";
 import { isGitTransport } from "./app.ts";
 
 Deno.test("acceptsGzip reads Accept-Encoding: named, wildcard, q=0", () => {
@@ -11,6 +12,13 @@ Deno.test("acceptsGzip reads Accept-Encoding: named, wildcard, q=0", () => {
   assertEquals(acceptsGzip("br"), false);
   assertEquals(acceptsGzip("identity"), false);
   assertEquals(acceptsGzip(undefined), false);
+});
+
+Deno.test("acceptsCoding reads Brotli the same way", () => {
+  assertEquals(acceptsCoding("gzip, deflate, br, zstd", "br"), true);
+  assertEquals(acceptsCoding("gzip", "br"), false);
+  assertEquals(acceptsCoding("br;q=0, gzip", "br"), false);
+  assertEquals(acceptsCoding("*", "br"), true);
 });
 
 function app(): Hono {
@@ -78,6 +86,26 @@ Deno.test("compressResponses keeps an immutable asset's gzip and weakens its ETa
   assertEquals(second.headers.get("content-encoding"), "gzip");
   assertEquals(await gunzip(first), "a".repeat(4000));
   assertEquals(await gunzip(second), "a".repeat(4000));
+});
+
+Deno.test("compressResponses sends an immutable asset in Brotli to a client that takes it", async () => {
+  const a = app();
+  const chromium = { "Accept-Encoding": "gzip, deflate, br, zstd" };
+  const first = await a.request("/asset", { headers: chromium });
+  const second = await a.request("/asset", { headers: chromium });
+  for (const res of [first, second]) {
+    assertEquals(res.headers.get("content-encoding"), "br");
+    assertEquals(res.headers.get("vary"), "Accept-Encoding");
+    assertEquals(res.headers.get("etag"), 'W/"abc"');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    assertEquals(bytes.length < 100, true, `${bytes.length} bytes`);
+    assertEquals(new TextDecoder().decode(brotliDecompressSync(bytes)), "a".repeat(4000));
+  }
+  // A client that takes only gzip still gets gzip; pages and JSON stay gzip whatever the client.
+  assertEquals(await gunzip(await a.request("/asset", { headers: GZIP })), "a".repeat(4000));
+  const page = await a.request("/big", { headers: chromium });
+  assertEquals(page.headers.get("content-encoding"), "gzip");
+  await page.body?.cancel();
 });
 
 Deno.test("the hosting app never compresses git's smart HTTP paths", () => {

@@ -1,5 +1,6 @@
 /** The embedded UI as HTTP: content types, caching, CSP, and the admin info endpoint. */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
+import { brotliDecompressSync } from "node:zlib";
 import { serverTest } from "../../helpers/server.ts";
 
 /** Asks for the body as it is (Deno's fetch asks for gzip unless told otherwise). */
@@ -113,6 +114,31 @@ serverTest(
           await asset.body?.cancel();
           assertEquals(asset.headers.get("content-type"), "text/javascript; charset=utf-8");
           assertEquals(asset.headers.get("cache-control"), "public, max-age=31536000, immutable");
+          // The app its boot script loads, in Brotli to a browser that takes it (curl: raw bytes).
+          const app = /data-app="(\/assets\/registry-app-[0-9a-f]{16}\.js)"/.exec(page);
+          assert(app, `registry app in ${page}`);
+          const plain = await (await fetch(`${server.registryUrl}${app[1]}`, {
+            headers: IDENTITY,
+          })).bytes();
+          const br = await new Deno.Command("curl", {
+            args: [
+              "-s",
+              "-D",
+              "-",
+              "-H",
+              "Accept-Encoding: gzip, deflate, br",
+              "-o",
+              "-",
+              `${server.registryUrl}${app[1]}`,
+            ],
+          }).output();
+          const raw = br.stdout;
+          const split = new TextDecoder("latin1").decode(raw).indexOf("\r\n\r\n") + 4;
+          const head = new TextDecoder().decode(raw.subarray(0, split));
+          assertStringIncludes(head.toLowerCase(), "content-encoding: br");
+          const body = brotliDecompressSync(raw.subarray(split));
+          assertEquals(new Uint8Array(body), plain);
+          assert(raw.length - split < plain.length / 2, "smaller than half the script");
         }
         const page = await fetch(`${server.registryUrl}/bots/nobody`);
         await page.body?.cancel();
