@@ -16,8 +16,11 @@ const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml)|image\/svg\+xm
 /** A content coding Signet sends. */
 export type Coding = "gzip" | "br";
 
-/** Immutable assets compressed, by coding and ETag: a handful of files that never change. */
-const compressedAssets = new Map<string, Uint8Array>();
+/**
+ * Immutable assets compressed, by coding and ETag: a handful of files that never change. The
+ * promise is kept, so requests that come while an asset is being compressed wait for that one.
+ */
+const compressedAssets = new Map<string, Promise<Uint8Array>>();
 
 /** Whether an Accept-Encoding header allows `coding` (named, or `*`, with a q above 0). */
 export function acceptsCoding(header: string | undefined | null, coding: Coding): boolean {
@@ -93,9 +96,11 @@ export function compressResponses(
     if (declared !== null && Number(declared) < MIN_COMPRESS_BYTES) return;
     if (!res.body) return;
     const cacheKey = immutable && etag ? `${coding} ${etag}` : null;
-    let body = cacheKey ? compressedAssets.get(cacheKey) : undefined;
-    if (body) {
+    let body: Uint8Array;
+    const pending = cacheKey ? compressedAssets.get(cacheKey) : undefined;
+    if (pending) {
       await res.body.cancel();
+      body = await pending;
     } else {
       const bytes = new Uint8Array(await res.arrayBuffer());
       if (bytes.length < MIN_COMPRESS_BYTES) {
@@ -108,8 +113,13 @@ export function compressResponses(
         });
         return;
       }
-      body = coding === "br" ? await brotli(bytes) : await gzip(bytes);
-      if (cacheKey) compressedAssets.set(cacheKey, body);
+      const compressing = coding === "br" ? brotli(bytes) : gzip(bytes);
+      if (cacheKey) {
+        compressedAssets.set(cacheKey, compressing);
+        // A failure is not kept: the next request tries again.
+        compressing.catch(() => compressedAssets.delete(cacheKey));
+      }
+      body = await compressing;
     }
     const headers = new Headers(res.headers);
     headers.set("Content-Encoding", coding);
