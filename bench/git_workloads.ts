@@ -36,7 +36,15 @@ interface Workload {
   setup?(t: Transport, c: ClientContext): Promise<void>;
   prepare?(t: Transport, c: ClientContext, run: number): Promise<void>;
   measure(t: Transport, c: ClientContext, run: number): Promise<Timing>;
+  /**
+   * A fixed-cost operation (tens of ms, most of it set-up): it runs FIXED_COST_RUNS_FACTOR times
+   * the runs, since the machine's jitter is a larger share of it and its goals sit within 5%.
+   */
+  fixedCost?: true;
 }
+
+/** How many times the usual runs a fixed-cost workload runs (each run costs well under 1 s). */
+export const FIXED_COST_RUNS_FACTOR = 3;
 
 function envFor(t: Transport, c: ClientContext): Record<string, string> {
   return { ...gitClientEnv(c.home), ...t.env };
@@ -112,6 +120,7 @@ export const WORKLOADS: Workload[] = [
   {
     id: "ls-remote",
     command: "git ls-remote <url>/small.git",
+    fixedCost: true,
     measure: (t, c) => git(t, c, ["ls-remote", t.url("small")]),
   },
   cloneWorkload("clone-bare-small", "small", true),
@@ -121,6 +130,7 @@ export const WORKLOADS: Workload[] = [
   {
     id: "fetch-1-commit",
     command: "git fetch -q origin (one new commit, pushed untimed by another clone)",
+    fixedCost: true,
     async setup(t, c) {
       await git(t, c, ["clone", "-q", t.url("small"), pusher(t, c)]);
       await git(t, c, ["clone", "-q", t.url("small"), fetcher(t, c)]);
@@ -134,6 +144,7 @@ export const WORKLOADS: Workload[] = [
   {
     id: "push-1-commit",
     command: "git push -q origin main (one small commit)",
+    fixedCost: true,
     prepare: (t, c, run) =>
       commitFile(t, c, pusher(t, c), "push-me.txt", enc.encode(`push run ${run}\n`)),
     measure: (t, c) => git(t, c, ["push", "-q", "origin", "main"], pusher(t, c)),
@@ -150,7 +161,8 @@ export const WORKLOADS: Workload[] = [
 ];
 
 /**
- * Runs every workload on every transport: `warmup` untimed runs, then `runs` timed ones. Samples
+ * Runs every workload on every transport: `warmup` untimed runs, then `runs` timed ones
+ * (FIXED_COST_RUNS_FACTOR times as many for a fixed-cost workload). Samples
  * are appended to `out` as each workload finishes (so a later failure keeps the earlier ones).
  */
 export async function runGitWorkloads(
@@ -165,7 +177,7 @@ export async function runGitWorkloads(
     progress(`workload ${w.id}`);
     const samples = new Map(transports.map((t) => [t.id, [] as Timing[]]));
     for (const t of transports) await w.setup?.(t, c);
-    const total = opts.warmup + opts.runs;
+    const total = opts.warmup + opts.runs * (w.fixedCost ? FIXED_COST_RUNS_FACTOR : 1);
     for (let run = 0; run < total; run++) {
       // Rotate the order each run so no transport always goes first (or right after another).
       const order = transports.map((_, i) => transports[(i + run) % transports.length]);

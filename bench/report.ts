@@ -26,6 +26,7 @@ import {
 import { onPostgres } from "./transport.ts";
 import { spread } from "./engine_workloads.ts";
 import { CLUSTER_SETUPS, SETUP_LABELS } from "./cluster_workloads.ts";
+import { WORKLOADS } from "./git_workloads.ts";
 
 function table(header: string[], rows: string[][]): string {
   const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
@@ -112,7 +113,23 @@ export function renderReport(full: BenchReport): string {
   out.push(...renderBreakdown(report));
 
   if (report.git.length) {
-    out.push("", "## Git workloads: median ms", "");
+    const fixedCost = new Set(WORKLOADS.filter((w) => w.fixedCost).map((w) => w.id));
+    const runs = (fixed: boolean) =>
+      Math.max(
+        0,
+        ...report.git.filter((g) => fixedCost.has(g.workload) === fixed).map((g) =>
+          g.samples.length
+        ),
+      );
+    out.push(
+      "",
+      "## Git workloads: median ms",
+      "",
+      `Timed runs per transport, after a warm-up: ${runs(false)}, and ${runs(true)} for the ` +
+        `fixed-cost workloads (${[...fixedCost].join(", ")}: the machine's jitter is a larger ` +
+        `share of them); the transports' order rotated each run.`,
+      "",
+    );
     out.push(table(
       ["workload", ...ids],
       workloads.map((w) => [w, ...ids.map((id) => fmt(med(report, w, id)))]),
