@@ -25,6 +25,9 @@ import {
   pushSite,
 } from "../../helpers/browse.ts";
 
+/** A file two 200-character names deep: long unbroken names in the path, the title and the crumbs. */
+const LONG_PATH = `${"d".repeat(200)}/${"f".repeat(200)}.txt`;
+
 serverTest("repository browser in Chromium", {}, async (server, t) => {
   const home = await Deno.makeTempDir({ prefix: "signet-browse-ui-" });
   const { user, token } = await signedIn(server, "alice");
@@ -42,7 +45,7 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
   );
   const w = await hostileWork(
     home,
-    { "long.ts": `export const line = "${"x".repeat(2000)}";\n` },
+    { "long.ts": `export const line = "${"x".repeat(2000)}";\n`, [LONG_PATH]: "long path\n" },
     `Hostile <script>alert(1)</script> ${"very-long-word".repeat(30)}`,
   );
   await commitManyFiles(w, "many", 2000, "Many files");
@@ -143,6 +146,8 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
       ["hostile branch", `/alice/h/tree/${hostileRef}`],
       ["hostile history", "/alice/h/commits/main"],
       ["long line", "/alice/h/blob/main/long.ts"],
+      ["long directory name", `/alice/h/tree/main/${LONG_PATH.split("/")[0]}`],
+      ["long file name", `/alice/h/blob/main/${LONG_PATH}`],
       ["many files", "/alice/h/tree/main/many"],
       ["bidi file", `/alice/h/blob/main/names/${encodeURIComponent(HOSTILE_NAMES[2])}`],
       ["missing", "/alice/site/tree/main/nope"],
