@@ -16,6 +16,7 @@ import {
   useResource,
 } from "../common/components.tsx";
 import { formatBytes } from "../common/format.ts";
+import { NotFound } from "../common/not_found.tsx";
 import { Icon } from "../common/icons.tsx";
 import { type Column, DataTable } from "../common/table.tsx";
 import { dangerColumn } from "./columns.tsx";
@@ -65,6 +66,14 @@ export function UserPage() {
     }),
   ];
 
+  if (detail.status === "error" && detail.code === 404) {
+    // No such user: what was asked for and the way back, not a failure to retry.
+    return (
+      <NotFound path={name} title="User not found" lead="There is no user named">
+        <Link href="/admin/users" class="btn btn-secondary">All users</Link>
+      </NotFound>
+    );
+  }
   const user = detail.data?.user;
   return (
     <>

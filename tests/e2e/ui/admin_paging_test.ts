@@ -124,6 +124,15 @@ serverTest("admin dashboard: paged repositories survive reload and deep links", 
       await page.getByText("No live tokens").waitFor();
     });
 
+    await t.step("a user who does not exist: not found, a way back, nothing to retry", async () => {
+      await page.goto(`${server.httpUrl}/admin/user?name=nobody`);
+      await page.getByRole("heading", { name: "User not found", level: 1 }).waitFor();
+      await page.getByText("There is no user named nobody").waitFor();
+      assertEquals(await page.getByRole("button", { name: "Retry" }).count(), 0);
+      await page.getByRole("link", { name: "All users" }).click();
+      await page.waitForURL(`${server.httpUrl}/admin/users`);
+    });
+
     await t.step("an invite minted for 30 days, then revoked", async () => {
       await page.getByRole("link", { name: "Invites", exact: true }).click();
       await page.getByLabel("Expires in").selectOption("30");
