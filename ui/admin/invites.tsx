@@ -104,6 +104,7 @@ function columns(onRevoke: (i: Invite) => void, busy: string | null): Column<Inv
     dangerColumn({
       text: "Revoke",
       label: (i) => `Revoke invite ${i.code}`,
+      confirm: true,
       onClick: onRevoke,
       busy: (i) => busy === i.code,
       hidden: (i) => i.state === "used",

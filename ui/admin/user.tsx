@@ -61,6 +61,7 @@ export function UserPage() {
     dangerColumn({
       text: "Revoke",
       label: (t) => `Revoke token ${t.id}`,
+      confirm: true,
       onClick: revoke,
       busy: (t) => revoking.value === t.id,
     }),

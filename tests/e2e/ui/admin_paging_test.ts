@@ -113,7 +113,12 @@ serverTest("admin dashboard: paged repositories survive reload and deep links", 
       await page.getByRole("link", { name: "All 11 repositories" }).waitFor();
       assertEquals(await page.locator("#tokens-table tbody tr").count(), 1);
       await screenshot(page, "admin-user-desktop");
+      // Revoking asks first: Cancel leaves the token, Confirm revokes it.
       await page.getByRole("button", { name: /^Revoke token/ }).click();
+      await page.getByRole("button", { name: /^Cancel: Revoke token/ }).click();
+      assertEquals(await page.locator("#tokens-table tbody tr").count(), 1);
+      await page.getByRole("button", { name: /^Revoke token/ }).click();
+      await page.getByRole("button", { name: /^Confirm: Revoke token/ }).click();
       await page.getByText("No live tokens").waitFor();
       const me = await fetch(`${server.httpUrl}/api/user`, {
         headers: { Authorization: `Bearer ${token}` },
@@ -145,6 +150,7 @@ serverTest("admin dashboard: paged repositories survive reload and deep links", 
       assertStringIncludes(await row.innerText(), "in 30 days");
       await screenshot(page, "admin-invites-expiry-desktop");
       await page.getByRole("button", { name: `Revoke invite ${code}` }).click();
+      await page.getByRole("button", { name: `Confirm: Revoke invite ${code}` }).click();
       await page.getByText(`Revoked invite ${code}.`).waitFor();
       await row.waitFor({ state: "detached" });
       const key = await makeKey("zed");
