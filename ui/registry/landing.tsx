@@ -248,7 +248,6 @@ function SearchForm({ query }: { query: PageQuery }) {
   );
 }
 
-/** A labelled search filter: the visible label, then its control. */
 /** A select over `choices` ([value, label] pairs) that keeps `value` in step. */
 function ChoiceSelect({ name, choices, value }: {
   name: string;
@@ -267,6 +266,7 @@ function ChoiceSelect({ name, choices, value }: {
   );
 }
 
+/** A labelled search filter: the visible label, then its control. */
 function Filter({ label, children }: { label: string; children: ComponentChildren }) {
   return (
     <label class="filter">
