@@ -29,11 +29,13 @@ export class CommitQueue<W> {
 
   /**
    * `runBatch` runs the works (as one transaction, say) and returns one outcome per work, or
-   * throws to fail them all.
+   * throws to fail them all. `maxWaitMs` bounds the wait for announced writes (tests lengthen it,
+   * so that what they check does not depend on the machine's speed).
    */
   constructor(
     private readonly runBatch: (works: W[]) => Promise<Outcome[]>,
     private readonly maxBatch = Infinity,
+    private readonly maxWaitMs = MAX_BATCH_WAIT_MS,
   ) {}
 
   /** Queues `work`; settles with its outcome once its batch has run. */
@@ -71,7 +73,7 @@ export class CommitQueue<W> {
     if (this.#expected > 0 && this.#queue.length < this.maxBatch) {
       if (this.#scheduled === null) {
         this.#scheduled = "soon";
-        this.#timer = setTimeout(() => this.#flush(), MAX_BATCH_WAIT_MS);
+        this.#timer = setTimeout(() => this.#flush(), this.maxWaitMs);
       }
       return;
     }

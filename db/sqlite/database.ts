@@ -107,10 +107,19 @@ export function transaction<T>(db: Database, fn: () => T): T {
  */
 export class WriteBatcher {
   readonly #queue: CommitQueue<() => unknown>;
-  /** `onCommit` is called after each batch's COMMIT. */
-  constructor(private readonly db: Database, private readonly onCommit: () => void = () => {}) {
-    this.#queue = new CommitQueue(async (batch) =>
-      (await this.#attempt(batch, false)) ?? (await this.#attempt(batch, true))!
+  /**
+   * `onCommit` is called after each batch's COMMIT; `maxWaitMs` bounds a batch's wait for
+   * announced writes (CommitQueue's default unless given).
+   */
+  constructor(
+    private readonly db: Database,
+    private readonly onCommit: () => void = () => {},
+    maxWaitMs?: number,
+  ) {
+    this.#queue = new CommitQueue(
+      async (batch) => (await this.#attempt(batch, false)) ?? (await this.#attempt(batch, true))!,
+      Infinity,
+      maxWaitMs,
     );
   }
 

@@ -62,6 +62,9 @@ Deno.test("group commit: a batch waits for an announced write, but not for long"
   const db = openDatabase(`${dir}/t.db`);
   try {
     db.exec("CREATE TABLE t (k TEXT PRIMARY KEY)");
+    // First a batcher that waits a minute for an announced write, so that "a" waiting for "b" does
+    // not depend on how fast this machine reaches the next line; then one with the real bound.
+    const patient = new WriteBatcher(db, undefined, 60_000);
     const writes = new WriteBatcher(db);
     const commits: number[] = [];
     const exec = db.exec.bind(db);
@@ -74,11 +77,11 @@ Deno.test("group commit: a batch waits for an announced write, but not for long"
     const track = (k: string, p: Promise<unknown>) => p.then(() => settled.add(k));
 
     // "b" is being prepared when "a" is queued: "a" waits for it, and both share one COMMIT.
-    const bSubmitted = writes.expect();
-    const a = track("a", writes.run(insert("a")));
-    await new Promise((r) => setImmediate(r));
+    const bSubmitted = patient.expect();
+    const a = track("a", patient.run(insert("a")));
+    await new Promise((r) => setTimeout(r, 20));
     assertEquals(settled.has("a"), false);
-    const b = track("b", writes.run(insert("b")));
+    const b = track("b", patient.run(insert("b")));
     bSubmitted();
     await Promise.all([a, b]);
     assertEquals(commits.length, 1);
