@@ -43,10 +43,13 @@ function securityHeaders(app: UiApp): Record<string, string> {
   return headers;
 }
 
+/** Each app's security headers, and the headers of its pages, made once. */
+const SECURITY_HEADERS = {} as Record<UiApp, Readonly<Record<string, string>>>;
 const PAGE_HEADERS = {} as Record<UiApp, Readonly<Record<string, string>>>;
 for (const app of Object.keys(UI_PAGES) as UiApp[]) {
+  SECURITY_HEADERS[app] = securityHeaders(app);
   PAGE_HEADERS[app] = {
-    ...securityHeaders(app),
+    ...SECURITY_HEADERS[app],
     "Content-Type": "text/html; charset=utf-8",
     "Cache-Control": "no-cache",
   };
@@ -74,7 +77,7 @@ export function uiAsset(c: Context, app: UiApp): Response {
   const asset = Object.hasOwn(UI_ASSETS, path) ? UI_ASSETS[path] : undefined;
   if (!asset) return c.json({ error: `no asset ${path}` }, 404);
   const headers = {
-    ...securityHeaders(app),
+    ...SECURITY_HEADERS[app],
     "Content-Type": asset.type,
     "Cache-Control": IMMUTABLE,
     "ETag": asset.etag,
