@@ -86,6 +86,19 @@ export async function screenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
 }
 
+/**
+ * The registry API paths (`/v1/...`) `page` requests from now on, in order: the list grows as the
+ * page asks, so a test can check that a render needed no call, or which ones it made.
+ */
+export function apiRequests(page: Page): string[] {
+  const paths: string[] = [];
+  page.on("request", (r) => {
+    const path = new URL(r.url()).pathname;
+    if (path.startsWith("/v1/")) paths.push(path);
+  });
+  return paths;
+}
+
 /** How far the page scrolls sideways (0 when it does not). */
 export function sidewaysScroll(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - globalThis.innerWidth);

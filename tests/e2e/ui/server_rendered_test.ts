@@ -6,7 +6,13 @@
  */
 import { publicKeyOf, RegistryClient } from "../../../client/registry.ts";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { axeContext, launchBrowser, openPage, seriousAxeHits } from "../../helpers/browser.ts";
+import {
+  apiRequests,
+  axeContext,
+  launchBrowser,
+  openPage,
+  seriousAxeHits,
+} from "../../helpers/browser.ts";
 import { serverTest } from "../../helpers/server.ts";
 import { signer, waitForResults } from "../../helpers/registry_ui.ts";
 import type { Page } from "playwright-core";
@@ -127,11 +133,7 @@ serverTest(
         "with JavaScript on: hydrated without refetching, then works in place",
         async () => {
           const { page, context, problems } = await openPage(browser);
-          const api: string[] = [];
-          page.on("request", (r) => {
-            const path = new URL(r.url()).pathname;
-            if (path.startsWith("/v1/")) api.push(path);
-          });
+          const api = apiRequests(page);
           await page.goto(`${server.registryUrl}/?capability=ssr&limit=2`);
           await waitForResults(page, ["ssr-bot-1", "ssr-bot-2"]);
           await page.waitForLoadState("networkidle");

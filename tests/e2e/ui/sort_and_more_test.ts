@@ -8,6 +8,7 @@
 import { publicKeyOf, RegistryClient } from "../../../client/registry.ts";
 import { assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import {
+  apiRequests,
   axeContext,
   launchBrowser,
   openPage,
@@ -232,11 +233,7 @@ serverTest(
         "Load more with JavaScript: in place, the URL follows, a reload keeps it",
         async () => {
           const { page, context, problems } = await openPage(browser);
-          const calls: string[] = [];
-          page.on("request", (r) => {
-            const path = new URL(r.url()).pathname;
-            if (path.startsWith("/v1/")) calls.push(path);
-          });
+          const calls = apiRequests(page);
           await page.goto(`${base}/bots/hub?controls_pages=2`);
           await waitForCount(page, CONTROLS, 40);
           await page.waitForLoadState("networkidle");
