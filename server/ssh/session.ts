@@ -1,5 +1,4 @@
 /** One SSH session channel: env and pty requests, then an exec (command) or a shell. */
-import type { UserRow } from "../../db/users.ts";
 import type { Signet } from "../context.ts";
 import type { Ed25519PublicKey } from "../../protocol/ssh/sshkey.ts";
 import { findUserBySshKey } from "../domain/accounts.ts";
@@ -8,9 +7,11 @@ import { gitProtocolEnv } from "../domain/git.ts";
 import { log } from "../log.ts";
 import { sshSessionsActive } from "../metrics.ts";
 import type { ActivityTimer } from "./activity.ts";
-import { resolveCommand, UnknownCommandError } from "./commands/index.ts";
+import { resolveCommand, type ResolvedCommand, UnknownCommandError } from "./commands/index.ts";
 import { splitCommandLine } from "./commands/parse.ts";
-import { UsageError } from "./commands/types.ts";
+import { type HeldRepo, type Invocation, UsageError } from "./commands/types.ts";
+import { findAndHoldRepo } from "../domain/repo_locks.ts";
+import type { RepoPath } from "../../protocol/names.ts";
 import { ChannelIO } from "./io.ts";
 import { greeting, unregisteredRefusal } from "./messages.ts";
 import { runSignup } from "./signup.ts";
@@ -82,15 +83,19 @@ async function runExec(
 ): Promise<void> {
   peer.activity.touch();
   const marks: CommandMarks = { exec: performance.now() };
+  const resolved = resolveLine(commandLine);
+  const held = holdAhead(peer.ctx, resolved);
   const user = await findUserBySshKey(peer.ctx, peer.key.line);
   marks.user = performance.now();
   if (!user) {
+    letGo(held);
     io.discardInput();
     log("info", "ssh command refused: key not registered", { remote_addr: peer.remote });
     await io.err(unregisteredRefusal(peer.ctx, peer.fingerprint));
     return io.finish(1);
   }
   if (peer.activity.busy >= MAX_COMMANDS_PER_CONNECTION) {
+    letGo(held);
     io.discardInput();
     await io.err("error: too many commands running on this connection\n");
     return io.finish(1);
@@ -98,7 +103,7 @@ async function runExec(
   const release = peer.activity.hold();
   const started = performance.now();
   try {
-    const status = await runCommand(peer.ctx, user, io, commandLine, env, marks);
+    const status = await runCommand({ ctx: peer.ctx, user, io, env, marks, held }, resolved);
     logSession(peer, user.username, commandLine, status, started, marks);
     io.finish(status);
   } finally {
@@ -106,21 +111,57 @@ async function runExec(
   }
 }
 
-/** Runs one command line for `user`; reports failures as one `error:` line on stderr. */
-async function runCommand(
+/** A command line's command and arguments, or why it names none (reported by runCommand). */
+function resolveLine(commandLine: string): ResolvedCommand | UsageError | UnknownCommandError {
+  try {
+    return resolveCommand(splitCommandLine(commandLine));
+  } catch (err) {
+    if (err instanceof UsageError || err instanceof UnknownCommandError) return err;
+    throw err;
+  }
+}
+
+/**
+ * Starts finding and holding the repository the command names, before its caller is known: the
+ * user's look-up and the repository's then take one database round trip between them, not two.
+ * A failure (no such repository, a malformed name) is left for the command to report, and only
+ * once the caller is known to be registered.
+ */
+function holdAhead(
   ctx: Signet,
-  user: UserRow,
-  io: ChannelIO,
-  commandLine: string,
-  env: Record<string, string>,
-  marks: CommandMarks,
+  resolved: ReturnType<typeof resolveLine>,
+): Promise<HeldRepo> | undefined {
+  if (resolved instanceof Error) return undefined;
+  let path: RepoPath | null | undefined;
+  try {
+    path = resolved.command.repoToHold?.(resolved.args);
+  } catch {
+    return undefined; // the command's own check reports it
+  }
+  if (!path) return undefined;
+  const held = findAndHoldRepo(ctx, path.owner, path.name);
+  held.catch(() => {}); // awaited (and reported) by the command, or dropped by letGo
+  return held;
+}
+
+/** Releases a repository held ahead for a command that will not run. */
+function letGo(held: Promise<HeldRepo> | undefined): void {
+  held?.then((h) => h.release(), () => {});
+}
+
+/** Runs one command for `inv.user`; reports failures as one `error:` line on stderr. */
+async function runCommand(
+  inv: Omit<Invocation, "args">,
+  resolved: ReturnType<typeof resolveLine>,
 ): Promise<number> {
+  const { io } = inv;
   let status: number;
   let message: string;
   try {
-    const { command, args } = resolveCommand(splitCommandLine(commandLine));
+    if (resolved instanceof Error) throw resolved;
+    const { command, args } = resolved;
     if (!command.readsInput) io.discardInput();
-    return await command.run({ ctx, user, args, env, io, marks });
+    return await command.run({ ...inv, args });
   } catch (err) {
     io.discardInput();
     if (err instanceof UsageError) {

@@ -24,7 +24,7 @@ export interface CommandMarks {
   exec: number;
   /** The user behind the key was looked up. */
   user?: number;
-  /** The repository was found and held (git commands). */
+  /** The repository was found and held (git commands; begun beside the user's look-up). */
   held?: number;
   /** git was spawned. */
   spawned?: number;

@@ -16,7 +16,7 @@ import { isCloneRequest } from "../../domain/clone_cache.ts";
 import { answerClone } from "../../domain/clones.ts";
 import { isProtocolV2 } from "../../domain/git.ts";
 import { type RequestPiece, RequestSplitter } from "../v2_requests.ts";
-import { expectArgs, type Invocation, type SshCommand } from "./types.ts";
+import { expectArgs, type HeldRepo, type Invocation, type SshCommand } from "./types.ts";
 
 /** The SSH command that runs `service` on the repository named by its one argument. */
 export function gitCommand(service: GitService): SshCommand {
@@ -24,11 +24,10 @@ export function gitCommand(service: GitService): SshCommand {
     usage: `${service} '<owner>/<repo>.git'`,
     summary: isPush(service) ? "push (owner only)" : "clone, fetch or archive",
     readsInput: true,
+    repoToHold: (args) => args.length === 1 ? parseRepoPath(args[0]) : null,
     async run(inv) {
-      expectArgs(inv, command, 1, 1);
-      const path = parseRepoPath(inv.args[0]);
       // The repository stays while git runs: a delete (on any instance) waits, or refused us.
-      const { repo, release } = await findAndHoldRepo(inv.ctx, path.owner, path.name);
+      const { repo, release } = await (inv.held ?? holdNamedRepo(inv, command));
       inv.marks.held = performance.now();
       let code: number;
       const started = performance.now();
@@ -58,6 +57,13 @@ export function gitCommand(service: GitService): SshCommand {
     },
   };
   return command;
+}
+
+/** Checks the one argument, then finds and holds the repository it names. */
+function holdNamedRepo(inv: Invocation, command: SshCommand): Promise<HeldRepo> {
+  expectArgs(inv, command, 1, 1);
+  const path = parseRepoPath(inv.args[0]);
+  return findAndHoldRepo(inv.ctx, path.owner, path.name);
 }
 
 /**

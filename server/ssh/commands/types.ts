@@ -1,7 +1,8 @@
 /** What every SSH command receives and how it reports a wrong invocation. */
 import type { CommandMarks } from "../timeline.ts";
 import type { UserRow } from "../../../db/users.ts";
-import { parseRepoPath } from "../../../protocol/names.ts";
+import type { RepoRow } from "../../../db/repos.ts";
+import { parseRepoPath, type RepoPath } from "../../../protocol/names.ts";
 import type { Signet } from "../../context.ts";
 import type { ChannelIO } from "../io.ts";
 
@@ -17,6 +18,17 @@ export interface Invocation {
   io: ChannelIO;
   /** When the command reached each step (for the log's phases); commands may add theirs. */
   marks: CommandMarks;
+  /**
+   * The repository the command names (`SshCommand.repoToHold`), found and held since the exec
+   * request arrived, beside the user's look-up; the command owns it (releases it).
+   */
+  held?: Promise<HeldRepo>;
+}
+
+/** A repository found and held (see findAndHoldRepo): it stays until `release`. */
+export interface HeldRepo {
+  repo: RepoRow;
+  release: () => void;
 }
 
 /** An SSH command: one file under server/ssh/commands/ each. */
@@ -27,6 +39,12 @@ export interface SshCommand {
   summary: string;
   /** True when the command reads the channel's input; otherwise input is discarded. */
   readsInput?: boolean;
+  /**
+   * The repository these arguments name, which `run` would find and hold first; null when they
+   * name none. Throws on a malformed name (`run` reports it). The session starts holding it while
+   * it looks up the caller, so the two database reads overlap (docs/decisions/ssh.md).
+   */
+  repoToHold?(args: string[]): RepoPath | null;
   /** Runs the command; resolves to the exit status. Throw DomainError or UsageError on failure. */
   run(inv: Invocation): Promise<number>;
 }

@@ -4,7 +4,7 @@ import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert
 import { createRepo, createUser, login, makeKey } from "../../../testing/accounts.ts";
 import { run, runOk } from "../../../testing/run.ts";
 import { serverTest, tempHome } from "../../helpers/server.ts";
-import { gitSshEnv, ssh } from "../../helpers/ssh.ts";
+import { gitSshEnv, ssh, sshOptions } from "../../helpers/ssh.ts";
 import { commitFile } from "../../helpers/git.ts";
 
 serverTest("git over SSH", {}, async (server, t) => {
@@ -113,6 +113,31 @@ serverTest("git over SSH", {}, async (server, t) => {
     assertStringIncludes(push.stderr, "is not registered with any account");
     assertEquals(await Deno.stat(`${home}/stranger`).catch(() => null), null);
   });
+
+  await t.step(
+    "an unregistered key learns nothing of the repository and holds nothing of it",
+    async () => {
+      // The session finds and holds the named repository while it looks up the key's user.
+      await createRepo(server, await login(server, alice), "held-ahead");
+      for (const target of ["alice/held-ahead.git", "alice/never-made.git"]) {
+        const r = await ssh(server.sshPort, stranger, `git-upload-pack '${target}'`);
+        assertEquals(r.code, 1, r.stderr);
+        assertStringIncludes(r.stderr, "is not registered with any account");
+        assert(!r.stderr.includes("not found"), r.stderr);
+      }
+      // Held ahead and never let go, the repository could not be deleted: the delete would wait.
+      const del = await run("timeout", [
+        "20",
+        "ssh",
+        ...sshOptions(server.sshPort, alice.key),
+        "-T",
+        "git@127.0.0.1",
+        "repo delete held-ahead",
+      ]);
+      assertEquals(del.code, 0, `the delete waited or failed: ${del.stderr}`);
+      assertEquals(del.stdout, "Deleted alice/held-ahead\n");
+    },
+  );
 
   await t.step("errors before git runs: one line on stderr, nonzero exit", async () => {
     const cases: [string, number, string][] = [
