@@ -5,6 +5,7 @@
  * DENORT_BIN names a local copy. Without network, the download failure is explained, not dumped.
  */
 import { builtSourceHash, uiSourceHash } from "./ui/source_hash.ts";
+import { ON_DEMAND_MODULES } from "./on_demand.ts";
 
 const rootUrl = new URL("./", import.meta.url);
 const root = decodeURIComponent(rootUrl.pathname);
@@ -42,8 +43,9 @@ if ((await builtSourceHash(rootUrl)) === (await uiSourceHash(rootUrl))) {
 }
 const denort = Deno.env.get("DENORT_BIN");
 if (denort) console.error(`compile: using Deno runtime from DENORT_BIN=${denort}`);
-// The connection guard and the WAL checkpointer run in Web Workers, and the guard imports the
-// registry's reads by URL: `deno compile` includes such modules only when named. stderr is read
+// The connection guard and the WAL checkpointer run in Web Workers, the guard imports the
+// registry's reads by URL, and main.ts loads the server by name (on_demand.ts): `deno compile`
+// includes such modules only when named. stderr is read
 // here so that a failed runtime download becomes advice.
 const child = new Deno.Command(Deno.execPath(), {
   args: [
@@ -56,6 +58,7 @@ const child = new Deno.Command(Deno.execPath(), {
     "server/registry/http/guard_registry_reads.ts",
     "--include",
     "db/checkpoint_worker.ts",
+    ...Object.values(ON_DEMAND_MODULES).flatMap((module) => ["--include", module]),
     "--output",
     output,
     "main.ts",

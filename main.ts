@@ -1,8 +1,8 @@
 /**
  * The `signet` executable: the first argument picks the job. Only the client commands are imported
  * up front: the server (`serve`, `backup`, `restore`, `db`) and the bot registry client, which pulls in
- * the registry's zod schemas, load when their command runs, so the git credential helper (run by
- * every `git push`) loads none of them (bench/cli_startup.ts measures its start-up).
+ * the registry's zod schemas, load when their command runs (on_demand.ts), so the git credential
+ * helper (run by every `git push`) loads none of them (bench/cli_startup.ts measures its start-up).
  */
 import {
   clientCommandSummaries,
@@ -10,6 +10,7 @@ import {
   findClientCommand,
   runClientCommand,
 } from "./client/cli/index.ts";
+import { loadOnDemand } from "./on_demand.ts";
 
 /** Version of this build. */
 export const VERSION = "0.1.0";
@@ -63,12 +64,12 @@ export async function main(args: string[]): Promise<number> {
   switch (command) {
     case "serve": {
       if (rest.includes("--help") || rest.includes("-h")) {
-        console.log((await import("./server/config.ts")).serveHelp());
+        console.log((await loadOnDemand("serverConfig")).serveHelp());
         return 0;
       }
       defaultDataDirFromSource();
-      const { ConfigError } = await import("./server/config.ts");
-      const { startServer } = await import("./server/serve.ts");
+      const { ConfigError } = await loadOnDemand("serverConfig");
+      const { startServer } = await loadOnDemand("serve");
       let server;
       try {
         server = await startServer();
@@ -82,18 +83,18 @@ export async function main(args: string[]): Promise<number> {
       return await untilSignal(() => server.close());
     }
     case "bot": {
-      const { runBotCommand } = await import("./client/bot_cli.ts");
+      const { runBotCommand } = await loadOnDemand("botCli");
       return await runBotCommand(rest);
     }
     case "backup":
     case "restore": {
       defaultDataDirFromSource();
-      const { backupCommand } = await import("./server/ops/commands.ts");
+      const { backupCommand } = await loadOnDemand("ops");
       return await backupCommand(command, rest);
     }
     case "db": {
       defaultDataDirFromSource();
-      const { dbCommand } = await import("./server/ops/db_copy.ts");
+      const { dbCommand } = await loadOnDemand("dbCopy");
       return await dbCommand(rest);
     }
     case "version":
@@ -147,11 +148,11 @@ function untilSignal(shutdown: () => Promise<void>): Promise<number> {
 /** `signet help [command]`. */
 async function help(topic: string | undefined): Promise<number> {
   if (topic === undefined) console.log(USAGE);
-  else if (topic === "serve") console.log((await import("./server/config.ts")).serveHelp());
+  else if (topic === "serve") console.log((await loadOnDemand("serverConfig")).serveHelp());
   else if (topic === "db") {
-    console.log((await import("./server/ops/db_copy.ts")).DB_USAGE.trimEnd());
+    console.log((await loadOnDemand("dbCopy")).DB_USAGE.trimEnd());
   } else if (["version", "help", "backup", "restore"].includes(topic)) console.log(USAGE);
-  else if (topic === "bot") console.log((await import("./client/bot_cli.ts")).BOT_USAGE);
+  else if (topic === "bot") console.log((await loadOnDemand("botCli")).BOT_USAGE);
   else {
     const client = findClientCommand(topic);
     if (!client) {

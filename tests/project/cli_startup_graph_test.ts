@@ -1,0 +1,53 @@
+/**
+ * What `deno run main.ts <client command>` prepares before it runs anything: the modules main.ts
+ * reaches through code imports, literal dynamic imports included (deno resolves those at start
+ * too). The server and its storage must not be among them: the credential helper starts on every
+ * `git push` (on_demand.ts, docs/decisions/client-cli.md).
+ */
+import { assert, assertEquals } from "../helpers/assert.ts";
+
+const ROOT = new URL("../../", import.meta.url);
+
+interface InfoModule {
+  specifier: string;
+  dependencies?: { code?: { specifier?: string } }[];
+}
+
+/** The modules `entry` reaches through code (not type-only) imports, static or dynamic. */
+async function codeGraph(entry: string): Promise<Set<string>> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", "--config", "deno.json", entry],
+    cwd: ROOT,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert(out.success, new TextDecoder().decode(out.stderr));
+  const info = JSON.parse(new TextDecoder().decode(out.stdout));
+  const modules = new Map<string, InfoModule>(
+    (info.modules as InfoModule[]).map((m) => [m.specifier, m]),
+  );
+  const seen = new Set<string>();
+  const stack: string[] = [...info.roots];
+  while (stack.length) {
+    const specifier = stack.pop()!;
+    if (seen.has(specifier)) continue;
+    seen.add(specifier);
+    for (const dep of modules.get(specifier)?.dependencies ?? []) {
+      if (dep.code?.specifier) stack.push(dep.code.specifier);
+    }
+  }
+  return seen;
+}
+
+Deno.test("a client command's start prepares no server module and no npm package but one", async () => {
+  const graph = await codeGraph("main.ts");
+  const root = ROOT.href;
+  const local = [...graph].filter((s) => s.startsWith(root)).map((s) => s.slice(root.length));
+  assert(local.includes("client/credential_helper.ts"), local.join("\n"));
+  assertEquals(local.filter((path) => /^(server|db|ui)\//.test(path)), []);
+  assertEquals(
+    [...graph].filter((s) => s.startsWith("npm:")).length <= 1,
+    true,
+    [...graph].join("\n"),
+  );
+});
