@@ -85,7 +85,7 @@ export async function credentialGet(input: CredentialAttrs): Promise<HelperResul
       token = (await obtainToken(api, user, signer)).token;
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) {
-        const fp = fingerprint(signer.publicKey.blob);
+        const fp = await fingerprint(signer.publicKey.blob);
         const who = storedUser && storedUser !== user
           ? ` (you are logged in as ${storedUser})`
           : "";

@@ -69,7 +69,7 @@ export async function login(
     result = await obtainToken(session.api, username, signer);
   } catch (err) {
     if (!(err instanceof ApiError && err.status === 401)) throw err;
-    const fp = fingerprint(signer.publicKey.blob);
+    const fp = await fingerprint(signer.publicKey.blob);
     throw new CliError(
       `cannot log in as ${username} on ${session.host} with key ${fp}: ${err.message} ` +
         `(is ${username} registered there with this key?)`,

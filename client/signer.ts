@@ -130,7 +130,7 @@ async function agentSigner(
     agent = await AgentClient.connect(socket);
     const ids = await agent.identities();
     if (!ids.some((id) => bytesEqual(id.blob, publicKey.blob))) {
-      return `the agent does not hold ${fingerprint(publicKey.blob)}`;
+      return `the agent does not hold ${await fingerprint(publicKey.blob)}`;
     }
   } catch (err) {
     if (err instanceof AgentError) return err.message;

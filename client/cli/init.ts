@@ -52,7 +52,7 @@ When the key is missing, offers to create one with ssh-keygen (on a terminal);
     const pub = await readPublicKey(path).catch((err) => {
       throw new CliError((err as Error).message);
     });
-    console.log(`SSH key: ${path} (${fingerprint(pub.key.blob)})`);
+    console.log(`SSH key: ${path} (${await fingerprint(pub.key.blob)})`);
     const stored = sameHost ? config.username : undefined;
     console.log(
       stored

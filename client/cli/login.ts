@@ -32,7 +32,7 @@ ssh-agent signs, else ssh-keygen -Y sign (which asks for the passphrase).`,
     if (!username && isInteractive()) username = await ask("Username: ");
     if (!username) throw new UsageError("no username given: signet login <username>");
     const { user, signer } = await login(session, username);
-    const fp = fingerprint(signer.publicKey.blob);
+    const fp = await fingerprint(signer.publicKey.blob);
     console.log(
       `Logged in as ${user.username} on ${session.host} (key ${fp} via ${signer.method})`,
     );

@@ -47,7 +47,7 @@ Asks for a missing username or invite code when run on a terminal.`,
     const user = await session.api.signup(username, pub.line, invite);
     await remember(session, user.username);
     console.log(
-      `Registered ${user.username} on ${session.host} with key ${fingerprint(pub.key.blob)}`,
+      `Registered ${user.username} on ${session.host} with key ${await fingerprint(pub.key.blob)}`,
     );
     console.log("Next: signet login");
     return 0;

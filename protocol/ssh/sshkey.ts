@@ -1,6 +1,5 @@
 /** Parsing of OpenSSH `ssh-ed25519` public key lines. */
 import { decodeBase64, encodeBase64 } from "../secrets.ts";
-import { sha256 } from "@noble/hashes/sha2.js";
 import { wire, WireReader } from "./sshwire.ts";
 
 /** A parsed ed25519 public key. */
@@ -50,6 +49,7 @@ export function ed25519Blob(raw: Uint8Array): Uint8Array {
 }
 
 /** The `SHA256:…` fingerprint of a key blob, as `ssh-keygen -lf` prints it. */
-export function fingerprint(blob: Uint8Array): string {
-  return `SHA256:${encodeBase64(sha256(blob)).replace(/=+$/, "")}`;
+export async function fingerprint(blob: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", blob as BufferSource));
+  return `SHA256:${encodeBase64(digest).replace(/=+$/, "")}`;
 }

@@ -7,5 +7,5 @@ import { runOk } from "../../testing/run.ts";
 Deno.test("fingerprint: what ssh-keygen -lf prints", async () => {
   const key = await makeKey("fp");
   const out = await runOk("ssh-keygen", ["-lf", `${key.privatePath}.pub`]);
-  assertEquals(fingerprint(parsePublicKeyLine(key.publicLine).blob), out.split(" ")[1]);
+  assertEquals(await fingerprint(parsePublicKeyLine(key.publicLine).blob), out.split(" ")[1]);
 });

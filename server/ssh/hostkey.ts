@@ -41,7 +41,7 @@ export async function loadOrCreateHostKey(path: string): Promise<HostKey> {
   }
   const publicLine = await derivePublicLine(path);
   const key = parsePublicKeyLine(publicLine);
-  return { privateKey, fingerprint: fingerprint(key.blob), generated };
+  return { privateKey, fingerprint: await fingerprint(key.blob), generated };
 }
 
 /** Runs ssh-keygen to write a new ed25519 key at `path` (and its `.pub`). */

@@ -19,7 +19,7 @@ Deno.test("host keys created at once on one path end as one key, with nothing le
     assertEquals([again.fingerprint, again.generated], [keys[0].fingerprint, false]);
     // The .pub beside it is the published key's.
     const pub = parsePublicKeyLine((await Deno.readTextFile(`${path}.pub`)).trim());
-    assertEquals(fingerprint(pub.blob), again.fingerprint);
+    assertEquals(await fingerprint(pub.blob), again.fingerprint);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

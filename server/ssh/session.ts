@@ -25,7 +25,8 @@ export const MAX_COMMANDS_PER_CONNECTION = 10;
 export interface Peer {
   ctx: Signet;
   key: Ed25519PublicKey;
-  fingerprint: string;
+  /** The key's `SHA256:…` fingerprint (computed once, for the messages that name it). */
+  fingerprint: Promise<string>;
   remote: string;
   activity: ActivityTimer;
   /** Resolves when the connection is gone. */
@@ -91,7 +92,7 @@ async function runExec(
     letGo(held);
     io.discardInput();
     log("info", "ssh command refused: key not registered", { remote_addr: peer.remote });
-    await io.err(unregisteredRefusal(peer.ctx, peer.fingerprint));
+    await io.err(unregisteredRefusal(peer.ctx, await peer.fingerprint));
     return io.finish(1);
   }
   if (peer.activity.busy >= MAX_COMMANDS_PER_CONNECTION) {

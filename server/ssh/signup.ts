@@ -16,7 +16,7 @@ export const MAX_SIGNUP_ANSWERS = 10;
 export interface SignupPeer {
   ctx: Signet;
   key: Ed25519PublicKey;
-  fingerprint: string;
+  fingerprint: Promise<string>;
   remote: string;
 }
 
@@ -31,7 +31,7 @@ export async function runSignup(
 ): Promise<number> {
   const { ctx } = peer;
   const reader = new LineReader(io, onInput);
-  await io.out(intro(peer));
+  await io.out(intro(peer, await peer.fingerprint));
   let username: string | null = null;
   for (let answers = 0; answers < MAX_SIGNUP_ANSWERS; answers++) {
     if (username === null) {
@@ -86,10 +86,10 @@ export async function runSignup(
   return 1;
 }
 
-function intro(peer: SignupPeer): string {
+function intro(peer: SignupPeer, fingerprint: string): string {
   const ssh = sshCommandLine(peer.ctx).replace(/^ssh /, "ssh -i <key file> -o IdentitiesOnly=yes ");
   return `Welcome to Signet!\n\n` +
-    `This SSH key (${peer.fingerprint}) is not registered yet. Create an account for it now;\n` +
+    `This SSH key (${fingerprint}) is not registered yet. Create an account for it now;\n` +
     `you need an invite code from an administrator. Press Ctrl-C to cancel.\n` +
     `If you already have an account, connect with its key instead:\n  ${ssh}\n\n`;
 }

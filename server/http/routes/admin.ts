@@ -67,11 +67,11 @@ export function adminRoutes(ctx: Signet): Hono {
     });
   });
 
-  const userView = ({ public_key, ...u }: UserSummaryRow) => ({
+  const userView = async ({ public_key, ...u }: UserSummaryRow) => ({
     id: u.id,
     username: u.username,
     public_key,
-    fingerprint: fingerprint(parsePublicKeyLine(public_key).blob),
+    fingerprint: await fingerprint(parsePublicKeyLine(public_key).blob),
     created_at: u.created_at,
     repo_count: u.repo_count,
   });
@@ -80,7 +80,7 @@ export function adminRoutes(ctx: Signet): Hono {
     const params = parseUserListParams((n) => c.req.query(n));
     const page = await pageUsers(ctx, params);
     return c.json({
-      users: page.rows.map(userView),
+      users: await Promise.all(page.rows.map(userView)),
       ...pageView(page, params),
       q: params.words.join(" "),
     });
@@ -94,7 +94,7 @@ export function adminRoutes(ctx: Signet): Hono {
       ctx.store.invites.findUsedBy(user.id),
     ]);
     return c.json({
-      user: userView(user),
+      user: await userView(user),
       tokens,
       invite: invite ? { code: invite.code, created_at: invite.created_at } : null,
     });
