@@ -57,7 +57,7 @@ const child = new Deno.Command(Deno.execPath(), {
     "--include",
     "server/registry/http/guard_registry_reads.ts",
     "--include",
-    "db/checkpoint_worker.ts",
+    "db/sqlite/checkpoint_worker.ts",
     ...Object.values(ON_DEMAND_MODULES).flatMap((module) => ["--include", module]),
     "--output",
     output,

@@ -51,3 +51,15 @@ Deno.test("a client command's start prepares no server module and no npm package
     [...graph].join("\n"),
   );
 });
+
+Deno.test("every module compile.ts names for `deno compile --include` exists", async () => {
+  const source = await Deno.readTextFile(new URL("compile.ts", ROOT));
+  const named = [...source.matchAll(/"--include",\s*"([^"]+)"/g)].map((m) => m[1]);
+  assert(named.length >= 3, source);
+  const { ON_DEMAND_MODULES } = await import("../../on_demand.ts");
+  const missing: string[] = [];
+  for (const path of [...named, ...Object.values(ON_DEMAND_MODULES)]) {
+    if (!await Deno.stat(new URL(path, ROOT)).catch(() => null)) missing.push(path);
+  }
+  assertEquals(missing, []);
+});
