@@ -38,10 +38,7 @@ export class Api {
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (err) {
-      const why = err instanceof DOMException && err.name === "TimeoutError"
-        ? `no answer within ${TIMEOUT_MS / 1000}s`
-        : (err as Error).message;
-      throw new ApiError(0, `cannot reach ${this.host}: ${why}`);
+      throw new ApiError(0, `cannot reach ${this.host}: ${unreachableReason(err)}`);
     }
     const text = await res.text();
     let body: unknown;
@@ -153,4 +150,21 @@ export class Api {
 
 function repoPath(owner: string, name: string): string {
   return `${encodeURIComponent(owner)}/${encodeURIComponent(name)}`;
+}
+
+/**
+ * Why a request got no answer, in the words of the failure underneath: Deno's fetch says only
+ * "fetch failed" and keeps the reason (connection refused, a name that does not resolve, a
+ * certificate) in its `cause`.
+ */
+export function unreachableReason(err: unknown): string {
+  if (err instanceof DOMException && err.name === "TimeoutError") {
+    return `no answer within ${TIMEOUT_MS / 1000}s`;
+  }
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause.message : "";
+  // e.g. "error sending request for url (…): client error (Connect): tcp connect error:
+  // Connection refused (os error 111)"
+  const detail = /client error \([^)]*\): (.*)$/.exec(cause)?.[1] ?? cause;
+  const reason = detail.replace(/^tcp connect error: /, "").replace(/ \(os error \d+\)$/, "");
+  return reason || (err instanceof Error ? err.message : String(err));
 }

@@ -1,5 +1,6 @@
 /** `signet bot …`: manage bot identities in the registry from the shell, via client/registry.ts. */
 import { type FlagSpec, parseArgs, type ParsedArgs, usageFailure } from "./args.ts";
+import { unreachableReason } from "./api.ts";
 import { clientEnv } from "./env.ts";
 import { environment, helpText } from "./cli/help.ts";
 import { UsageError } from "./errors.ts";
@@ -185,7 +186,7 @@ export async function runBotCommand(args: string[]): Promise<number> {
       return 1;
     }
     if (err instanceof TypeError && /fetch|connect/i.test(err.message)) {
-      console.error(`signet bot ${command}: cannot reach the registry: ${err.message}`);
+      console.error(`signet bot ${command}: cannot reach the registry: ${unreachableReason(err)}`);
       return 1;
     }
     throw err;

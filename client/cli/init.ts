@@ -48,11 +48,14 @@ When the key is missing, offers to create one with ssh-keygen (on a terminal);
     console.log(`Host: ${host}${reachable ? "" : " (not reachable right now)"}`);
 
     const path = keyPath();
-    if (!(await pathExists(path))) await createKey(path, flags["create-key"] === true);
+    const force = flags["create-key"] === true;
+    const created = !(await pathExists(path));
+    if (created) await createKey(path, force);
     const pub = await readPublicKey(path).catch((err) => {
       throw new CliError((err as Error).message);
     });
-    console.log(`SSH key: ${path} (${await fingerprint(pub.key.blob)})`);
+    const made = created ? (force ? ", created now without a passphrase" : ", created now") : "";
+    console.log(`SSH key: ${path} (${await fingerprint(pub.key.blob)})${made}`);
     const stored = sameHost ? config.username : undefined;
     console.log(
       stored

@@ -141,7 +141,7 @@ serverTest("signet client commands", {}, async (server, t) => {
       { expect: "passphrase again", reply: "" },
     ], { env: user.env, cwd: user.home });
     assert.equal(r.code, 0, r.output);
-    assert.match(r.output, /SSH key: .*id_ed25519 \(SHA256:/);
+    assert.match(r.output, /SSH key: .*id_ed25519 \(SHA256:.*\), created now/);
     const pub = await Deno.readTextFile(`${user.home}/.ssh/id_ed25519.pub`);
     assert.match(pub, /^ssh-ed25519 /);
   });

@@ -19,8 +19,13 @@ serverTest("signet client: from init to a pushed commit another clone sees", {},
   // init: stores the host, creates the missing key when asked to.
   const init = await signetOk(alice, ["init", "--create-key"]);
   includes(init, `Host: ${server.httpUrl}`);
-  assert.match(init, /SSH key: .*\.ssh\/id_ed25519 \(SHA256:/);
+  assert.match(
+    init,
+    /SSH key: .*\.ssh\/id_ed25519 \(SHA256:.*\), created now without a passphrase\n/,
+  );
   assert.deepEqual((await Deno.stat(`${alice.home}/.ssh/id_ed25519`)).mode! & 0o777, 0o600);
+  // Run again, the key is the one already there.
+  assert.match(await signetOk(alice, ["init"]), /SSH key: .*\.ssh\/id_ed25519 \(SHA256:[^)]*\)\n/);
 
   // register with an invite: the username is stored, no token yet.
   const invite = await mintInvite(server);
