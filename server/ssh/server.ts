@@ -283,7 +283,10 @@ function handleConnection(
       log("info", "ssh idle timeout", { remote_addr: remote });
       client.end();
     });
-    peer = { ctx, key, fingerprint: fingerprint(key.blob), remote, activity, closed, timeline };
+    // Computed once, awaited only by the messages that name it (an unregistered key's).
+    const keyFingerprint = fingerprint(key.blob);
+    keyFingerprint.catch(() => {});
+    peer = { ctx, key, fingerprint: keyFingerprint, remote, activity, closed, timeline };
     client.on("session", (accept) => handleSession(peer!, accept));
   });
   client.on("close", () => {
