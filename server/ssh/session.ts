@@ -86,7 +86,13 @@ async function runExec(
   const marks: CommandMarks = { exec: performance.now() };
   const resolved = resolveLine(commandLine);
   const held = holdAhead(peer.ctx, resolved);
-  const user = await findUserBySshKey(peer.ctx, peer.key.line);
+  let user;
+  try {
+    user = await findUserBySshKey(peer.ctx, peer.key.line);
+  } catch (err) {
+    letGo(held); // e.g. the database is unreachable: the command will not run
+    throw err;
+  }
   marks.user = performance.now();
   if (!user) {
     letGo(held);
