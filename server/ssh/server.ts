@@ -8,7 +8,6 @@ import {
   DEFAULT_SSH_MAX_STARTUPS_PER_PREFIX,
 } from "../config.ts";
 import type { Signet } from "../context.ts";
-import { fingerprint } from "../../protocol/ssh/sshkey.ts";
 import { log } from "../log.ts";
 import { ActivityTimer } from "./activity.ts";
 import { authenticate, type AuthState, logAuthFailure, newAuthState } from "./auth.ts";
@@ -283,10 +282,7 @@ function handleConnection(
       log("info", "ssh idle timeout", { remote_addr: remote });
       client.end();
     });
-    // Computed once, awaited only by the messages that name it (an unregistered key's).
-    const keyFingerprint = fingerprint(key.blob);
-    keyFingerprint.catch(() => {});
-    peer = { ctx, key, fingerprint: keyFingerprint, remote, activity, closed, timeline };
+    peer = { ctx, key, remote, activity, closed, timeline };
     client.on("session", (accept) => handleSession(peer!, accept));
   });
   client.on("close", () => {

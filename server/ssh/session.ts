@@ -1,6 +1,6 @@
 /** One SSH session channel: env and pty requests, then an exec (command) or a shell. */
 import type { Signet } from "../context.ts";
-import type { Ed25519PublicKey } from "../../protocol/ssh/sshkey.ts";
+import { type Ed25519PublicKey, fingerprint } from "../../protocol/ssh/sshkey.ts";
 import { findUserBySshKey } from "../domain/accounts.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { gitProtocolEnv } from "../domain/git.ts";
@@ -25,8 +25,6 @@ export const MAX_COMMANDS_PER_CONNECTION = 10;
 export interface Peer {
   ctx: Signet;
   key: Ed25519PublicKey;
-  /** The key's `SHA256:…` fingerprint (computed once, for the messages that name it). */
-  fingerprint: Promise<string>;
   remote: string;
   activity: ActivityTimer;
   /** Resolves when the connection is gone. */
@@ -98,7 +96,7 @@ async function runExec(
     letGo(held);
     io.discardInput();
     log("info", "ssh command refused: key not registered", { remote_addr: peer.remote });
-    await io.err(unregisteredRefusal(peer.ctx, await peer.fingerprint));
+    await io.err(unregisteredRefusal(peer.ctx, await fingerprint(peer.key.blob)));
     return io.finish(1);
   }
   if (peer.activity.busy >= MAX_COMMANDS_PER_CONNECTION) {

@@ -4,7 +4,7 @@ import { DomainError } from "../../protocol/errors.ts";
 import { log } from "../log.ts";
 import { RateLimitError } from "../ratelimit.ts";
 import type { Signet } from "../context.ts";
-import type { Ed25519PublicKey } from "../../protocol/ssh/sshkey.ts";
+import { type Ed25519PublicKey, fingerprint } from "../../protocol/ssh/sshkey.ts";
 import type { ChannelIO } from "./io.ts";
 import { capabilities, sshCommandLine } from "./messages.ts";
 import { LineReader } from "./terminal.ts";
@@ -16,7 +16,6 @@ export const MAX_SIGNUP_ANSWERS = 10;
 export interface SignupPeer {
   ctx: Signet;
   key: Ed25519PublicKey;
-  fingerprint: Promise<string>;
   remote: string;
 }
 
@@ -31,7 +30,7 @@ export async function runSignup(
 ): Promise<number> {
   const { ctx } = peer;
   const reader = new LineReader(io, onInput);
-  await io.out(intro(peer, await peer.fingerprint));
+  await io.out(intro(peer, await fingerprint(peer.key.blob)));
   let username: string | null = null;
   for (let answers = 0; answers < MAX_SIGNUP_ANSWERS; answers++) {
     if (username === null) {
