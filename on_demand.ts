@@ -14,7 +14,7 @@ export const ON_DEMAND_MODULES = {
   ops: "./server/ops/commands.ts",
   dbCopy: "./server/ops/db_copy.ts",
   botCli: "./client/bot_cli.ts",
-} as const;
+} as const satisfies Record<keyof OnDemandExports, string>;
 
 /** What each on-demand module exports (type-only imports: nothing loads at start for these). */
 interface OnDemandExports {
