@@ -45,8 +45,8 @@ const denort = Deno.env.get("DENORT_BIN");
 if (denort) console.error(`compile: using Deno runtime from DENORT_BIN=${denort}`);
 // The connection guard and the WAL checkpointer run in Web Workers, the guard imports the
 // registry's reads by URL, and main.ts loads the server by name (on_demand.ts): `deno compile`
-// includes such modules only when named. stderr is read
-// here so that a failed runtime download becomes advice.
+// includes such modules only when named. stderr is read here so that a failed runtime download
+// becomes advice.
 const child = new Deno.Command(Deno.execPath(), {
   args: [
     "compile",

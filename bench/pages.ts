@@ -1,11 +1,11 @@
 /**
  * The public registry pages (issue 27), at 100,000 bots seeded as the registry workloads seed
  * them (bench/load/seed_registry.ts): the bytes each page costs on the wire (asked for as Chromium
- * asks: gzip, deflate, br), and with the files a first visit loads, the server's time for the landing page and a bot page (wrk, one connection, HTML with
- * gzip), and the first contentful paint in headless Chromium on loopback (a fresh browser context
- * per load: nothing cached; and repeat visits). Goals: every page ≤ 30 KB compressed, its first
- * visit included, ≤ 5 ms
- * server time, FCP ≤ 150 ms.
+ * asks: gzip, deflate, br), alone and with the files a first visit loads; the server's time for
+ * the landing page and a bot page (wrk, one connection, HTML with gzip); and the first contentful
+ * paint in headless Chromium on loopback (a fresh browser context per load: nothing cached; and
+ * repeat visits). Goals: every page ≤ 30 KB compressed, its first visit included, ≤ 5 ms server
+ * time, FCP ≤ 150 ms.
  *
  * `deno task bench --pages [--quick] [--out FILE] [--into FILE]`, or alone: `deno run -A
  * bench/pages.ts [--bots N] [--seconds N] [--loads N] [--out FILE] [--into FILE]`: prints the
@@ -52,7 +52,10 @@ function pages(bots: number): [string, string][] {
 /** What Chromium sends as Accept-Encoding (less zstd, which Signet does not send). */
 const CHROMIUM_ENCODINGS = "gzip, deflate, br";
 
-/** Bytes of `path` on the wire (compressed as the server gives it to Chromium) and as HTML, and its assets. */
+/**
+ * Bytes of `path` on the wire (compressed as the server gives it to Chromium) and as HTML, and its
+ * assets.
+ */
 async function wireBytes(
   base: string,
   path: string,
@@ -255,10 +258,10 @@ export function renderPages(
     "",
     `${fmt(bots)} seeded bots on SQLite; \`deno task bench --pages --into bench/RESULTS.md\` ` +
     `(bench/pages.ts; a full \`deno task bench\` rewrites this file without this section). ` +
-    `Bytes: the ` +
-    `page as Chromium asks for it (Accept-Encoding: ${CHROMIUM_ENCODINGS}: HTML comes in gzip, the hashed assets in Brotli); "first visit" adds the files it loads: a stylesheet ` +
-    `if not inline, its script and the app that script loads after the first paint (cached ` +
-    `for a year after). FCP: first contentful paint in headless Chromium on loopback, a fresh ` +
+    `Bytes: the page as Chromium asks for it (Accept-Encoding: ${CHROMIUM_ENCODINGS}: HTML ` +
+    `comes in gzip, the hashed assets in Brotli); "first visit" adds the files it loads: a ` +
+    `stylesheet if not inline, its script and the app that script loads after the first paint ` +
+    `(cached for a year after). FCP: first contentful paint in headless Chromium on loopback, a fresh ` +
     `context per load (nothing cached), and repeat visits (those files cached), the pages in turn, ` +
     `${loads} loads each after one warm-up: median (p90, min–max). Goals: ≤ ${PAGE_KB_GOAL} KB ` +
     `compressed, first visit included, FCP ≤ ${FCP_MS_GOAL} ms.`,

@@ -559,8 +559,8 @@ export function renderBreakdown(report: BenchReport): string[] {
     "SSH phases: `ident` TCP accept to the client's identification line; `handshake` from there " +
       "to authenticated (key exchange, then authentication; `auth` is the part spent in " +
       "Signet's own code); `to_exec` to the exec request; `user` the user look-up; `repo` the " +
-      "rest of finding and holding the repository (begun beside the user look-up); `spawn` to git started; `git` git's run; `finish` to the exit " +
-      "status. HTTP: `requests` per operation; `to_headers` the sum of their times to response " +
+      "rest of finding and holding the repository (begun beside the user look-up); `spawn` to " +
+      "git started; `git` git's run; `finish` to the exit status. HTTP: `requests` per operation; `to_headers` the sum of their times to response " +
       "headers; for git's POSTs `lookup` (repository and caller), `start` (reading the request, " +
       "a git slot, spawning) and `git` (its run, streamed).",
   );
