@@ -161,20 +161,22 @@ export const WORKLOADS: Workload[] = [
 ];
 
 /**
- * Runs every workload on every transport: `warmup` untimed runs, then `runs` timed ones
- * (FIXED_COST_RUNS_FACTOR times as many for a fixed-cost workload). Samples
+ * Runs every workload on every transport (a `fixedCostOnly` one: the fixed-cost workloads):
+ * `warmup` untimed runs, then `runs` timed ones (FIXED_COST_RUNS_FACTOR times as many for a
+ * fixed-cost workload). Samples
  * are appended to `out` as each workload finishes (so a later failure keeps the earlier ones).
  */
 export async function runGitWorkloads(
-  transports: Transport[],
+  all: Transport[],
   c: ClientContext,
   opts: { runs: number; warmup: number; only?: string[] },
   out: GitSample[],
 ): Promise<void> {
-  for (const t of transports) await Deno.mkdir(`${c.dir}/${t.id}`, { recursive: true });
+  for (const t of all) await Deno.mkdir(`${c.dir}/${t.id}`, { recursive: true });
   for (const w of WORKLOADS) {
     if (opts.only && !opts.only.includes(w.id)) continue;
     progress(`workload ${w.id}`);
+    const transports = all.filter((t) => w.fixedCost || !t.fixedCostOnly);
     const samples = new Map(transports.map((t) => [t.id, [] as Timing[]]));
     for (const t of transports) await w.setup?.(t, c);
     const total = opts.warmup + opts.runs * (w.fixedCost ? FIXED_COST_RUNS_FACTOR : 1);

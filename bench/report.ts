@@ -20,6 +20,7 @@ import {
   type EngineFigure,
   engineFigures,
   engineRatio,
+  floorRatios,
   has,
   med,
 } from "./results.ts";
@@ -110,6 +111,7 @@ export function renderReport(full: BenchReport): string {
   out.push(...renderEngines(full));
   out.push(...renderCluster(full));
   out.push(...renderMemory(report));
+  out.push(...renderStackLimit(report));
   out.push(...renderBreakdown(report));
 
   if (report.git.length) {
@@ -141,6 +143,8 @@ export function renderReport(full: BenchReport): string {
       ["signet-http", "file"],
       ["openssh", "file"],
       ["nginx", "file"],
+      ["signet-ssh", "thin-ssh"],
+      ["signet-http", "thin-http"],
     ];
     const present = pairs.filter(([a, b]) => has(report, a) && has(report, b));
     out.push("", "## Git workloads: ratios of medians", "");
@@ -221,6 +225,62 @@ export function renderReport(full: BenchReport): string {
  * Client-side CPU per workload, and the floor the client's own helper sets under the
  * `<= N x file://` goals: (file:// median + the helper's no-op CPU) / file:// median.
  */
+/**
+ * The fixed-cost workloads against the client floor, for the stack's thinnest server and for
+ * Signet: how much of the gap to the floor is the stack's (ssh2, Deno.serve, spawning git) and how
+ * much Signet's own work adds on top.
+ */
+function renderStackLimit(report: BenchReport): string[] {
+  const pairs = [["signet-ssh", "thin-ssh"], ["signet-http", "thin-http"]].filter(([a, b]) =>
+    has(report, a) && has(report, b)
+  );
+  if (!pairs.length) return [];
+  const workloads = [...new Set(report.git.map((g) => g.workload))].filter((w) =>
+    pairs.some(([, thin]) => med(report, w, thin) > 0)
+  );
+  const ratios = (r: number[]) =>
+    r.length
+      ? `${fmtRatio(median(r))} (${fmtRatio(Math.min(...r))}–${fmtRatio(Math.max(...r))})`
+      : "n/a";
+  /** Per run, `a`'s time over `b`'s (samples of one run come from the same rotation). */
+  const perRun = (w: string, a: string, b: string) => {
+    const sa = report.git.find((g) => g.workload === w && g.transport === a)?.samples ?? [];
+    const sb = report.git.find((g) => g.workload === w && g.transport === b)?.samples ?? [];
+    return sa.map((x, i) => x / sb[i]).filter(Number.isFinite);
+  };
+  const out = ["", "## The stack's limit: the thinnest server against the client floor", ""];
+  out.push(
+    "`thin-ssh` and `thin-http` are the thinnest git server Signet's stack allows " +
+      "(bench/baselines/thin_server.ts, one process): ssh2 with Signet's socket handling, and " +
+      "`Deno.serve`, each running git as Signet does (the same programs and server-side git " +
+      "configuration) with nothing else: no accounts, database, look-ups, limits, logs or " +
+      "connection guard. They ran the fixed-cost workloads interleaved with every other " +
+      "transport. Each cell is the median of the per-run ratios, lowest and highest run in " +
+      "brackets: to the client floor (file:// of the same run + the helper's no-op CPU), and " +
+      "Signet to the thin server (what Signet's own work adds).",
+    "",
+  );
+  out.push(table(
+    [
+      "workload",
+      ...pairs.flatMap(([signet, thin]) => [
+        `${thin} / floor`,
+        `${signet} / floor`,
+        `${signet} / ${thin}`,
+      ]),
+    ],
+    workloads.map((w) => [
+      w,
+      ...pairs.flatMap(([signet, thin]) => [
+        ratios(floorRatios(report, w, thin)),
+        ratios(floorRatios(report, w, signet)),
+        ratios(perRun(w, signet, thin)),
+      ]),
+    ]),
+  ));
+  return out;
+}
+
 function renderClientFloor(report: BenchReport, workloads: string[], ids: string[]): string[] {
   if (!workloads.some((w) => ids.some((id) => Number.isFinite(cpu(report, w, id))))) return [];
   const helpers = Object.entries(report.helpers ?? {});

@@ -67,7 +67,16 @@ export function cpu(report: BenchReport, workload: string, transport: string): n
  */
 export function clientFloor(report: BenchReport, workload: string, transport: string): number {
   const fileMs = med(report, workload, "file");
-  return (fileMs + (report.helpers?.[transport] ?? NaN)) / fileMs;
+  return (fileMs + (helperOf(report, transport) ?? NaN)) / fileMs;
+}
+
+/**
+ * The helper no-op CPU that sets `transport`'s floor: its own, or for the stack's limit
+ * (bench/baselines/thin.ts) Signet's on the same transport: the same client, key and algorithms.
+ */
+export function helperOf(report: BenchReport, transport: string): number | undefined {
+  const same = transport.replace(/^thin-/, "signet-");
+  return report.helpers?.[transport] ?? report.helpers?.[same];
 }
 
 /**
@@ -78,7 +87,7 @@ export function clientFloor(report: BenchReport, workload: string, transport: st
 export function floorRatios(report: BenchReport, workload: string, transport: string): number[] {
   const s = report.git.find((g) => g.workload === workload && g.transport === transport);
   const f = report.git.find((g) => g.workload === workload && g.transport === "file");
-  const helper = report.helpers?.[transport];
+  const helper = helperOf(report, transport);
   if (!s || !f || helper === undefined) return [];
   return s.samples.map((ms, i) => ms / (f.samples[i] + helper)).filter(Number.isFinite);
 }

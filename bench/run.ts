@@ -29,6 +29,7 @@ import { ensureGitAccount } from "./baselines/account.ts";
 import { startSshd } from "./baselines/sshd.ts";
 import { startNginx } from "./baselines/nginx.ts";
 import { fileTransport } from "./baselines/file.ts";
+import { startThin } from "./baselines/thin.ts";
 import {
   setupSignetRepos,
   signetHttp,
@@ -329,7 +330,8 @@ async function main(): Promise<number> {
   const loads: string[] = [];
   /** Runs one phase; a failure is recorded (and fails the bench) but the report is still written. */
   const phase = async (name: string, fn: () => Promise<void>) => {
-    loads.push(`${name} ${await loadAverage()}`);
+    const load = await loadAverage();
+    const began = performance.now();
     try {
       await fn();
     } catch (err) {
@@ -337,13 +339,11 @@ async function main(): Promise<number> {
       progress(msg);
       errors.push(msg);
       notes.push(`**${msg.split("\n")[0]}**`);
+    } finally {
+      loads.push(`${name} ${load} (${((performance.now() - began) / 1000).toFixed(0)} s)`);
     }
   };
   try {
-    // First, on a machine nothing of the bench has loaded yet.
-    await phase("memory at rest", async () => {
-      idleMemory = await measureIdleMemory(work, IDLE_JSON);
-    });
     // First, on a machine nothing of the bench has loaded yet.
     await phase("memory at rest", async () => {
       idleMemory = await measureIdleMemory(work, IDLE_JSON);
@@ -404,6 +404,20 @@ async function main(): Promise<number> {
     if (await signetSshUp(signet)) transports.push(signetSsh(signet, signetAccount));
     else notes.push("Signet's SSH server is not available in this build: SSH rows are missing.");
     transports.push(signetHttp(signet, signetAccount));
+
+    // The stack's limit: the thinnest server on Signet's stack, for the fixed-cost workloads.
+    await phase("the stack's limit", async () => {
+      progress("starting the thin server (the stack's limit)");
+      const root = `${work}/thin-repos`;
+      await Deno.mkdir(`${work}/thin`, { mode: 0o755 });
+      await Deno.mkdir(root, { mode: 0o755 });
+      for (const id of ["thin-ssh", "thin-http"]) {
+        await Deno.rename(await serve(id), `${root}/${id}`);
+      }
+      const thin = await startThin({ dir: `${work}/thin`, reposRoot: root, clientKey: key });
+      stops.push(() => thin[0].server!.stop());
+      transports.push(...thin);
+    });
 
     // The same server on PostgreSQL: one throwaway cluster for the run, a fresh database per
     // server; its transports run interleaved with the others in the git workloads.
@@ -558,9 +572,10 @@ async function main(): Promise<number> {
     quick: values.quick!,
     machine: {
       ...machine,
-      "load average (1 min, the bench's own processes included) as each phase began": loads.join(
-        ", ",
-      ),
+      "load average (1 min, the bench's own processes included) as each phase began, and the phase's time":
+        loads.join(
+          ", ",
+        ),
     },
     settings: {
       "small repository": `${mode.sizes.files} files, ${mode.sizes.commits} commits`,

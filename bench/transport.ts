@@ -9,7 +9,7 @@ export const REPO_NAMES: RepoName[] = ["small", "big", "scratch"];
 
 /** One transport under test (a baseline or Signet). */
 export interface Transport {
-  /** Short id used in tables: file, openssh, nginx, signet-ssh, signet-http. */
+  /** Short id used in tables: file, openssh, nginx, signet-ssh, signet-http, thin-ssh, thin-http. */
   id: string;
   /** Human description for RESULTS.md. */
   label: string;
@@ -27,6 +27,11 @@ export interface Transport {
    * runs, shown only in the report's "Storage engines" section. Absent: SQLite or a baseline.
    */
   engine?: "postgres";
+  /**
+   * Runs the fixed-cost workloads only (ls-remote, fetch and push of one commit): the stack's
+   * limit (bench/baselines/thin.ts), which no goal needs on the clones.
+   */
+  fixedCostOnly?: true;
 }
 
 /** Whether `t` is one of the PostgreSQL Signet transports of the engine comparison. */
