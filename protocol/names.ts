@@ -20,13 +20,18 @@ export function validateUsername(username: unknown): string {
 
 /**
  * Validates a repository name, stripping one optional `.git` suffix. Rejects `..`, leading `-`
- * or `.`, slashes, and anything outside the allowlist. Returns the bare name.
+ * or `.`, slashes, a name that still ends in `.git`, and anything outside the allowlist. Returns
+ * the bare name; validating it again returns it unchanged.
  */
 export function validateRepoName(input: unknown): string {
   if (typeof input !== "string") {
     throw new DomainError("invalid", "repository name must be a string");
   }
   const name = input.endsWith(".git") ? input.slice(0, -4) : input;
+  if (name.endsWith(".git")) {
+    // `a.git.git` would name `a.git` here and `a` once validated again: no name ends in `.git`.
+    throw new DomainError("invalid", "repository name must not end in '.git'");
+  }
   if (!REPO_NAME_PATTERN.test(name) || name.includes("..") || name.endsWith(".")) {
     throw new DomainError(
       "invalid",
