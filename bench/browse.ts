@@ -46,10 +46,11 @@ export interface BrowseOptions {
 export const BROWSE_SETTINGS: Record<"full" | "quick", BrowseOptions> = {
   full: {
     sizes: { files: 2000, commits: 200, blobBytes: 50 * 1024 * 1024 },
-    rounds: 5,
+    rounds: 3,
     // One second of one connection is hundreds of loads of most pages (the slowest, cgit's commit
-    // page of the 50 MB blob at 112 ms, still nine), five times over: enough for a median. Two
-    // seconds took the phase to six minutes of the run.
+    // page of the 50 MB blob at 112 ms, still nine), three times over: enough for a median, with
+    // Signet at 0.00-0.21x of cgit's medians. Two seconds took the phase to six minutes of the
+    // run; five rounds to three and a half.
     seconds: 1,
     loadConnections: 50,
     loadSeconds: 10,
