@@ -212,9 +212,16 @@ export function runOrder(transports: Transport[], run: number): Transport[] {
   for (const t of transports) {
     if (onPostgres(t) && transports.some((u) => !onPostgres(u) && u.id === twinOf(t))) continue;
     const pg = transports.find((u) => onPostgres(u) && twinOf(u) === t.id && u !== t);
-    units.push(pg ? (run % 2 ? [pg, t] : [t, pg]) : [t]);
+    units.push(pg ? [t, pg] : [t]);
   }
-  return units.flatMap((_, i) => units[(i + run) % units.length]);
+  // Which twin goes first flips every run; when the rotation's length is even, every rotation too
+  // (otherwise a pair would be at the same places whenever the same twin leads).
+  const rotations = units.length % 2 === 0 ? Math.floor(run / units.length) : 0;
+  const flip = (run + rotations) % 2 === 1;
+  return units.flatMap((_, i) => {
+    const unit = units[(i + run) % units.length];
+    return flip ? [...unit].reverse() : unit;
+  });
 }
 
 /**

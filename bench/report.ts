@@ -129,7 +129,8 @@ export function renderReport(full: BenchReport): string {
       "",
       `Timed runs per transport, after a warm-up: ${runs(false)}, and ${runs(true)} for the ` +
         `fixed-cost workloads (${[...fixedCost].join(", ")}: the machine's jitter is a larger ` +
-        `share of them); the transports' order rotated each run.`,
+        `share of them); the transports' order rotated each run, each PostgreSQL transport right ` +
+        "beside its SQLite twin.",
       "",
     );
     out.push(table(
@@ -222,10 +223,6 @@ export function renderReport(full: BenchReport): string {
 }
 
 /**
- * Client-side CPU per workload, and the floor the client's own helper sets under the
- * `<= N x file://` goals: (file:// median + the helper's no-op CPU) / file:// median.
- */
-/**
  * The fixed-cost workloads against the client floor, for the stack's thinnest server and for
  * Signet: how much of the gap to the floor is the stack's (ssh2, Deno.serve, spawning git) and how
  * much Signet's own work adds on top.
@@ -281,6 +278,10 @@ function renderStackLimit(report: BenchReport): string[] {
   return out;
 }
 
+/**
+ * Client-side CPU per workload, and the floor the client's own helper sets under the
+ * `<= N x file://` goals: (file:// median + the helper's no-op CPU) / file:// median.
+ */
 function renderClientFloor(report: BenchReport, workloads: string[], ids: string[]): string[] {
   if (!workloads.some((w) => ids.some((id) => Number.isFinite(cpu(report, w, id))))) return [];
   const helpers = Object.entries(report.helpers ?? {});

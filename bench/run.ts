@@ -330,6 +330,8 @@ async function main(): Promise<number> {
   const loads: string[] = [];
   /** Runs one phase; a failure is recorded (and fails the bench) but the report is still written. */
   const phase = async (name: string, fn: () => Promise<void>) => {
+    // Its place in the list is taken at once: phases that overlap stay in the order they began.
+    const slot = loads.push(name) - 1;
     const load = await loadAverage();
     const began = performance.now();
     try {
@@ -340,14 +342,17 @@ async function main(): Promise<number> {
       errors.push(msg);
       notes.push(`**${msg.split("\n")[0]}**`);
     } finally {
-      loads.push(`${name} ${load} (${((performance.now() - began) / 1000).toFixed(0)} s)`);
+      loads[slot] = `${name} ${load} (${((performance.now() - began) / 1000).toFixed(0)} s)`;
     }
   };
+  // The phases that overlap others: awaited before the work dir goes, even after a failure.
+  let atRest: Promise<void> = Promise.resolve();
+  let rested: Promise<void> = Promise.resolve();
   try {
     // First, before any server of the bench has run. Memory wants idle servers, not an idle
     // machine: the 25 s it waits overlap generating the repositories and starting the baselines,
     // and it is over before anything is timed.
-    const atRest = phase("memory at rest", async () => {
+    atRest = phase("memory at rest", async () => {
       idleMemory = await measureIdleMemory(work, IDLE_JSON);
     });
     progress(`generating repositories in ${work}`);
@@ -485,7 +490,7 @@ async function main(): Promise<number> {
         // The goals compare Signet with file:// alone. OpenSSH and nginx, context only and the
         // slowest (~35 s a round), run one round when asked (docs/decisions/performance-and-bench.md).
         const parallelTransports = transports.filter((t) =>
-          PARALLEL_GOAL_TRANSPORTS.has(t.id) || values["parallel-baselines"]
+          PARALLEL_GOAL_TRANSPORTS.has(t.id) || (values["parallel-baselines"] && !t.fixedCostOnly)
         );
         const rounds = new Map<string, ParallelResult[]>(
           parallelTransports.map((t) => [t.id, []]),
@@ -541,7 +546,7 @@ async function main(): Promise<number> {
     }
     // The bench's Signet is left alone from here; the 25 s it rests overlap the cluster phase,
     // whose servers are others.
-    const rested = phase("memory after the loads", async () => {
+    rested = phase("memory after the loads", async () => {
       afterLoad = await measureAfterLoad(signet);
     });
     if (!values["skip-cluster"]) {
@@ -564,6 +569,8 @@ async function main(): Promise<number> {
       });
     }
   } finally {
+    await atRest;
+    await rested;
     for (const stop of stops.reverse()) {
       await stop().catch((e) => console.error(`stop failed: ${e}`));
     }

@@ -30,7 +30,7 @@ export function validateRepoName(input: unknown): string {
   const name = input.endsWith(".git") ? input.slice(0, -4) : input;
   if (name.endsWith(".git")) {
     // `a.git.git` would name `a.git` here and `a` once validated again: no name ends in `.git`.
-    throw new DomainError("invalid", "repository name must not end in '.git'");
+    throw new DomainError("invalid", "repository name may end in '.git' at most once");
   }
   if (!REPO_NAME_PATTERN.test(name) || name.includes("..") || name.endsWith(".")) {
     throw new DomainError(

@@ -1,7 +1,9 @@
 /**
  * The thinnest git server Signet's stack allows, as a limit to measure Signet against: ssh2 for
- * SSH and `Deno.serve` for smart HTTP, each running git exactly as Signet does (the same programs,
- * the same server-side git configuration) and nothing else: no accounts or database, no look-ups,
+ * SSH (Signet's algorithms and socket handling) and `Deno.serve` for smart HTTP, each running git
+ * the way Signet does (the same commands, a cleared environment with the same server-side git
+ * configuration, and over HTTP the same cache of protocol v2 advertisements, which saves a git
+ * process per clone, fetch and ls-remote) and nothing else: no accounts or database, no look-ups,
  * no limits, no logging, no connection guard. One key is accepted over SSH (its signature checked);
  * HTTP is anonymous, pushes included. Repositories are paths under the root directory it is given.
  *
@@ -14,6 +16,7 @@ import { spawn } from "node:child_process";
 import { Buffer } from "node:buffer";
 import { coalesceWrites } from "../../server/ssh/write_coalescer.ts";
 import { holdKexInitUntilPeerSpeaks } from "../../server/ssh/kexinit_hold.ts";
+import { ALGORITHMS } from "../../server/ssh/algorithms.ts";
 import type { AuthContext, Connection, ServerChannel, Session } from "../../server/ssh/ssh2.ts";
 
 const [root, hostKeyPath, authorizedLine] = Deno.args;
@@ -44,16 +47,54 @@ function gitEnv(protocol: string | null): Record<string, string> {
 }
 
 /** `git-upload-pack` or `git-receive-pack` and a repository path inside the root, or null. */
-function parseGitCommand(service: string, path: string): { program: string; dir: string } | null {
+function parseGitCommand(
+  service: string,
+  path: string,
+): { service: string; program: string; dir: string } | null {
   if (service !== "git-upload-pack" && service !== "git-receive-pack") return null;
   if (path.includes("..")) return null;
-  return { program: `${execPath}/${service}`, dir: `${root}/${path.replace(/^\/+/, "")}` };
+  return { service, program: `${execPath}/${service}`, dir: `${root}/${path.replace(/^\/+/, "")}` };
+}
+
+/** Protocol v2 advertisements of upload-pack, as Signet caches them (server/http/advertisement.ts). */
+const advertisements = new Map<string, { stamp: string; bytes: Uint8Array }>();
+
+async function fileStamp(path: string): Promise<string> {
+  try {
+    const info = await Deno.stat(path);
+    return `${info.mtime?.getTime() ?? 0}:${info.size}`;
+  } catch {
+    return "-";
+  }
+}
+
+/** The v2 advertisement of `dir`, from the cache while its configuration is unchanged. */
+async function v2Advertisement(
+  program: string,
+  dir: string,
+  protocol: string,
+): Promise<Uint8Array> {
+  const key = `${dir}\0${protocol}`;
+  const stamp = `${await fileStamp(`${dir}/config`)}|${await fileStamp(`${root}/.gitconfig`)}`;
+  const hit = advertisements.get(key);
+  if (hit?.stamp === stamp) return hit.bytes;
+  const out = await new Deno.Command(program, {
+    args: ["--stateless-rpc", "--advertise-refs", dir],
+    env: gitEnv(protocol),
+    clearEnv: true,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "null",
+  }).output();
+  advertisements.set(key, { stamp, bytes: out.stdout });
+  return out.stdout;
 }
 
 // --- SSH ---
 
 const sshServer = new ssh2.Server({
   hostKeys: [Deno.readTextFileSync(hostKeyPath)],
+  algorithms: ALGORITHMS,
   ident: "Thin",
 }) as unknown as { injectSocket(s: unknown): void; on(e: string, f: unknown): void };
 
@@ -81,7 +122,13 @@ sshServer.on("connection", (client: Connection) => {
       const target = m && parseGitCommand(m[1], m[2]);
       if (!target) return reject?.();
       const channel: ServerChannel = acceptExec();
-      const child = spawn(target.program, [target.dir], { env: gitEnv(protocol) });
+      // As Signet runs it over SSH: `git <service> <dir>`, the environment replaced.
+      const child = spawn("git", [target.service.slice("git-".length), target.dir], {
+        env: gitEnv(protocol),
+      });
+      for (const stream of [child, child.stdin, child.stdout, child.stderr, channel]) {
+        stream.on("error", () => {});
+      }
       channel.pipe(child.stdin);
       child.stdout.pipe(channel, { end: false });
       child.stderr.pipe(channel.stderr, { end: false });
@@ -119,9 +166,21 @@ const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req)
     "--stateless-rpc",
     target.dir,
   ];
+  const v2 = /version=2/.test(protocol ?? "");
+  const kind = advert ? "advertisement" : "result";
+  const headers = {
+    "content-type": `application/x-${service}-${kind}`,
+    "cache-control": "no-cache",
+  };
+  if (advert && v2 && service === "git-upload-pack") {
+    return v2Advertisement(target.program, target.dir, protocol!).then((bytes) =>
+      new Response(bytes as BodyInit, { headers })
+    );
+  }
   const child = new Deno.Command(target.program, {
     args,
     env: gitEnv(protocol),
+    clearEnv: true,
     stdin: advert ? "null" : "piped",
     stdout: "piped",
     stderr: "null",
@@ -134,12 +193,7 @@ const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req)
     body.pipeTo(child.stdin).catch(() => {});
   }
   child.status.catch(() => {});
-  const kind = advert ? "advertisement" : "result";
-  const headers = {
-    "content-type": `application/x-${service}-${kind}`,
-    "cache-control": "no-cache",
-  };
-  if (advert && !/version=2/.test(protocol ?? "")) {
+  if (advert && !v2) {
     const head = new TextEncoder().encode(pktLine(`# service=${service}\n`) + "0000");
     const rest = child.stdout;
     const stream = new ReadableStream<Uint8Array>({

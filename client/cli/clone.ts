@@ -34,7 +34,8 @@ by git. "signet clone <repo>" clones one of your own repositories.`,
     const { positionals } = parseArgs(args, {}, 2);
     if (!positionals[0]) throw new UsageError("missing repository: signet clone <user/repo> [dir]");
     const session = await openSession();
-    const parts = positionals[0].replace(/\.git$/, "").split("/");
+    // The name keeps its .git suffix here: validateRepoName strips one (and refuses a second).
+    const parts = positionals[0].split("/");
     if (parts.length === 1 && session.username) parts.unshift(session.username);
     if (parts.length !== 2) {
       throw new UsageError(`expected <user>/<repo>, got ${JSON.stringify(positionals[0])}`);

@@ -14,7 +14,8 @@ import { authenticate, type AuthState, logAuthFailure, newAuthState } from "./au
 import { loadOrCreateHostKey } from "./hostkey.ts";
 import { holdKexInitUntilPeerSpeaks } from "./kexinit_hold.ts";
 import { handleSession, type Peer } from "./session.ts";
-import { type Algorithms, type Connection, createSsh2Server, type Ssh2Server } from "./ssh2.ts";
+import { type Connection, createSsh2Server, type Ssh2Server } from "./ssh2.ts";
+import { ALGORITHMS } from "./algorithms.ts";
 import { type MaxStartups, type Refusal, StartupSlots } from "./startups.ts";
 import { coalesceWrites } from "./write_coalescer.ts";
 import { type ConnectionTimeline, newTimeline } from "./timeline.ts";
@@ -59,37 +60,6 @@ export const DEFAULT_SSH_LIMITS: SshLimits = {
   maxAuthFailures: 10,
   keepaliveIntervalMs: 30_000,
   keepaliveCountMax: 4,
-};
-
-/**
- * Algorithms offered. The client's preference picks among them; OpenSSH picks chacha20 first,
- * which measured fastest under Deno (docs/decisions/ssh.md). No CBC, no SHA-1 MACs.
- */
-const ALGORITHMS: Algorithms = {
-  kex: [
-    "curve25519-sha256",
-    "curve25519-sha256@libssh.org",
-    "ecdh-sha2-nistp256",
-    "ecdh-sha2-nistp384",
-    "ecdh-sha2-nistp521",
-    "diffie-hellman-group16-sha512",
-    "diffie-hellman-group14-sha256",
-  ],
-  cipher: [
-    "chacha20-poly1305@openssh.com",
-    "aes128-gcm@openssh.com",
-    "aes256-gcm@openssh.com",
-    "aes128-ctr",
-    "aes192-ctr",
-    "aes256-ctr",
-  ],
-  hmac: [
-    "hmac-sha2-256-etm@openssh.com",
-    "hmac-sha2-512-etm@openssh.com",
-    "hmac-sha2-256",
-    "hmac-sha2-512",
-  ],
-  compress: ["none"],
 };
 
 /** A running SSH server. */

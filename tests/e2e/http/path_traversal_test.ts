@@ -38,6 +38,7 @@ const hostilePaths = (tmpParent: string) => [
   "alice/pwned/x.git",
   "alice\\..\\bob\\pwned.git",
   "alice/pwned.git.git.",
+  "pwned.git.git",
   "alice/.pwned.git",
   "alice/pwned;touch x.git",
   "alice/$(touch pwned).git",
