@@ -1,6 +1,6 @@
 /** Git workloads, run interleaved over every transport so noise hits all of them alike. */
 import { cmd, cmdOk, gitClientEnv, progress, randomBytes } from "./util.ts";
-import { onPostgres, type RepoName, type Transport } from "./transport.ts";
+import type { RepoName, Transport } from "./transport.ts";
 import { type MemoryPeak, sampleMemory } from "./baselines/process.ts";
 import { childrenCpuMs } from "./client_cpu.ts";
 
@@ -181,7 +181,8 @@ export async function runGitWorkloads(
     for (const t of transports) await w.setup?.(t, c);
     const total = opts.warmup + opts.runs * (w.fixedCost ? FIXED_COST_RUNS_FACTOR : 1);
     for (let run = 0; run < total; run++) {
-      const order = runOrder(transports, run);
+      // Rotate the order each run so no transport always goes first (or right after another).
+      const order = transports.map((_, i) => transports[(i + run) % transports.length]);
       for (const t of order) {
         await w.prepare?.(t, c, run);
         const timing = await w.measure(t, c, run);
@@ -198,30 +199,6 @@ export async function runGitWorkloads(
       });
     }
   }
-}
-
-/**
- * The order of run `run`: rotated each run so no transport always goes first (or right after
- * another), except that a PostgreSQL transport runs right beside its SQLite twin (which of the two
- * goes first alternating run by run): the engine comparison's per-run ratio then compares two
- * operations seconds apart, not a whole rotation of every transport apart.
- */
-export function runOrder(transports: Transport[], run: number): Transport[] {
-  const twinOf = (t: Transport) => t.id.replace(/-pg$/, "");
-  const units: Transport[][] = [];
-  for (const t of transports) {
-    if (onPostgres(t) && transports.some((u) => !onPostgres(u) && u.id === twinOf(t))) continue;
-    const pg = transports.find((u) => onPostgres(u) && twinOf(u) === t.id && u !== t);
-    units.push(pg ? [t, pg] : [t]);
-  }
-  // Which twin goes first flips every run; when the rotation's length is even, every rotation too
-  // (otherwise a pair would be at the same places whenever the same twin leads).
-  const rotations = units.length % 2 === 0 ? Math.floor(run / units.length) : 0;
-  const flip = (run + rotations) % 2 === 1;
-  return units.flatMap((_, i) => {
-    const unit = units[(i + run) % units.length];
-    return flip ? [...unit].reverse() : unit;
-  });
 }
 
 /**

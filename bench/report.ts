@@ -129,8 +129,7 @@ export function renderReport(full: BenchReport): string {
       "",
       `Timed runs per transport, after a warm-up: ${runs(false)}, and ${runs(true)} for the ` +
         `fixed-cost workloads (${[...fixedCost].join(", ")}: the machine's jitter is a larger ` +
-        `share of them); the transports' order rotated each run, each PostgreSQL transport right ` +
-        "beside its SQLite twin.",
+        `share of them); the transports' order rotated each run.`,
       "",
     );
     out.push(table(
@@ -453,13 +452,12 @@ function renderEngines(report: BenchReport): string[] {
     "The same Signet build on its embedded SQLite file (the default) and on PostgreSQL " +
       "(`SERVICE_DATABASE_URL`, a fresh database of one throwaway local cluster): the git " +
       "workloads ran both servers' SSH and HTTP transports interleaved with all the others in the " +
-      "same runs (transport ids `-pg`), each right beside its SQLite twin (which of the two went " +
-      "first alternating run by run); the registry loads ran after the registry workloads, in " +
+      "same runs (transport ids `-pg`); the registry loads ran after the registry workloads, in " +
       "rounds alternating between the engines (order flipped every round), each against its own " +
       "server seeded with the same bots. Each cell is the median, with the lowest and highest " +
       "run or round in brackets; ratio = the median of the per-run (per-round) ratios PostgreSQL / " +
-      "SQLite: both engines ran each run, one right after the other, so the machine's drift " +
-      "between runs cancels. Server, cluster and " +
+      "SQLite: both engines ran each run, close together, so the machine's drift between runs " +
+      "cancels. Server, cluster and " +
       "load generator share the machine's two cores: PostgreSQL's backends take CPU from Signet " +
       "and wrk that SQLite, running inside Signet's process, does not " +
       '(docs/decisions/performance-and-bench.md, "Comparing the storage engines").',
