@@ -17,6 +17,7 @@ import { Buffer } from "node:buffer";
 import { coalesceWrites } from "../../server/ssh/write_coalescer.ts";
 import { holdKexInitUntilPeerSpeaks } from "../../server/ssh/kexinit_hold.ts";
 import { ALGORITHMS } from "../../server/ssh/algorithms.ts";
+import { fileStamp } from "../../server/http/advertisement.ts";
 import type { AuthContext, Connection, ServerChannel, Session } from "../../server/ssh/ssh2.ts";
 
 const [root, hostKeyPath, authorizedLine] = Deno.args;
@@ -58,15 +59,6 @@ function parseGitCommand(
 
 /** Protocol v2 advertisements of upload-pack, as Signet caches them (server/http/advertisement.ts). */
 const advertisements = new Map<string, { stamp: string; bytes: Uint8Array }>();
-
-async function fileStamp(path: string): Promise<string> {
-  try {
-    const info = await Deno.stat(path);
-    return `${info.mtime?.getTime() ?? 0}:${info.size}`;
-  } catch {
-    return "-";
-  }
-}
 
 /** The v2 advertisement of `dir`, from the cache while its configuration is unchanged. */
 async function v2Advertisement(

@@ -11,7 +11,8 @@ import { gitProgram } from "../domain/git.ts";
 const MAX_ENTRIES = 10_000;
 const cache = new Map<string, { stamp: string; bytes: Uint8Array }>();
 
-async function fileStamp(path: string): Promise<string> {
+/** A file's modification time and size, `-` when it is missing: what a cache entry is keyed by. */
+export async function fileStamp(path: string): Promise<string> {
   try {
     const info = await Deno.stat(path);
     return `${info.mtime?.getTime() ?? 0}:${info.size}`;
