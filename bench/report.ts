@@ -247,10 +247,10 @@ function renderStackLimit(report: BenchReport): string[] {
   const out = ["", "## The stack's limit: the thinnest server against the client floor", ""];
   out.push(
     "`thin-ssh` and `thin-http` are the thinnest git server Signet's stack allows " +
-      "(bench/baselines/thin_server.ts, one process): ssh2 with Signet's socket handling, and " +
-      "`Deno.serve`, each running git as Signet does (the same programs and server-side git " +
-      "configuration) with nothing else: no accounts, database, look-ups, limits, logs or " +
-      "connection guard. They ran the fixed-cost workloads interleaved with every other " +
+      "(bench/baselines/thin_server.ts, one process): ssh2 with Signet's algorithms and socket " +
+      "handling, and `Deno.serve`, each running git as Signet does (the same commands, " +
+      "server-side git configuration and cache of v2 advertisements) with nothing else: no " +
+      "accounts, database, look-ups, limits, logs or connection guard. They ran the fixed-cost workloads interleaved with every other " +
       "transport. Each cell is the median of the per-run ratios, lowest and highest run in " +
       "brackets: to the client floor (file:// of the same run + the helper's no-op CPU), and " +
       "Signet to the thin server (what Signet's own work adds).",

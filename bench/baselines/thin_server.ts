@@ -17,7 +17,7 @@ import { Buffer } from "node:buffer";
 import { coalesceWrites } from "../../server/ssh/write_coalescer.ts";
 import { holdKexInitUntilPeerSpeaks } from "../../server/ssh/kexinit_hold.ts";
 import { ALGORITHMS } from "../../server/ssh/algorithms.ts";
-import { fileStamp } from "../../server/http/advertisement.ts";
+import { uploadPackV2Advertisement } from "../../server/http/advertisement.ts";
 import type { AuthContext, Connection, ServerChannel, Session } from "../../server/ssh/ssh2.ts";
 
 const [root, hostKeyPath, authorizedLine] = Deno.args;
@@ -55,31 +55,6 @@ function parseGitCommand(
   if (service !== "git-upload-pack" && service !== "git-receive-pack") return null;
   if (path.includes("..")) return null;
   return { service, program: `${execPath}/${service}`, dir: `${root}/${path.replace(/^\/+/, "")}` };
-}
-
-/** Protocol v2 advertisements of upload-pack, as Signet caches them (server/http/advertisement.ts). */
-const advertisements = new Map<string, { stamp: string; bytes: Uint8Array }>();
-
-/** The v2 advertisement of `dir`, from the cache while its configuration is unchanged. */
-async function v2Advertisement(
-  program: string,
-  dir: string,
-  protocol: string,
-): Promise<Uint8Array> {
-  const key = `${dir}\0${protocol}`;
-  const stamp = `${await fileStamp(`${dir}/config`)}|${await fileStamp(`${root}/.gitconfig`)}`;
-  const hit = advertisements.get(key);
-  if (hit?.stamp === stamp) return hit.bytes;
-  const out = await new Deno.Command(program, {
-    args: ["--stateless-rpc", "--advertise-refs", dir],
-    env: gitEnv(protocol),
-    clearEnv: true,
-    stdin: "null",
-    stdout: "piped",
-    stderr: "null",
-  }).output();
-  advertisements.set(key, { stamp, bytes: out.stdout });
-  return out.stdout;
 }
 
 // --- SSH ---
@@ -146,7 +121,7 @@ const sshPort = (tcp.address() as { port: number }).port;
 
 const pktLine = (text: string) => (text.length + 4).toString(16).padStart(4, "0") + text;
 
-const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
   const url = new URL(req.url);
   const protocol = req.headers.get("git-protocol");
   const advert = /^(.+\.git)\/info\/refs$/.exec(url.pathname);
@@ -165,9 +140,9 @@ const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req)
     "cache-control": "no-cache",
   };
   if (advert && v2 && service === "git-upload-pack") {
-    return v2Advertisement(target.program, target.dir, protocol!).then((bytes) =>
-      new Response(bytes as BodyInit, { headers })
-    );
+    // Signet's own cache of them (server/http/advertisement.ts); git runs only when it fails.
+    const bytes = await uploadPackV2Advertisement(target.dir, gitEnv(protocol));
+    if (bytes) return new Response(bytes as BodyInit, { headers });
   }
   const child = new Deno.Command(target.program, {
     args,

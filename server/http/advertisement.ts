@@ -5,14 +5,12 @@
  * size) and is dropped when either changes. A hit saves one git process per clone, fetch and
  * ls-remote; the bytes served are always ones git itself produced.
  */
-import type { Signet } from "../context.ts";
 import { gitProgram } from "../domain/git.ts";
 
 const MAX_ENTRIES = 10_000;
 const cache = new Map<string, { stamp: string; bytes: Uint8Array }>();
 
-/** A file's modification time and size, `-` when it is missing: what a cache entry is keyed by. */
-export async function fileStamp(path: string): Promise<string> {
+async function fileStamp(path: string): Promise<string> {
   try {
     const info = await Deno.stat(path);
     return `${info.mtime?.getTime() ?? 0}:${info.size}`;
@@ -23,17 +21,15 @@ export async function fileStamp(path: string): Promise<string> {
 
 /**
  * The v2 advertisement of the repository at `dir` for a request whose validated git env is
- * `env`; null when git failed (the caller then answers as for any other request).
+ * `env` (its HOME holding the server's global `.gitconfig`); null when git failed (the caller then
+ * answers as for any other request).
  */
 export async function uploadPackV2Advertisement(
-  ctx: Signet,
   dir: string,
   env: Record<string, string>,
 ): Promise<Uint8Array | null> {
   const key = `${dir}\0${env.GIT_PROTOCOL ?? ""}`;
-  const stamp = `${await fileStamp(`${dir}/config`)}|${await fileStamp(
-    `${ctx.config.dataDir}/.gitconfig`,
-  )}`;
+  const stamp = `${await fileStamp(`${dir}/config`)}|${await fileStamp(`${env.HOME}/.gitconfig`)}`;
   const hit = cache.get(key);
   if (hit && hit.stamp === stamp) return hit.bytes;
   const out = await new Deno.Command(gitProgram("git-upload-pack"), {

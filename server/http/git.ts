@@ -190,7 +190,7 @@ async function serveHeld(
     });
   };
   if (advertise && service === "git-upload-pack" && v2) {
-    const bytes = await uploadPackV2Advertisement(ctx, dir, env);
+    const bytes = await uploadPackV2Advertisement(dir, env);
     if (bytes) return new Response(bytes as BodyInit, { status: 200, headers });
   }
   // A git slot is taken only once git has work: an upload-pack request is read whole first (a
