@@ -621,7 +621,8 @@ export function renderBreakdown(report: BenchReport): string[] {
       "Signet's own code); `to_exec` to the exec request; `user` the user look-up; `repo` the " +
       "rest of finding and holding the repository (begun beside the user look-up); `spawn` to " +
       "git started; `git` git's run; `finish` to the exit status. HTTP: `requests` per operation; `to_headers` the sum of their times to response " +
-      "headers; for git's POSTs `lookup` (repository and caller), `start` (reading the request, " +
+      "headers; for git's POSTs `lookup` (repository and caller; for an anonymous read only the " +
+      "name's lock, its row being read beside git), `start` (reading the request, " +
       "a git slot, spawning) and `git` (its run, streamed).",
   );
   return out;

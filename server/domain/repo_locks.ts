@@ -72,10 +72,47 @@ export async function holdRepo(ctx: Signet, repo: RepoRow): Promise<() => void> 
   }
 }
 
+/** A repository name held for a git transfer before its row is read (see holdRepoName). */
+export interface HeldName {
+  /** The row, read once: DomainError("not_found") when there is none. */
+  find(): Promise<RepoRow>;
+  /** Ends the hold (once git is done); extra calls do nothing. */
+  release(): void;
+}
+
+/**
+ * Holds the (validated) name `owner/name` for a git transfer without reading its row yet: its lock
+ * is taken, shared, when its lock file exists (the file is made with the repository, so a name
+ * never created has none, and no file is made for it here). Null when there is none. While the
+ * lock is held no create or delete of the name runs on any instance, so the directory is the one
+ * of the row `find` reads; a delete removes the row first, so `find` refuses a transfer that
+ * arrives during one rather than delaying it.
+ */
+export async function holdRepoName(
+  ctx: Signet,
+  owner: string,
+  name: string,
+): Promise<HeldName | null> {
+  let release: () => void;
+  try {
+    release = await lock(lockPath(ctx, owner, name), false, false);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
+  return {
+    release,
+    async find() {
+      const repo = await ctx.store.repos.find(owner, name);
+      if (!repo) throw notFound({ owner, name });
+      return repo;
+    },
+  };
+}
+
 /**
  * Finds the repository `owner/name` and holds it for a git transfer, as `holdRepo` does, with one
- * look-up of its row instead of two: the name's lock is taken first (its file is made with the
- * repository, so a name never created has none, and no file is made for it here), then the row
+ * look-up of its row instead of two: the name's lock is taken first (holdRepoName), then the row
  * is read once. A repository made before lock files existed has none yet: it is found and held
  * the long way. Throws DomainError("invalid") for a bad name and ("not_found") when there is no
  * such repository; call the returned `release` once git is done.
@@ -87,21 +124,16 @@ export async function findAndHoldRepo(
 ): Promise<{ repo: RepoRow; release: () => void }> {
   const owner = validateUsername(ownerInput);
   const name = validateRepoName(nameInput);
-  let release: () => void;
-  try {
-    release = await lock(lockPath(ctx, owner, name), false, false);
-  } catch (err) {
-    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  const held = await holdRepoName(ctx, owner, name);
+  if (!held) {
     const repo = await ctx.store.repos.find(owner, name);
     if (!repo) throw notFound({ owner, name });
     return { repo, release: await holdRepo(ctx, repo) };
   }
   try {
-    const repo = await ctx.store.repos.find(owner, name);
-    if (!repo) throw notFound({ owner, name });
-    return { repo, release };
+    return { repo: await held.find(), release: held.release };
   } catch (err) {
-    release();
+    held.release();
     throw err;
   }
 }

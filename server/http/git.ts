@@ -9,7 +9,8 @@ import type { Signet } from "../context.ts";
 import { authorizeGit, type GitService } from "../domain/access.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { recordPushLater, repoDir } from "../domain/repos.ts";
-import { findAndHoldRepo } from "../domain/repo_locks.ts";
+import { findAndHoldRepo, holdRepoName } from "../domain/repo_locks.ts";
+import { validateRepoName, validateUsername } from "../../protocol/names.ts";
 import type { RepoRow } from "../../db/repos.ts";
 import { gitProgram, gitServerEnv, gitSlots, isProtocolV2 } from "../domain/git.ts";
 import { clientIp } from "./client_address.ts";
@@ -75,6 +76,23 @@ async function serveGit(
   rest: string,
 ): Promise<Response> {
   const arrived = performance.now();
+  if (service === "git-upload-pack" && !c.req.header("Authorization")) {
+    // Anyone may read any repository over HTTP, so an anonymous read need not wait for the row:
+    // with the name held, git starts (or the advertisement is read) while the row is read, and
+    // is stopped, its output unsent, when there is none (docs/decisions/git-hosting.md).
+    const owner = validateUsername(c.req.param("owner")!);
+    const name = validateRepoName(c.req.param("repo")!);
+    const held = await holdRepoName(ctx, owner, name);
+    if (held) {
+      const repo = held.find().then((row) => {
+        authorizeGit("http", service, row, undefined);
+        return row;
+      });
+      repo.catch(() => {}); // awaited below; a refusal is answered from there
+      const transfer = { owner, name, repo, user: undefined, release: held.release };
+      return await serveHolding(ctx, c, service, rest, transfer, arrived);
+    }
+  }
   // The repository is found and held while the caller is looked up (on a database server, one
   // round trip of wait instead of three); a missing repository answers first. The repository
   // stays while git runs: a delete (on any instance) waits, or refused us.
@@ -96,35 +114,71 @@ async function serveGit(
     }
     throw err;
   }
+  const transfer = {
+    owner: repo.owner,
+    name: repo.name,
+    repo: Promise.resolve(repo),
+    user,
+    release,
+  };
+  return await serveHolding(ctx, c, service, rest, transfer, arrived);
+}
+
+/**
+ * A git request's repository, held: its name, its row (still being read for an anonymous read),
+ * the caller, and the end of the hold.
+ */
+interface HeldTransfer {
+  owner: string;
+  name: string;
+  repo: Promise<RepoRow>;
+  user: UserRow | undefined;
+  release: () => void;
+}
+
+/** Serves a held request; the hold ends with the response, or once git is done when it streams. */
+async function serveHolding(
+  ctx: Signet,
+  c: Context,
+  service: GitService,
+  rest: string,
+  transfer: HeldTransfer,
+  arrived: number,
+): Promise<Response> {
   let kept = false;
   const keepUntil = (ended: Promise<unknown>) => {
     kept = true;
-    ended.finally(release);
+    ended.finally(transfer.release);
   };
   try {
     const marks = { arrived, held: performance.now() };
-    return await serveHeld(ctx, c, service, rest, repo, user, keepUntil, marks);
+    return await serveHeld(ctx, c, service, rest, transfer, keepUntil, marks);
   } finally {
-    if (!kept) release();
+    if (!kept) transfer.release();
   }
 }
 
 /**
  * The rest of serveGit, holding the repository: `keepUntil` keeps holding it until the given
- * promise settles (a response git is still streaming); otherwise the hold ends on return.
+ * promise settles (a response git is still streaming); otherwise the hold ends on return. Every
+ * answer waits for the row, so a missing repository is answered as such whatever else is wrong.
  */
 async function serveHeld(
   ctx: Signet,
   c: Context,
   service: GitService,
   rest: string,
-  repo: RepoRow,
-  user: UserRow | undefined,
+  transfer: HeldTransfer,
   keepUntil: (ended: Promise<unknown>) => void,
   marks: { arrived: number; held: number; spawned?: number },
 ): Promise<Response> {
+  const { owner, name, user } = transfer;
+  const refuse = async (response: Response) => {
+    await transfer.repo;
+    return response;
+  };
   if (service === "git-receive-pack" && rest !== "info/refs") {
-    await recoverBeforePush(repoDir(ctx, repo.owner, repo.name));
+    await recoverBeforePush(repoDir(ctx, owner, name));
   }
   const gitProtocol = c.req.header("Git-Protocol");
   const env: Record<string, string> = gitServerEnv(ctx, gitProtocol);
@@ -133,17 +187,17 @@ async function serveHeld(
     env.GIT_COMMITTER_NAME = user.username;
     env.GIT_COMMITTER_EMAIL = `${user.username}@http.${clientIp(c)}`;
   }
-  const dir = repoDir(ctx, repo.owner, repo.name);
+  const dir = repoDir(ctx, owner, name);
   const advertise = rest === "info/refs";
   let gzip = false;
   if (!advertise) {
     const expected = `application/x-git-${service.slice(4)}-request`;
     if (c.req.header("Content-Type") !== expected) {
-      return c.json({ error: `Content-Type must be ${expected}` }, 415);
+      return await refuse(c.json({ error: `Content-Type must be ${expected}` }, 415));
     }
     const encoding = (c.req.header("Content-Encoding") ?? "").toLowerCase();
     if (encoding !== "" && encoding !== "gzip" && encoding !== "x-gzip") {
-      return c.json({ error: `unsupported Content-Encoding ${encoding}` }, 415);
+      return await refuse(c.json({ error: `unsupported Content-Encoding ${encoding}` }, 415));
     }
     gzip = encoding !== "";
   }
@@ -181,7 +235,7 @@ async function serveHeld(
     log("info", "git transfer", {
       transport: "http",
       service,
-      repo: `${repo.owner}/${repo.name}`,
+      repo: `${owner}/${name}`,
       user: user?.username ?? null,
       outcome,
       ...(clone ? { clone } : {}),
@@ -190,7 +244,7 @@ async function serveHeld(
     });
   };
   if (advertise && service === "git-upload-pack" && v2) {
-    const bytes = await uploadPackV2Advertisement(dir, env);
+    const [bytes] = await Promise.all([uploadPackV2Advertisement(dir, env), transfer.repo]);
     if (bytes) return new Response(bytes as BodyInit, { status: 200, headers });
   }
   // A git slot is taken only once git has work: an upload-pack request is read whole first (a
@@ -202,19 +256,19 @@ async function serveHeld(
     const length = Number(c.req.header("Content-Length") ?? 0);
     if (length > MAX_UPLOAD_REQUEST_BYTES) {
       await body?.cancel().catch(() => {});
-      return bodyRefused(c, 413, bodyTooLarge());
+      return await refuse(bodyRefused(c, 413, bodyTooLarge()));
     }
     try {
       request = body
         ? await readWholeBody(body, { maxBytes: MAX_UPLOAD_REQUEST_BYTES, gzip, rate })
         : new Uint8Array(0);
     } catch (err) {
-      if (err instanceof BodyError) return bodyRefused(c, err.status, err.message);
+      if (err instanceof BodyError) return await refuse(bodyRefused(c, err.status, err.message));
       throw err;
     }
     if (v2 && isCloneRequest(request)) {
       // A clone request is answered whole (and maybe from the clone cache).
-      const answer = await answerClone(ctx, repo, request, gitProtocol);
+      const answer = await answerClone(ctx, await transfer.repo, request, gitProtocol);
       keepUntil(answer.done);
       const started = performance.now();
       trackTransfer(answer.done.then((ok) => {
@@ -260,22 +314,33 @@ async function serveHeld(
     await pump?.cancel();
     throw err;
   }
+  child.status.finally(release);
   if (pump) pump.drain(child.stdin).catch(() => {});
   else if (request) {
     const writer = child.stdin.getWriter();
     writer.write(request).then(() => writer.close()).catch(() => {});
   }
+  let repo: RepoRow;
+  try {
+    repo = await transfer.repo;
+  } catch (err) {
+    // No such repository after all: git's work goes unsent.
+    try {
+      child.kill("SIGKILL");
+    } catch { /* already gone */ }
+    await Promise.allSettled([child.stdout.cancel(), child.stderr.cancel(), pump?.cancel()]);
+    throw err;
+  }
 
   keepUntil(child.status);
   const stderr = collectText(child.stderr, 4096);
   const started = performance.now();
-  child.status.finally(release);
   trackTransfer(child.status.then(async (status) => {
     if (!advertise) transferEnded(status.success, Math.round(performance.now() - started));
     const errText = (await stderr).trim();
     if (errText) {
       log("warn", "git stderr", {
-        repo: `${repo.owner}/${repo.name}`,
+        repo: `${owner}/${name}`,
         service,
         stderr: errText.slice(0, 500),
       });
@@ -291,7 +356,7 @@ async function serveHeld(
   // git waits for a client that reads its response slowly, in its slot: such a client is cut off.
   const output = minimumReadRate(child.stdout, rate, () => {
     log("info", "git response read too slowly", {
-      repo: `${repo.owner}/${repo.name}`,
+      repo: `${owner}/${name}`,
       service,
       remote_addr: clientIp(c),
     });

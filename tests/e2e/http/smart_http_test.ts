@@ -168,6 +168,56 @@ serverTest("smart HTTP", {}, async (server, t) => {
     },
   );
 
+  await t.step(
+    "anonymous reads of a name with files but no row (a delete under way) are 404, nothing of git's sent",
+    async () => {
+      await createRepo(server, aliceToken, "gone");
+      const gone = `${server.httpUrl}/alice/gone.git`;
+      const authed = gone.replace("http://", `http://alice:${aliceToken}@`);
+      assertEquals((await git(["push", "-q", authed, "main"], work)).code, 0);
+      const del = await fetch(`${server.httpUrl}/api/repos/alice/gone`, {
+        method: "DELETE",
+        headers: { Authorization: `Bearer ${aliceToken}` },
+      });
+      assertEquals(del.status, 200, await del.text());
+      assert(await Deno.stat(`${server.dataDir}/repos/alice/gone.git.lock`));
+      // As in the moment of a delete between its row and its directory: files, but no row.
+      const ghost = `${server.dataDir}/repos/alice/gone.git`;
+      await runOk("cp", ["-r", `${server.dataDir}/repos/alice/hello.git`, ghost]);
+      const lsRefs = new TextEncoder().encode("0014command=ls-refs\n00010000");
+      for (const proto of ["version=2", ""]) {
+        const headers: Record<string, string> = proto ? { "Git-Protocol": proto } : {};
+        const advert = await fetch(`${gone}/info/refs?service=git-upload-pack`, { headers });
+        assertEquals(advert.status, 404, proto);
+        assertEquals(await advert.json(), { error: "repository alice/gone not found" });
+        const post = await fetch(`${gone}/git-upload-pack`, {
+          method: "POST",
+          headers: { ...headers, "Content-Type": "application/x-git-upload-pack-request" },
+          body: lsRefs,
+        });
+        assertEquals(post.status, 404, proto);
+        assertEquals(await post.json(), { error: "repository alice/gone not found" });
+        // What is wrong with the request comes second to the repository being gone.
+        const badType = await fetch(`${gone}/git-upload-pack`, {
+          method: "POST",
+          headers: { ...headers, "Content-Type": "text/plain" },
+          body: lsRefs,
+        });
+        assertEquals(badType.status, 404, proto);
+        await badType.body?.cancel();
+      }
+      const r = await git(["ls-remote", gone]);
+      assert(r.code !== 0);
+      assert(!r.stdout.includes("refs/heads/main"), r.stdout);
+      await Deno.remove(ghost, { recursive: true });
+      // Made again, the name serves the new repository.
+      await createRepo(server, aliceToken, "gone");
+      const again = await git(["ls-remote", gone]);
+      assertEquals(again.code, 0, again.stderr);
+      assertEquals(again.stdout.trim(), "");
+    },
+  );
+
   await t.step("large (gzip-encoded) fetch requests work", async () => {
     // 80 branches make the want list exceed 1 KiB, so git gzips the upload-pack request.
     for (let i = 0; i < 80; i++) {
