@@ -76,6 +76,13 @@ async function serveGit(
   rest: string,
 ): Promise<Response> {
   const arrived = performance.now();
+  if (service === "git-receive-pack" && !c.req.header("Authorization")) {
+    // git's first push request carries no credentials: it is answered without a look-up, as
+    // whether the repository exists is told only to a caller who could push to it.
+    validateUsername(c.req.param("owner")!);
+    validateRepoName(c.req.param("repo")!);
+    return unauthorized(c, "pushing requires credentials");
+  }
   if (service === "git-upload-pack" && !c.req.header("Authorization")) {
     // Anyone may read any repository over HTTP, so an anonymous read need not wait for the row:
     // with the name held, git starts (or the advertisement is read) while the row is read, and
@@ -110,7 +117,7 @@ async function serveGit(
   } catch (err) {
     release();
     if (err instanceof DomainError && err.kind === "unauthorized") {
-      return c.json({ error: err.message }, 401, { "WWW-Authenticate": 'Basic realm="service"' });
+      return unauthorized(c, err.message);
     }
     throw err;
   }
@@ -365,6 +372,11 @@ async function serveHeld(
     } catch { /* already gone */ }
   });
   return new Response(output, { status: 200, headers });
+}
+
+/** 401 with the challenge git answers with credentials. */
+function unauthorized(c: Context, error: string): Response {
+  return c.json({ error }, 401, { "WWW-Authenticate": 'Basic realm="service"' });
 }
 
 /** A refused request body's JSON error; the connection closes (the rest of the body is unread). */

@@ -40,6 +40,20 @@ serverTest("smart HTTP", {}, async (server, t) => {
     assertEquals(res.status, 401);
     assertEquals(res.headers.get("WWW-Authenticate"), 'Basic realm="service"');
     assertEquals(typeof (await res.json()).error, "string");
+    // Whether a repository exists is not told before credentials: 401 all the same.
+    for (
+      const path of ["nope.git/info/refs?service=git-receive-pack", "nope.git/git-receive-pack"]
+    ) {
+      const post = !path.includes("?");
+      const none = await fetch(`${server.httpUrl}/alice/${path}`, {
+        method: post ? "POST" : "GET",
+        headers: post ? { "Content-Type": "application/x-git-receive-pack-request" } : {},
+        body: post ? "0000" : undefined,
+      });
+      assertEquals(none.status, 401, path);
+      assertEquals(none.headers.get("WWW-Authenticate"), 'Basic realm="service"');
+      assertEquals(await none.json(), { error: "pushing requires credentials" });
+    }
   });
 
   await t.step("owner pushes with Basic user:token", async () => {
