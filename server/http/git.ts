@@ -83,63 +83,79 @@ async function serveGit(
     validateRepoName(c.req.param("repo")!);
     return unauthorized(c, "pushing requires credentials");
   }
-  if (service === "git-upload-pack" && !c.req.header("Authorization")) {
-    // Anyone may read any repository over HTTP, so an anonymous read need not wait for the row:
-    // with the name held, git starts (or the advertisement is read) while the row is read, and
-    // is stopped, its output unsent, when there is none (docs/decisions/git-hosting.md).
+  if (service === "git-upload-pack") {
+    // Anyone may read any repository over HTTP, so a read need not wait for its look-ups: with
+    // the name held, git starts (or the advertisement is read) while the row and the caller are
+    // looked up, and is stopped, its output unsent, when either refuses
+    // (docs/decisions/git-hosting.md).
     const owner = validateUsername(c.req.param("owner")!);
     const name = validateRepoName(c.req.param("repo")!);
     const held = await holdRepoName(ctx, owner, name);
     if (held) {
-      const repo = held.find().then((row) => {
-        authorizeGit("http", service, row, undefined);
-        return row;
-      });
-      repo.catch(() => {}); // awaited below; a refusal is answered from there
-      const transfer = { owner, name, repo, user: undefined, release: held.release };
+      const ready = lookUp(service, held.find(), ctx, c);
+      ready.catch(() => {}); // awaited below; a refusal is answered from there
+      const transfer = { owner, name, ready, release: held.release };
       return await serveHolding(ctx, c, service, rest, transfer, arrived);
     }
   }
   // The repository is found and held while the caller is looked up (on a database server, one
-  // round trip of wait instead of three); a missing repository answers first. The repository
-  // stays while git runs: a delete (on any instance) waits, or refused us.
-  const [found, caller] = await Promise.allSettled([
-    findAndHoldRepo(ctx, c.req.param("owner")!, c.req.param("repo")!),
-    userFromAuthorization(ctx, c.req.header("Authorization")),
-  ]);
-  if (found.status === "rejected") throw found.reason;
-  const { repo, release } = found.value;
-  let user: UserRow | undefined;
+  // round trip of wait instead of three). The repository stays while git runs: a delete (on any
+  // instance) waits, or refused us.
+  let found: { repo: RepoRow; release: () => void } | undefined;
+  const ready = lookUp(
+    service,
+    findAndHoldRepo(ctx, c.req.param("owner")!, c.req.param("repo")!).then((f) => (found = f).repo),
+    ctx,
+    c,
+  );
+  let repo: RepoRow;
   try {
-    if (caller.status === "rejected") throw caller.reason;
-    user = caller.value;
-    authorizeGit("http", service, repo, user);
+    ({ repo } = await ready);
   } catch (err) {
-    release();
+    found?.release();
     if (err instanceof DomainError && err.kind === "unauthorized") {
       return unauthorized(c, err.message);
     }
     throw err;
   }
-  const transfer = {
-    owner: repo.owner,
-    name: repo.name,
-    repo: Promise.resolve(repo),
-    user,
-    release,
-  };
+  const transfer = { owner: repo.owner, name: repo.name, ready, release: found!.release };
   return await serveHolding(ctx, c, service, rest, transfer, arrived);
 }
 
+/** What a git request's look-ups found: its repository's row and the caller, allowed. */
+interface Allowed {
+  repo: RepoRow;
+  user: UserRow | undefined;
+}
+
 /**
- * A git request's repository, held: its name, its row (still being read for an anonymous read),
- * the caller, and the end of the hold.
+ * The repository `row` (being read) and the caller (looked up beside it), once allowed: a missing
+ * repository is refused first, then bad credentials, then a caller who may not.
+ */
+async function lookUp(
+  service: GitService,
+  row: Promise<RepoRow>,
+  ctx: Signet,
+  c: Context,
+): Promise<Allowed> {
+  const [found, caller] = await Promise.allSettled([
+    row,
+    userFromAuthorization(ctx, c.req.header("Authorization")),
+  ]);
+  if (found.status === "rejected") throw found.reason;
+  if (caller.status === "rejected") throw caller.reason;
+  authorizeGit("http", service, found.value, caller.value);
+  return { repo: found.value, user: caller.value };
+}
+
+/**
+ * A git request's repository, held: its name, what its look-ups found (still under way for a
+ * read), and the end of the hold.
  */
 interface HeldTransfer {
   owner: string;
   name: string;
-  repo: Promise<RepoRow>;
-  user: UserRow | undefined;
+  ready: Promise<Allowed>;
   release: () => void;
 }
 
@@ -160,6 +176,11 @@ async function serveHolding(
   try {
     const marks = { arrived, held: performance.now() };
     return await serveHeld(ctx, c, service, rest, transfer, keepUntil, marks);
+  } catch (err) {
+    if (err instanceof DomainError && err.kind === "unauthorized") {
+      return unauthorized(c, err.message);
+    }
+    throw err;
   } finally {
     if (!kept) transfer.release();
   }
@@ -179,11 +200,13 @@ async function serveHeld(
   keepUntil: (ended: Promise<unknown>) => void,
   marks: { arrived: number; held: number; spawned?: number },
 ): Promise<Response> {
-  const { owner, name, user } = transfer;
+  const { owner, name } = transfer;
   const refuse = async (response: Response) => {
-    await transfer.repo;
+    await transfer.ready;
     return response;
   };
+  // A push was allowed before it came here; a read's caller is known once git runs.
+  let user = service === "git-receive-pack" ? (await transfer.ready).user : undefined;
   if (service === "git-receive-pack" && rest !== "info/refs") {
     await recoverBeforePush(repoDir(ctx, owner, name));
   }
@@ -212,7 +235,8 @@ async function serveHeld(
     bytesPerSecond: ctx.config.httpBodyMinRate,
     windowMs: ctx.config.httpBodyTimeoutMs,
   };
-  // One client, by address and (when known) by account, holds at most its share of git slots.
+  // One client holds at most its share of git slots: by address, and a pusher by account too (a
+  // read's credentials allow nothing that an anonymous read does not, so reads count by address).
   const slotKeys = [`ip:${clientIp(c)}`, ...(user ? [`user:${user.id}`] : [])];
 
   const headers = {
@@ -251,7 +275,7 @@ async function serveHeld(
     });
   };
   if (advertise && service === "git-upload-pack" && v2) {
-    const [bytes] = await Promise.all([uploadPackV2Advertisement(dir, env), transfer.repo]);
+    const [bytes] = await Promise.all([uploadPackV2Advertisement(dir, env), transfer.ready]);
     if (bytes) return new Response(bytes as BodyInit, { status: 200, headers });
   }
   // A git slot is taken only once git has work: an upload-pack request is read whole first (a
@@ -275,7 +299,9 @@ async function serveHeld(
     }
     if (v2 && isCloneRequest(request)) {
       // A clone request is answered whole (and maybe from the clone cache).
-      const answer = await answerClone(ctx, await transfer.repo, request, gitProtocol);
+      const allowed = await transfer.ready;
+      user = allowed.user;
+      const answer = await answerClone(ctx, allowed.repo, request, gitProtocol);
       keepUntil(answer.done);
       const started = performance.now();
       trackTransfer(answer.done.then((ok) => {
@@ -329,9 +355,9 @@ async function serveHeld(
   }
   let repo: RepoRow;
   try {
-    repo = await transfer.repo;
+    ({ repo, user } = await transfer.ready);
   } catch (err) {
-    // No such repository after all: git's work goes unsent.
+    // Refused after all (no such repository, bad credentials): git's work goes unsent.
     try {
       child.kill("SIGKILL");
     } catch { /* already gone */ }

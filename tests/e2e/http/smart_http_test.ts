@@ -232,6 +232,44 @@ serverTest("smart HTTP", {}, async (server, t) => {
     },
   );
 
+  await t.step("a read with a bad token is 401 and gets nothing of git's", async () => {
+    const flipped = aliceToken.slice(0, -1) + (aliceToken.endsWith("0") ? "1" : "0");
+    const lsRefs = new TextEncoder().encode("0014command=ls-refs\n00010000");
+    for (const proto of ["version=2", ""]) {
+      const headers: Record<string, string> = {
+        Authorization: `Bearer ${flipped}`,
+        ...(proto ? { "Git-Protocol": proto } : {}),
+      };
+      const advert = await fetch(`${url}/info/refs?service=git-upload-pack`, { headers });
+      assertEquals(advert.status, 401, proto);
+      assertEquals(advert.headers.get("WWW-Authenticate"), 'Basic realm="service"');
+      assertEquals(typeof (await advert.json()).error, "string");
+      const post = await fetch(`${url}/git-upload-pack`, {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/x-git-upload-pack-request" },
+        body: lsRefs,
+      });
+      assertEquals(post.status, 401, proto);
+      assertEquals(typeof (await post.json()).error, "string");
+    }
+    const bad = await git([
+      "-c",
+      `http.extraHeader=Authorization: Bearer ${flipped}`,
+      "ls-remote",
+      url,
+    ]);
+    assert(bad.code !== 0);
+    assert(!bad.stdout.includes("refs/heads/main"), bad.stdout);
+    const good = await git([
+      "-c",
+      `http.extraHeader=Authorization: Bearer ${aliceToken}`,
+      "ls-remote",
+      url,
+    ]);
+    assertEquals(good.code, 0, good.stderr);
+    assertStringIncludes(good.stdout, "refs/heads/main");
+  });
+
   await t.step("large (gzip-encoded) fetch requests work", async () => {
     // 80 branches make the want list exceed 1 KiB, so git gzips the upload-pack request.
     for (let i = 0; i < 80; i++) {
