@@ -25,6 +25,7 @@ import { answerClone } from "../domain/clones.ts";
 import { BodyPump } from "./body_pump.ts";
 import { BodyError, type BodyRate } from "./body_read.ts";
 import { gunzip, readWholeBody } from "./whole_body.ts";
+import { onError } from "./errors.ts";
 import { collectText, minimumReadRate, prepend } from "./streams.ts";
 
 /** Request body bytes held in memory while git catches up; the rest waits in a temp file. */
@@ -48,25 +49,55 @@ const SERVICES = new Set<GitService>(["git-upload-pack", "git-receive-pack"]);
 /** Routes `/<owner>/<repo>[.git]/info/refs` and `/<owner>/<repo>[.git]/git-*-pack`. */
 export function gitRoutes(ctx: Signet): Hono {
   const app = new Hono();
-  app.get("/:owner/:repo/info/refs", (c) => {
-    const service = c.req.query("service");
-    if (!service || !SERVICES.has(service as GitService)) {
-      return c.json({
-        error:
-          "only the smart HTTP protocol is supported (service=git-upload-pack or git-receive-pack)",
-      }, 403);
-    }
-    return serveGit(ctx, c, service as GitService, "info/refs");
-  });
+  app.get(
+    "/:owner/:repo/info/refs",
+    answeringGit((c) => {
+      const service = c.req.query("service");
+      if (!service || !SERVICES.has(service as GitService)) {
+        return c.json({
+          error:
+            "only the smart HTTP protocol is supported (service=git-upload-pack or git-receive-pack)",
+        }, 403);
+      }
+      return serveGit(ctx, c, service as GitService, "info/refs");
+    }),
+  );
   app.post(
     "/:owner/:repo/git-upload-pack",
-    (c) => serveGit(ctx, c, "git-upload-pack", "git-upload-pack"),
+    answeringGit((c) => serveGit(ctx, c, "git-upload-pack", "git-upload-pack")),
   );
   app.post(
     "/:owner/:repo/git-receive-pack",
-    (c) => serveGit(ctx, c, "git-receive-pack", "git-receive-pack"),
+    answeringGit((c) => serveGit(ctx, c, "git-receive-pack", "git-receive-pack")),
   );
   return app;
+}
+
+/**
+ * `handler`, its refusals written for git when git asked: git shows the body of a refused request
+ * only when it is plain text (as `remote: <line>`, before its own message), so a request whose
+ * User-Agent is git's gets the error's message as one line of text; other clients keep the JSON
+ * `{"error"}` of every other route.
+ */
+function answeringGit(
+  handler: (c: Context) => Response | Promise<Response>,
+): (c: Context) => Promise<Response> {
+  return async (c) => {
+    let res: Response;
+    try {
+      res = await handler(c);
+    } catch (err) {
+      res = onError(err instanceof Error ? err : new Error(String(err)), c);
+    }
+    const fromGit = (c.req.header("User-Agent") ?? "").startsWith("git/");
+    const json = res.headers.get("Content-Type")?.startsWith("application/json") ?? false;
+    if (res.status < 400 || !fromGit || !json) return res;
+    const { error } = await res.json() as { error: string };
+    const headers = new Headers(res.headers);
+    headers.set("Content-Type", "text/plain; charset=utf-8");
+    headers.delete("Content-Length");
+    return new Response(`${error}\n`, { status: res.status, headers });
+  };
 }
 
 async function serveGit(

@@ -103,13 +103,21 @@ serverTest("smart HTTP", {}, async (server, t) => {
       work,
     );
     assert(basic.code !== 0);
+    // git shows a refusal's reason only when it is plain text: it gets one, other clients JSON.
+    assertStringIncludes(
+      basic.stderr,
+      "remote: bob may not push to alice/hello: only its owner may",
+    );
     const bearer = await pushWithBearer(bobToken);
     assert(bearer.code !== 0);
+    assertStringIncludes(bearer.stderr, "remote: bob may not push to alice/hello");
     const res = await fetch(`${url}/info/refs?service=git-receive-pack`, {
       headers: { Authorization: `Bearer ${bobToken}` },
     });
     assertEquals(res.status, 403);
-    await res.body?.cancel();
+    assertEquals(await res.json(), {
+      error: "bob may not push to alice/hello: only its owner may",
+    });
     const post = await fetch(`${url}/git-receive-pack`, {
       method: "POST",
       headers: {
@@ -222,6 +230,7 @@ serverTest("smart HTTP", {}, async (server, t) => {
       }
       const r = await git(["ls-remote", gone]);
       assert(r.code !== 0);
+      assertStringIncludes(r.stderr, "remote: repository alice/gone not found");
       assert(!r.stdout.includes("refs/heads/main"), r.stdout);
       await Deno.remove(ghost, { recursive: true });
       // Made again, the name serves the new repository.
