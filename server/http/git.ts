@@ -114,11 +114,11 @@ async function serveGit(
     validateRepoName(c.req.param("repo")!);
     return unauthorized(c, "pushing requires credentials");
   }
-  if (service === "git-upload-pack") {
-    // Anyone may read any repository over HTTP, so a read need not wait for its look-ups: with
-    // the name held, git starts (or the advertisement is read) while the row and the caller are
-    // looked up, and is stopped, its output unsent, when either refuses
-    // (docs/decisions/git-hosting.md).
+  if (service === "git-upload-pack" || rest === "info/refs") {
+    // Anyone may read any repository over HTTP, and a push's advertisement only lists its refs,
+    // so neither waits for its look-ups: with the name held, git starts (or the advertisement is
+    // read) while the row and the caller are looked up, and is stopped, its output unsent, when
+    // either refuses (docs/decisions/git-hosting.md).
     const owner = validateUsername(c.req.param("owner")!);
     const name = validateRepoName(c.req.param("repo")!);
     const held = await holdRepoName(ctx, owner, name);
@@ -236,14 +236,14 @@ async function serveHeld(
     await transfer.ready;
     return response;
   };
-  // A push was allowed before it came here; a read's caller is known once git runs.
-  let user = service === "git-receive-pack" ? (await transfer.ready).user : undefined;
-  if (service === "git-receive-pack" && rest !== "info/refs") {
-    await recoverBeforePush(repoDir(ctx, owner, name));
-  }
+  // A push was allowed before it came here; a read's (and an advertisement's) caller is known
+  // once git runs.
+  const pushing = service === "git-receive-pack" && rest !== "info/refs";
+  let user = pushing ? (await transfer.ready).user : undefined;
+  if (pushing) await recoverBeforePush(repoDir(ctx, owner, name));
   const gitProtocol = c.req.header("Git-Protocol");
   const env: Record<string, string> = gitServerEnv(ctx, gitProtocol);
-  if (user && service === "git-receive-pack") {
+  if (user && pushing) {
     // What http-backend would set: reflog entries name the pushing user.
     env.GIT_COMMITTER_NAME = user.username;
     env.GIT_COMMITTER_EMAIL = `${user.username}@http.${clientIp(c)}`;
@@ -267,7 +267,8 @@ async function serveHeld(
     windowMs: ctx.config.httpBodyTimeoutMs,
   };
   // One client holds at most its share of git slots: by address, and a pusher by account too (a
-  // read's credentials allow nothing that an anonymous read does not, so reads count by address).
+  // read's credentials allow nothing that an anonymous read does not, so reads and advertisements
+  // count by address).
   const slotKeys = [`ip:${clientIp(c)}`, ...(user ? [`user:${user.id}`] : [])];
 
   const headers = {
