@@ -89,6 +89,12 @@ function answeringGit(
     } catch (err) {
       res = onError(err instanceof Error ? err : new Error(String(err)), c);
     }
+    if (c.req.method === "HEAD") {
+      // Hono answers HEAD with the GET route and drops its body unread: cancel it, so that git
+      // (which would wait on a full pipe) ends and gives back its slot and the repository.
+      await res.body?.cancel().catch(() => {});
+      return new Response(null, { status: res.status, headers: res.headers });
+    }
     const fromGit = (c.req.header("User-Agent") ?? "").startsWith("git/");
     const json = res.headers.get("Content-Type")?.startsWith("application/json") ?? false;
     if (res.status < 400 || !fromGit || !json) return res;
@@ -307,8 +313,14 @@ async function serveHeld(
     });
   };
   if (advertise && service === "git-upload-pack" && v2) {
-    const [bytes] = await Promise.all([uploadPackV2Advertisement(dir, env), transfer.ready]);
-    if (bytes) return new Response(bytes as BodyInit, { status: 200, headers });
+    // Both settle before the answer: the hold ends only once git (on a cache miss) is done.
+    const [read, allowed] = await Promise.allSettled([
+      uploadPackV2Advertisement(dir, env),
+      transfer.ready,
+    ]);
+    if (allowed.status === "rejected") throw allowed.reason;
+    if (read.status === "rejected") throw read.reason;
+    if (read.value) return new Response(read.value as BodyInit, { status: 200, headers });
   }
   // A git slot is taken only once git has work: an upload-pack request is read whole first (a
   // few KB; git's http-backend does the same), a push's body once its first megabyte arrived.
@@ -361,8 +373,9 @@ async function serveHeld(
     }
   }
 
-  // The same processes http-backend would start, minus http-backend itself.
-  const release = await gitSlots(ctx).acquire(slotKeys);
+  // The same processes http-backend would start, minus http-backend itself. A refusal that comes
+  // while the slot is awaited is answered at once.
+  const release = await slotUnlessRefused(gitSlots(ctx).acquire(slotKeys), transfer.ready);
   let child: Deno.ChildProcess;
   try {
     child = new Deno.Command(gitProgram(service), {
@@ -414,12 +427,11 @@ async function serveHeld(
   }));
 
   // Protocol v0/v1 advertisements start with a service line; v2 has none (as in http-backend).
-  if (advertise && !v2) {
-    const line = new TextEncoder().encode(pktLine(`# service=${service}\n`) + "0000");
-    return new Response(prepend(line, child.stdout), { status: 200, headers });
-  }
+  const stdout = advertise && !v2
+    ? prepend(new TextEncoder().encode(pktLine(`# service=${service}\n`) + "0000"), child.stdout)
+    : child.stdout;
   // git waits for a client that reads its response slowly, in its slot: such a client is cut off.
-  const output = minimumReadRate(child.stdout, rate, () => {
+  const output = minimumReadRate(stdout, rate, () => {
     log("info", "git response read too slowly", {
       repo: `${owner}/${name}`,
       service,
@@ -430,6 +442,23 @@ async function serveHeld(
     } catch { /* already gone */ }
   });
   return new Response(output, { status: 200, headers });
+}
+
+/**
+ * The git slot `acquiring` grants, unless `ready` (the request's look-ups) refuses first: then its
+ * refusal is thrown, and the slot, once granted, is given back at once.
+ */
+async function slotUnlessRefused(
+  acquiring: Promise<() => void>,
+  ready: Promise<unknown>,
+): Promise<() => void> {
+  const refused = ready.then(() => new Promise<never>(() => {}));
+  try {
+    return await Promise.race([acquiring, refused]);
+  } catch (err) {
+    acquiring.then((release) => release());
+    throw err;
+  }
 }
 
 /** 401 with the challenge git answers with credentials. */
