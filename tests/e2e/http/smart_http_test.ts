@@ -4,6 +4,7 @@ import { createRepo, createUser, login } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { serverTest, tempHome } from "../../helpers/server.ts";
 import { commitFile } from "../../helpers/git.ts";
+import { pollUntil } from "../../helpers/wait.ts";
 
 serverTest("smart HTTP", {}, async (server, t) => {
   const home = await tempHome();
@@ -304,7 +305,11 @@ serverTest("smart HTTP", {}, async (server, t) => {
   });
 
   await t.step("push records the push time", async () => {
-    const repo = await (await fetch(`${server.httpUrl}/api/repos/alice/hello`)).json();
+    // The push's bookkeeping follows the answer to git.
+    const repo = await pollUntil(
+      async () => (await (await fetch(`${server.httpUrl}/api/repos/alice/hello`)).json()),
+      (body) => body.repo?.pushed_at != null,
+    );
     assert(repo.repo.pushed_at !== null);
   });
 

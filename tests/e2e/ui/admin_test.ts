@@ -5,6 +5,7 @@ import { launchBrowser, openPage, screenshot, VIEWPORTS } from "../../helpers/br
 import { gitEnv, runOk } from "../../../testing/run.ts";
 import { serverTest } from "../../helpers/server.ts";
 import { commitFile } from "../../helpers/git.ts";
+import { pollUntil } from "../../helpers/wait.ts";
 
 serverTest(
   "admin dashboard: sign in, invites, users, repositories, delete",
@@ -100,6 +101,12 @@ serverTest(
         await commitFile(work, env, "index.html", "<h1>hello</h1>\n".repeat(200), "first");
         const remote = `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/website.git`;
         await runOk("git", ["push", "-q", remote, "main"], { cwd: work, env });
+        // The push's bookkeeping (its time, its size) follows the answer to git.
+        const pushed = await pollUntil(
+          async () => (await (await fetch(`${server.httpUrl}/api/repos/alice/website`)).json()),
+          (body) => body.repo?.pushed_at != null,
+        );
+        assert(pushed.repo?.pushed_at != null, "the push's time was recorded");
 
         await page.getByRole("link", { name: "Repositories" }).click();
         const row = page.locator(`#repos-table tr[data-repo="alice/website"]`);
