@@ -100,14 +100,14 @@ export async function holdRepoName(
     if (err instanceof Deno.errors.NotFound) return null;
     throw err;
   }
-  return {
-    release,
-    async find() {
-      const repo = await ctx.store.repos.find(owner, name);
-      if (!repo) throw notFound({ owner, name });
-      return repo;
-    },
-  };
+  return { release, find: () => findRow(ctx, owner, name) };
+}
+
+/** The row of `owner/name`; DomainError("not_found") when there is none. */
+async function findRow(ctx: Signet, owner: string, name: string): Promise<RepoRow> {
+  const repo = await ctx.store.repos.find(owner, name);
+  if (!repo) throw notFound({ owner, name });
+  return repo;
 }
 
 /**
@@ -126,8 +126,7 @@ export async function findAndHoldRepo(
   const name = validateRepoName(nameInput);
   const held = await holdRepoName(ctx, owner, name);
   if (!held) {
-    const repo = await ctx.store.repos.find(owner, name);
-    if (!repo) throw notFound({ owner, name });
+    const repo = await findRow(ctx, owner, name);
     return { repo, release: await holdRepo(ctx, repo) };
   }
   try {

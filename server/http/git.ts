@@ -74,10 +74,10 @@ export function gitRoutes(ctx: Signet): Hono {
 }
 
 /**
- * `handler`, its refusals written for git when git asked: git shows the body of a refused request
- * only when it is plain text (as `remote: <line>`, before its own message), so a request whose
- * User-Agent is git's gets the error's message as one line of text; other clients keep the JSON
- * `{"error"}` of every other route.
+ * `handler`, its refusals answered for git: a missing or bad credential with the Basic challenge
+ * git's credential helper answers; and when git asked, the message as one line of text, since git
+ * shows the body of a refused request only when it is plain text (as `remote: <line>`, before its
+ * own message). Other clients keep the JSON `{"error"}` of every other route.
  */
 function answeringGit(
   handler: (c: Context) => Response | Promise<Response>,
@@ -87,7 +87,9 @@ function answeringGit(
     try {
       res = await handler(c);
     } catch (err) {
-      res = onError(err instanceof Error ? err : new Error(String(err)), c);
+      res = err instanceof DomainError && err.kind === "unauthorized"
+        ? unauthorized(c, err.message)
+        : onError(err instanceof Error ? err : new Error(String(err)), c);
     }
     if (c.req.method === "HEAD") {
       // Hono answers HEAD with the GET route and drops its body unread: cancel it, so that git
@@ -138,24 +140,16 @@ async function serveGit(
   // The repository is found and held while the caller is looked up (on a database server, one
   // round trip of wait instead of three). The repository stays while git runs: a delete (on any
   // instance) waits, or refused us.
-  let found: { repo: RepoRow; release: () => void } | undefined;
-  const ready = lookUp(
-    service,
-    findAndHoldRepo(ctx, c.req.param("owner")!, c.req.param("repo")!).then((f) => (found = f).repo),
-    ctx,
-    c,
-  );
-  let repo: RepoRow;
+  const holding = findAndHoldRepo(ctx, c.req.param("owner")!, c.req.param("repo")!);
+  const ready = lookUp(service, holding.then((h) => h.repo), ctx, c);
   try {
-    ({ repo } = await ready);
+    await ready;
   } catch (err) {
-    found?.release();
-    if (err instanceof DomainError && err.kind === "unauthorized") {
-      return unauthorized(c, err.message);
-    }
+    holding.then((h) => h.release(), () => {});
     throw err;
   }
-  const transfer = { owner: repo.owner, name: repo.name, ready, release: found!.release };
+  const { repo, release } = await holding;
+  const transfer = { owner: repo.owner, name: repo.name, ready, release };
   return await serveHolding(ctx, c, service, rest, transfer, arrived);
 }
 
@@ -213,11 +207,6 @@ async function serveHolding(
   try {
     const marks = { arrived, held: performance.now() };
     return await serveHeld(ctx, c, service, rest, transfer, keepUntil, marks);
-  } catch (err) {
-    if (err instanceof DomainError && err.kind === "unauthorized") {
-      return unauthorized(c, err.message);
-    }
-    throw err;
   } finally {
     if (!kept) transfer.release();
   }
