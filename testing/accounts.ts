@@ -96,6 +96,11 @@ export async function login(server: TestServer, user: TestUser): Promise<string>
   return r.body.token as string;
 }
 
+/** `token` with its last character changed: well formed, but no token the server issued. */
+export function alteredToken(token: string): string {
+  return token.slice(0, -1) + (token.endsWith("0") ? "1" : "0");
+}
+
 /** Creates a repository over the API with `token`. */
 export async function createRepo(server: TestServer, token: string, name: string): Promise<void> {
   const r = await postJson(`${server.httpUrl}/api/repos`, { name }, {

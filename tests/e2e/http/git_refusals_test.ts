@@ -4,7 +4,7 @@
  * advertisement, whose body nobody reads, ends its git, so the repository can still be deleted.
  */
 import { assert, assertEquals } from "../../helpers/assert.ts";
-import { createRepo, createUser, login } from "../../../testing/accounts.ts";
+import { alteredToken, createRepo, createUser, login } from "../../../testing/accounts.ts";
 import { gitEnv, runOk } from "../../../testing/run.ts";
 import { serverTest, tempHome } from "../../helpers/server.ts";
 import { resolvesWithin } from "../../helpers/wait.ts";
@@ -69,7 +69,7 @@ serverTest("refused git reads over HTTP give back their slot and the repository"
   await t.step("a bad token is refused while the only git slot is taken", async () => {
     const holder = await unreadPack(port, "/alice/big.git", head);
     try {
-      const flipped = token.slice(0, -1) + (token.endsWith("0") ? "1" : "0");
+      const flipped = alteredToken(token);
       const answer = fetch(`${url}/info/refs?service=git-upload-pack`, {
         headers: { Authorization: `Bearer ${flipped}` },
       });

@@ -1,10 +1,23 @@
 /** End-to-end tests of git over smart HTTP with the real git client. */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
-import { createRepo, createUser, login } from "../../../testing/accounts.ts";
+import { alteredToken, createRepo, createUser, login } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { serverTest, tempHome } from "../../helpers/server.ts";
 import { commitFile } from "../../helpers/git.ts";
 import { pollUntil } from "../../helpers/wait.ts";
+
+/** A protocol v2 `ls-refs` request POSTed to `repoUrl`'s upload-pack, with `headers`. */
+function postLsRefs(
+  repoUrl: string,
+  headers: Record<string, string>,
+  contentType = "application/x-git-upload-pack-request",
+): Promise<Response> {
+  return fetch(`${repoUrl}/git-upload-pack`, {
+    method: "POST",
+    headers: { ...headers, "Content-Type": contentType },
+    body: new TextEncoder().encode("0014command=ls-refs\n00010000"),
+  });
+}
 
 serverTest("smart HTTP", {}, async (server, t) => {
   const home = await tempHome();
@@ -141,7 +154,7 @@ serverTest("smart HTTP", {}, async (server, t) => {
       });
       assertEquals(mixed.status, 403);
       await mixed.body?.cancel();
-      const flipped = aliceToken.slice(0, -1) + (aliceToken.endsWith("0") ? "1" : "0");
+      const flipped = alteredToken(aliceToken);
       const bad = await fetch(`${url}/info/refs?service=git-receive-pack`, {
         headers: { Authorization: `Basic ${btoa(`alice:${flipped}`)}` },
       });
@@ -207,25 +220,16 @@ serverTest("smart HTTP", {}, async (server, t) => {
       // As in the moment of a delete between its row and its directory: files, but no row.
       const ghost = `${server.dataDir}/repos/alice/gone.git`;
       await runOk("cp", ["-r", `${server.dataDir}/repos/alice/hello.git`, ghost]);
-      const lsRefs = new TextEncoder().encode("0014command=ls-refs\n00010000");
       for (const proto of ["version=2", ""]) {
         const headers: Record<string, string> = proto ? { "Git-Protocol": proto } : {};
         const advert = await fetch(`${gone}/info/refs?service=git-upload-pack`, { headers });
         assertEquals(advert.status, 404, proto);
         assertEquals(await advert.json(), { error: "repository alice/gone not found" });
-        const post = await fetch(`${gone}/git-upload-pack`, {
-          method: "POST",
-          headers: { ...headers, "Content-Type": "application/x-git-upload-pack-request" },
-          body: lsRefs,
-        });
+        const post = await postLsRefs(gone, headers);
         assertEquals(post.status, 404, proto);
         assertEquals(await post.json(), { error: "repository alice/gone not found" });
         // What is wrong with the request comes second to the repository being gone.
-        const badType = await fetch(`${gone}/git-upload-pack`, {
-          method: "POST",
-          headers: { ...headers, "Content-Type": "text/plain" },
-          body: lsRefs,
-        });
+        const badType = await postLsRefs(gone, headers, "text/plain");
         assertEquals(badType.status, 404, proto);
         await badType.body?.cancel();
       }
@@ -243,8 +247,7 @@ serverTest("smart HTTP", {}, async (server, t) => {
   );
 
   await t.step("a read with a bad token is 401 and gets nothing of git's", async () => {
-    const flipped = aliceToken.slice(0, -1) + (aliceToken.endsWith("0") ? "1" : "0");
-    const lsRefs = new TextEncoder().encode("0014command=ls-refs\n00010000");
+    const flipped = alteredToken(aliceToken);
     for (const proto of ["version=2", ""]) {
       const headers: Record<string, string> = {
         Authorization: `Bearer ${flipped}`,
@@ -254,11 +257,7 @@ serverTest("smart HTTP", {}, async (server, t) => {
       assertEquals(advert.status, 401, proto);
       assertEquals(advert.headers.get("WWW-Authenticate"), 'Basic realm="service"');
       assertEquals(typeof (await advert.json()).error, "string");
-      const post = await fetch(`${url}/git-upload-pack`, {
-        method: "POST",
-        headers: { ...headers, "Content-Type": "application/x-git-upload-pack-request" },
-        body: lsRefs,
-      });
+      const post = await postLsRefs(url, headers);
       assertEquals(post.status, 401, proto);
       assertEquals(typeof (await post.json()).error, "string");
     }
