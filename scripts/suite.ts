@@ -5,6 +5,8 @@
  * SERVICE_TEST_POSTGRES_URL tells testing/launch.ts). The cluster tests (tests/e2e/cluster/:
  * several instances behind nginx, which needs PostgreSQL) run once, in the PostgreSQL run.
  * SERVICE_TEST_ENGINES=sqlite (or postgres) runs one. Arguments replace the default test paths.
+ * Each run gets its own TMPDIR, removed when the run ends, so that whatever its tests, servers,
+ * git or ssh-keygen leave in temporary directories does not pile up in /tmp run after run.
  */
 import { startPostgres } from "../testing/postgres.ts";
 
@@ -24,12 +26,34 @@ for (const e of engines) {
   }
 }
 
-/** Runs `deno test` on `paths` with `env`, each output line prefixed with `[name]`. */
+/**
+ * Runs `deno test` on `paths` with `env` and a TMPDIR of its own (removed afterwards), each output
+ * line prefixed with `[name]`.
+ */
 async function suite(
   name: string,
   paths: string[],
   env: Record<string, string>,
   flags: string[] = [],
+): Promise<number> {
+  const tmp = await Deno.makeTempDir({ prefix: `signet-suite-${name}-` });
+  // Traversable by the throwaway clusters' unprivileged user (testing/postgres.ts).
+  await Deno.chmod(tmp, 0o755);
+  try {
+    return await run(name, paths, { ...env, TMPDIR: tmp }, flags);
+  } finally {
+    const left = [...Deno.readDirSync(tmp)].length;
+    if (left) console.log(`[${name}] removing ${left} temporary entries the tests left in ${tmp}`);
+    await Deno.remove(tmp, { recursive: true }).catch(() => {});
+  }
+}
+
+/** `deno test` itself, for `suite`. */
+async function run(
+  name: string,
+  paths: string[],
+  env: Record<string, string>,
+  flags: string[],
 ): Promise<number> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["test", "-A", "--parallel", ...flags, ...paths],
