@@ -114,6 +114,23 @@ export class RepoUrls {
   commit(id: string): string {
     return `${this.base}/commit/${id}`;
   }
+  /** `/<owner>/<repo>/archive/<ref>.<format>`: the ref's files as one download. */
+  archive(ref: string, format: "tar.gz" | "zip"): string {
+    return `${this.base}/archive/${encodePath(ref.split("/"))}.${format}`;
+  }
+}
+
+/** Links to a ref's archives (`tar.gz · zip`), each named in full for screen readers. */
+export function ArchiveLinks({ urls, gitRef }: { urls: RepoUrls; gitRef: string }): VNode {
+  return (
+    <span class="archive-links">
+      <a href={urls.archive(gitRef, "tar.gz")} aria-label={`Download ${plain(gitRef)} as .tar.gz`}>
+        tar.gz
+      </a>
+      {" · "}
+      <a href={urls.archive(gitRef, "zip")} aria-label={`Download ${plain(gitRef)} as .zip`}>zip</a>
+    </span>
+  );
 }
 
 /** Unix seconds as `2026-11-26 22:01 UTC` in a `<time>`. */

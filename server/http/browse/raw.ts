@@ -12,8 +12,8 @@ import { imageType } from "./blob_page.tsx";
 /** Files up to this size are read whole (one git call); larger ones are streamed. */
 const WHOLE_BYTES = 64 * 1024;
 
-/** Headers of every raw answer. */
-const RAW_HEADERS = {
+/** Headers of every raw answer (and of archives). */
+export const RAW_HEADERS = {
   "Content-Security-Policy": "default-src 'none'; sandbox",
   "X-Content-Type-Options": "nosniff",
   "Referrer-Policy": "no-referrer",
@@ -21,10 +21,15 @@ const RAW_HEADERS = {
   "Cache-Control": "no-cache",
 };
 
-/** `filename*=` of a Content-Disposition (RFC 6266 / 8187). */
-function attachment(name: string): string {
+/** An attachment's Content-Disposition, with `filename*=` for any name (RFC 6266 / 8187). */
+export function attachment(name: string): string {
   const ascii = name.replace(/[^A-Za-z0-9._-]/g, "_") || "download";
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+  // RFC 8187's attr-char leaves out ' ( ) *, which encodeURIComponent keeps.
+  const encoded = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
 /** The raw answer, or null when the path is no file. */

@@ -1,7 +1,15 @@
 /** `/<owner>/<repo>/branches` and `/<owner>/<repo>/tags`: each ref with its last commit's date. */
 import type { RefInfo } from "../../domain/browse/refs.ts";
 import { pageNumber, type PageRequest } from "./context.ts";
-import { Name, notFoundPage, page, type Rendered, RepoHeader, When } from "./frame.tsx";
+import {
+  ArchiveLinks,
+  Name,
+  notFoundPage,
+  page,
+  type Rendered,
+  RepoHeader,
+  When,
+} from "./frame.tsx";
 
 /** Refs a page lists. */
 export const REFS_PER_PAGE = 100;
@@ -33,6 +41,7 @@ export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendere
               <th scope="col">Name</th>
               <th scope="col">Last commit</th>
               <th scope="col">Date</th>
+              <th scope="col">Download</th>
             </tr>
           </thead>
           <tbody>
@@ -62,11 +71,12 @@ export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendere
                 <td class="nowrap">
                   <When unix={r.date} />
                 </td>
+                <td class="nowrap">{r.commit && <ArchiveLinks urls={urls} gitRef={r.name} />}</td>
               </tr>
             ))}
             {refs.length === 0 && (
               <tr>
-                <td colSpan={3} class="muted">{`No ${kind} yet.`}</td>
+                <td colSpan={4} class="muted">{`No ${kind} yet.`}</td>
               </tr>
             )}
           </tbody>

@@ -7,13 +7,15 @@ import { repoView } from "../../domain/repos.ts";
 import { findReadme, listTree } from "../../domain/browse/tree.ts";
 import { lastCommit } from "../../domain/browse/history.ts";
 import type { PageRequest } from "./context.ts";
-import { CopyLine, page, type Rendered, RepoBar, RepoHeader } from "./frame.tsx";
+import { ArchiveLinks, CopyLine, page, type Rendered, RepoBar, RepoHeader } from "./frame.tsx";
 import { LastCommit, TreeList } from "./tree_page.tsx";
 import { loadReadme, MAX_README_BYTES, quiet, Readme } from "./readme.tsx";
 import { readBlob } from "../../domain/browse/blob.ts";
 
-/** The clone URLs, each with a copy button. */
-function CloneBox({ http, ssh }: { http: string; ssh: string | null }): VNode {
+/** The clone URLs, each with a copy button, and the default branch's archives. */
+function CloneBox(
+  { http, ssh, download }: { http: string; ssh: string | null; download: VNode },
+): VNode {
   return (
     <section class="box" aria-labelledby="clone-title">
       <div class="box-head">
@@ -22,6 +24,7 @@ function CloneBox({ http, ssh }: { http: string; ssh: string | null }): VNode {
       <div class="box-body clone">
         <CopyLine id="clone-http" label="HTTP" text={http} />
         {ssh && <CopyLine id="clone-ssh" label="SSH" text={ssh} />}
+        <p class="downloads">Download the files: {download}</p>
       </div>
     </section>
   );
@@ -116,7 +119,11 @@ export async function renderRepoHome(req: PageRequest): Promise<Rendered> {
           total={tree.kind === "tree" ? tree.total : 0}
         />
       </div>
-      <CloneBox http={urls.http} ssh={urls.ssh} />
+      <CloneBox
+        http={urls.http}
+        ssh={urls.ssh}
+        download={<ArchiveLinks urls={req.urls} gitRef={branch} />}
+      />
       {readme && <Readme data={readme} />}
     </>,
   );

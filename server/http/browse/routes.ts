@@ -5,7 +5,7 @@
  * - `/<owner>`: the user's repositories;
  * - `/<owner>/<repo>`: the repository's home (`/<owner>/<repo>.git` redirects there);
  * - `/<owner>/<repo>/tree|blob|raw|commits/<ref>[/<path>]`, `/commit/<id>[.patch]`,
- *   `/branches`, `/tags`.
+ *   `/archive/<ref>.tar.gz|.zip`, `/branches`, `/tags`.
  *
  * Names are validated by the domain (protocol/names.ts); refs and paths by
  * server/domain/browse/paths.ts before git sees them. What does not exist is a 404 page to a
@@ -29,6 +29,7 @@ import { renderRepoHome } from "./repo_home.tsx";
 import { renderTree } from "./tree_page.tsx";
 import { renderBlob } from "./blob_page.tsx";
 import { serveRaw } from "./raw.ts";
+import { serveArchive } from "./archive.ts";
 import { renderCommits } from "./commits_page.tsx";
 import { renderCommit } from "./commit_page.tsx";
 import { renderRefs } from "./refs_page.tsx";
@@ -139,6 +140,10 @@ function repoPage(ctx: Signet, cache: PageCache, c: Context, parts: string[]): P
     const req = pageRequest(ctx, repo, client, query);
     const [page = "", ...rest] = parts;
     if (page === "raw") return await raw(req, rest, c.req.method);
+    if (page === "archive") {
+      return await serveArchive(req, rest, c.req.method) ??
+        missing(req, `${owner}/${name}/archive/${rest.join("/")}`);
+    }
     if (page === "commit" && rest.length === 1 && rest[0].endsWith(".patch")) {
       return await patch(req, rest[0].slice(0, -6));
     }

@@ -96,6 +96,15 @@ serverTest("repository browser: hostile content stays inert and bounded", {}, as
     const tree = await page(`${base}/tree/${refPath}`);
     assertInert(tree, "tree at the hostile branch");
     assertStringIncludes(tree, `href="/mallory/h/blob/${refPath}/README.md"`);
+    // Its archive's file name: quotes, HTML and the override replaced in `filename`, encoded in
+    // `filename*` (RFC 8187: ' ( ) too). HEAD: this commit holds 10,000 files and a 100 MB one.
+    const res = await fetch(`${base}/archive/${refPath}.zip`, { method: "HEAD" });
+    assertEquals(res.status, 200);
+    assertEquals(
+      res.headers.get("content-disposition"),
+      `attachment; filename="h-x__img-src_x-onerror_alert_1____b.zip"; ` +
+        "filename*=UTF-8''h-x%22%3Cimg-src%3Dx-onerror%3Dalert%281%29%3E%27%E2%80%AEb.zip",
+    );
   });
 
   await t.step("file content: escaped, bidi controls shown with a warning", async () => {

@@ -1,0 +1,146 @@
+/**
+ * Archive downloads (`/<owner>/<repo>/archive/<ref>.tar.gz|.zip`) against a real server: the bytes
+ * git itself makes for a branch, a tag, a branch with a slash and a commit id, unpacked by tar and by
+ * Python's zipfile; `export-ignore` honoured; HEAD without a body; 404s for what names no archive;
+ * the links on the home and refs pages.
+ */
+import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
+import { createRepo, signedIn } from "../../../testing/accounts.ts";
+import { runOk } from "../../../testing/run.ts";
+import { serverTest } from "../../helpers/server.ts";
+import { commitFiles, git, newWork } from "../../helpers/browse.ts";
+
+const HTML = { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+
+/** Files of the pushed repository, by path. */
+const FILES: Record<string, string> = {
+  "README.md": "# Site\n",
+  "src/main.ts": "console.log('hello');\n",
+  "docs/deep/er/note.txt": "deep\n",
+  ".gitattributes": "private.txt export-ignore\n",
+  "private.txt": "left out of archives\n",
+};
+
+/** Every file under `dir` (path relative to it → content). */
+async function filesUnder(dir: string, at = ""): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for await (const e of Deno.readDir(`${dir}/${at}`)) {
+    const rel = at ? `${at}/${e.name}` : e.name;
+    if (e.isDirectory) Object.assign(out, await filesUnder(dir, rel));
+    else out[rel] = await Deno.readTextFile(`${dir}/${rel}`);
+  }
+  return out;
+}
+
+serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) => {
+  const home = await Deno.makeTempDir({ prefix: "signet-archive-" });
+  const { token } = await signedIn(server, "alice");
+  await createRepo(server, token, "site");
+  const U = server.httpUrl;
+  const work = await newWork(home, "site");
+  const first = await commitFiles(work, FILES, "First");
+  await git(work, "tag", "-a", "v1.0", "-m", "version 1.0");
+  await git(work, "checkout", "-q", "-b", "feature/x");
+  await commitFiles(work, { "src/feature.ts": "export const x = 1;\n" }, "Add x");
+  await git(work, "checkout", "-q", "main");
+  const remote = `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/site.git`;
+  await git(work, "push", "-q", remote, "main", "feature/x", "refs/tags/v1.0");
+  const expected = { ...FILES };
+  delete expected["private.txt"];
+
+  await t.step(
+    "main as .tar.gz: git's own bytes, attachment, unpacks under site-main/",
+    async () => {
+      const res = await fetch(`${U}/alice/site/archive/main.tar.gz`);
+      assertEquals(res.status, 200);
+      assertEquals(res.headers.get("content-type"), "application/gzip");
+      assertStringIncludes(res.headers.get("content-disposition")!, 'filename="site-main.tar.gz"');
+      assertEquals(res.headers.get("x-content-type-options"), "nosniff");
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      const local = await new Deno.Command("git", {
+        args: ["archive", "--format=tar.gz", "--prefix=site-main/", "main"],
+        cwd: work.dir,
+        env: work.env,
+        stdout: "piped",
+      }).output();
+      assertEquals(bytes, local.stdout, "the server's archive differs from git archive's");
+      await Deno.writeFile(`${home}/main.tar.gz`, bytes);
+      await Deno.mkdir(`${home}/tgz`);
+      await runOk("tar", ["-xzf", `${home}/main.tar.gz`, "-C", `${home}/tgz`]);
+      assertEquals([...Deno.readDirSync(`${home}/tgz`)].map((e) => e.name), ["site-main"]);
+      assertEquals(await filesUnder(`${home}/tgz/site-main`), expected);
+    },
+  );
+
+  await t.step("a branch with a slash as .zip unpacks under site-feature-x/", async () => {
+    const res = await fetch(`${U}/alice/site/archive/feature/x.zip`);
+    assertEquals(res.status, 200);
+    assertEquals(res.headers.get("content-type"), "application/zip");
+    assertStringIncludes(res.headers.get("content-disposition")!, 'filename="site-feature-x.zip"');
+    await Deno.writeFile(`${home}/x.zip`, new Uint8Array(await res.arrayBuffer()));
+    await runOk("python3", ["-m", "zipfile", "-e", `${home}/x.zip`, `${home}/zip`]);
+    assertEquals(
+      await filesUnder(`${home}/zip/site-feature-x`),
+      { ...expected, "src/feature.ts": "export const x = 1;\n" },
+    );
+  });
+
+  await t.step("a tag and a commit id name their archives", async () => {
+    for (const [ref, base] of [["v1.0", "site-v1.0"], [first, `site-${first}`]]) {
+      const res = await fetch(`${U}/alice/site/archive/${ref}.tar.gz`);
+      assertEquals(res.status, 200, ref);
+      assertStringIncludes(res.headers.get("content-disposition")!, `filename="${base}.tar.gz"`);
+      const dir = `${home}/ref-${ref}`;
+      await Deno.mkdir(dir);
+      await Deno.writeFile(`${dir}.tar.gz`, new Uint8Array(await res.arrayBuffer()));
+      await runOk("tar", ["-xzf", `${dir}.tar.gz`, "-C", dir]);
+      assertEquals(await filesUnder(`${dir}/${base}`), expected, ref);
+    }
+  });
+
+  await t.step("HEAD answers the headers without a body", async () => {
+    const res = await fetch(`${U}/alice/site/archive/main.zip`, { method: "HEAD" });
+    assertEquals(res.status, 200);
+    assertEquals(res.headers.get("content-type"), "application/zip");
+    assertEquals((await res.arrayBuffer()).byteLength, 0);
+  });
+
+  await t.step("what names no archive is a 404 (HTML to a browser, JSON to others)", async () => {
+    for (
+      const path of [
+        "archive/nope.tar.gz",
+        "archive/main.rar",
+        "archive/main",
+        "archive/.zip",
+        "archive/main/README.md.zip",
+        "archive/feature.zip",
+        "archive/..%2Fmain.zip",
+        `archive/${"0".repeat(40)}.zip`,
+      ]
+    ) {
+      const page = await fetch(`${U}/alice/site/${path}`, { headers: HTML });
+      assertEquals(page.status, 404, path);
+      assertEquals(page.headers.get("content-type"), "text/html; charset=utf-8", path);
+      await page.body?.cancel();
+      const json = await fetch(`${U}/alice/site/${path}`);
+      assertEquals(json.status, 404, path);
+      assertEquals(typeof (await json.json()).error, "string", path);
+    }
+    const other = await fetch(`${U}/alice/nothing/archive/main.zip`);
+    assertEquals(other.status, 404);
+    await other.body?.cancel();
+  });
+
+  await t.step("the home and refs pages link to the archives", async () => {
+    const home = await (await fetch(`${U}/alice/site`, { headers: HTML })).text();
+    assertStringIncludes(home, 'href="/alice/site/archive/main.tar.gz"');
+    assertStringIncludes(home, 'href="/alice/site/archive/main.zip"');
+    const branches = await (await fetch(`${U}/alice/site/branches`, { headers: HTML })).text();
+    assertStringIncludes(branches, 'href="/alice/site/archive/feature/x.zip"');
+    const tags = await (await fetch(`${U}/alice/site/tags`, { headers: HTML })).text();
+    assertStringIncludes(tags, 'href="/alice/site/archive/v1.0.tar.gz"');
+    assert(!tags.includes("archive/main."), "the tags page lists tags only");
+  });
+
+  await Deno.remove(home, { recursive: true });
+});
