@@ -1,11 +1,13 @@
 /**
  * pumpBody: request bodies reach git complete and in order, spilling to a file when git lags; too
  * slow or too large bodies fail with their HTTP status and leave no file behind. readWholeBody:
- * upload-pack requests are read whole within their bounds, gzip ones inflated within theirs.
+ * upload-pack requests are read whole within their bounds, gzip ones inflated within theirs; a
+ * stopped or failing read is a 400.
  */
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import { BodyError, BodyPump, pumpBody, readWholeBody } from "./body_pump.ts";
 import { concatBytes } from "../../protocol/bytes.ts";
+import { resolvesWithin } from "../../tests/helpers/wait.ts";
 
 /**
  * A body of `total` bytes in chunks of varying size: a default stream, or a byte stream (what
@@ -249,5 +251,37 @@ Deno.test("readWholeBody: plain and gzip bodies within bounds, 413 beyond, 400 f
     const rate = { bytesPerSecond: 1000, windowMs: 300 };
     assertEquals(await statusOf(readWholeBody(body.stream, { ...limits, gzip: gz, rate })), 408);
     assert(body.cancelled(), "the slow body was left uncancelled");
+  }
+});
+
+Deno.test("readWholeBody: a stopped read fails with 400 and cancels the body", async () => {
+  const real = new TextEncoder().encode("0032have 0123456789abcdef0123456789abcdef01234567\n");
+  for (const gz of [false, true]) {
+    // A body that would take minutes: a byte a second after its first bytes.
+    const body = dripping(gz ? (await gzip(real)).slice(0, 20) : real.slice(0, 20), 1000);
+    const stop = new AbortController();
+    const read = readWholeBody(body.stream, { maxBytes: 1_000_000, gzip: gz, signal: stop.signal });
+    setTimeout(() => stop.abort(), 50);
+    const settled = read.catch((e) => e);
+    // Without the stop it would read for ever.
+    assert(await resolvesWithin(settled, 30_000), "the stopped read went on");
+    const error = await settled;
+    assert(
+      error instanceof BodyError && error.status === 400,
+      `${gz ? "gzip" : "plain"}: ${error}`,
+    );
+    assert(body.cancelled(), `${gz ? "gzip" : "plain"}: the body was left uncancelled`);
+  }
+});
+
+Deno.test("readWholeBody: a body that fails to read is a 400, not another error", async () => {
+  for (const gz of [false, true]) {
+    const failing = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new Uint8Array([0x1f, 0x8b, 1, 2]));
+        controller.error(new Error("connection reset"));
+      },
+    });
+    assertEquals(await statusOf(readWholeBody(failing, { maxBytes: 1000, gzip: gz })), 400);
   }
 });

@@ -322,9 +322,18 @@ async function serveHeld(
       await body?.cancel().catch(() => {});
       return await refuse(bodyRefused(c, 413, bodyTooLarge()));
     }
+    // A refusal stops the read: the name stays held only while the body is read, and a request
+    // for a name being deleted or created must not hold it for as long as its client dawdles.
+    const refused = new AbortController();
+    transfer.ready.catch(() => refused.abort());
     try {
       request = body
-        ? await readWholeBody(body, { maxBytes: MAX_UPLOAD_REQUEST_BYTES, gzip, rate })
+        ? await readWholeBody(body, {
+          maxBytes: MAX_UPLOAD_REQUEST_BYTES,
+          gzip,
+          rate,
+          signal: refused.signal,
+        })
         : new Uint8Array(0);
     } catch (err) {
       if (err instanceof BodyError) return await refuse(bodyRefused(c, err.status, err.message));

@@ -9,6 +9,8 @@ export interface WholeBodyLimits {
   /** The body is gzip: inflate it. */
   gzip: boolean;
   rate?: BodyRate | null;
+  /** Stops the read: the body is cancelled and the read fails with a 400 BodyError. */
+  signal?: AbortSignal;
 }
 
 /** Inflated bytes allowed whatever the ratio (a small request compresses little anyway). */
@@ -39,21 +41,30 @@ export function gunzip(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Ar
   );
 }
 
-/** Reads a whole (small) request body into memory, inflating gzip, within `limits`. */
+/**
+ * Reads a whole (small) request body into memory, inflating gzip, within `limits`. Every failure
+ * is a BodyError: 413 over the limits, 408 too slow, 400 unreadable, not gzip, or stopped.
+ */
 export async function readWholeBody(
   body: ReadableStream<Uint8Array>,
   limits: WholeBodyLimits,
 ): Promise<Uint8Array> {
   const tooLarge = () =>
     new BodyError(413, `request body over the limit of ${limits.maxBytes} bytes`);
+  const stopped = () => new BodyError(400, "request body read stopped");
   const chunks: Uint8Array[] = [];
   let size = 0;
   if (!limits.gzip) {
-    for await (const chunk of chunksOf(body, limits.rate)) {
-      size += chunk.length;
-      if (size > limits.maxBytes) throw tooLarge();
-      chunks.push(chunk);
+    try {
+      for await (const chunk of chunksOf(body, limits.rate, limits.signal)) {
+        size += chunk.length;
+        if (size > limits.maxBytes) throw tooLarge();
+        chunks.push(chunk);
+      }
+    } catch (err) {
+      throw err instanceof BodyError ? err : new BodyError(400, "request body could not be read");
     }
+    if (limits.signal?.aborted) throw stopped();
     return concatBytes(chunks, size);
   }
   const inflate = new DecompressionStream("gzip") as unknown as TransformStream<
@@ -62,6 +73,13 @@ export async function readWholeBody(
   >;
   const writer = inflate.writable.getWriter();
   const abort = new AbortController();
+  // Stopped from outside: the feeding below ends, and the inflater's readable fails with `stopped`.
+  const stop = () => {
+    abort.abort();
+    writer.abort(stopped()).catch(() => {});
+  };
+  if (limits.signal?.aborted) stop();
+  else limits.signal?.addEventListener("abort", stop, { once: true });
   let sent = 0;
   /** Why feeding the inflater failed: the body could not be read or was too large. */
   let fedError: BodyError | null = null;
@@ -110,5 +128,7 @@ export async function readWholeBody(
     await feeding;
     throw fedError ??
       (err instanceof BodyError ? err : new BodyError(400, "request body is not valid gzip"));
+  } finally {
+    limits.signal?.removeEventListener("abort", stop);
   }
 }

@@ -1,13 +1,16 @@
 /**
  * Refused git reads over smart HTTP give back what they hold: a read refused while every git slot
- * is taken is answered at once (it does not wait for a slot first), and a HEAD of a protocol v0
- * advertisement, whose body nobody reads, ends its git, so the repository can still be deleted.
+ * is taken is answered at once (it does not wait for a slot first), a HEAD of a protocol v0
+ * advertisement, whose body nobody reads, ends its git, so the repository can still be deleted, and
+ * a read of a deleted name whose body is slow to come is refused without waiting for it, so the
+ * name can be created again at once. A body its client gives up on is a client's error, not a 500.
  */
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { alteredToken, createRepo, createUser, login } from "../../../testing/accounts.ts";
 import { gitEnv, runOk } from "../../../testing/run.ts";
 import { serverTest, tempHome } from "../../helpers/server.ts";
-import { resolvesWithin } from "../../helpers/wait.ts";
+import { pollUntil, resolvesWithin } from "../../helpers/wait.ts";
+import { RawHttp } from "../../helpers/raw_http.ts";
 import { commitRandomFile, uploadPackWant } from "../../helpers/git.ts";
 
 /** Far longer than any answer takes on a busy machine; the bugs made these wait for ever. */
@@ -101,4 +104,62 @@ serverTest("refused git reads over HTTP give back their slot and the repository"
       await res.body?.cancel();
     },
   );
+});
+
+/** The head of an upload-pack request announcing `length` bytes of body, and its first 1,000. */
+function slowUploadPack(path: string, length: number): string {
+  return `POST ${path}/git-upload-pack HTTP/1.1\r\nHost: x\r\n` +
+    `Content-Type: application/x-git-upload-pack-request\r\n` +
+    `Content-Length: ${length}\r\n\r\n${"0".repeat(1000)}`;
+}
+
+serverTest("a read with a slow body gives up the name as soon as it is refused", {
+  // No cut-off of slow bodies within the test: the old code held the name until the body came.
+  env: { SERVICE_HTTP_BODY_TIMEOUT: "600" },
+}, async (server, t) => {
+  const alice = await createUser(server, "alice");
+  const token = await login(server, alice);
+  const auth = { Authorization: `Bearer ${token}` };
+  const port = Number(new URL(server.httpUrl).port);
+
+  await t.step("a deleted name: 404 before the body, and the name is created again", async () => {
+    await createRepo(server, token, "r");
+    const deleted = await fetch(`${server.httpUrl}/api/repos/alice/r`, {
+      method: "DELETE",
+      headers: auth,
+    });
+    assertEquals(deleted.status, 200);
+    await deleted.body?.cancel();
+    const slow = await RawHttp.open(port);
+    try {
+      await slow.send(slowUploadPack("/alice/r.git", 100_000));
+      const answer = slow.response(ANSWER_LIMIT_MS);
+      assert(await resolvesWithin(answer, ANSWER_LIMIT_MS), "the refusal waited for the body");
+      assertEquals((await answer).status, 404);
+      // The body never comes, and the name is free.
+      const created = fetch(`${server.httpUrl}/api/repos`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ name: "r" }),
+      });
+      assert(await resolvesWithin(created, ANSWER_LIMIT_MS), "the create waited for the body");
+      const res = await created;
+      assertEquals(res.status, 201, await res.clone().text());
+      await res.body?.cancel();
+    } finally {
+      slow.close();
+    }
+  });
+
+  await t.step("a body its client abandons is answered 400, with no error logged", async () => {
+    const line = /"path":"\/alice\/r\.git\/git-upload-pack","status":(\d+)/g;
+    const answered = () => [...server.logs().matchAll(line)].map((m) => m[1]);
+    const before = answered().length;
+    const gone = await RawHttp.open(port);
+    await gone.send(slowUploadPack("/alice/r.git", 100_000));
+    gone.close();
+    const statuses = await pollUntil(() => Promise.resolve(answered()), (a) => a.length > before);
+    assertEquals(statuses.slice(before), ["400"], server.logs().slice(-2000));
+    assert(!server.logs().includes("unhandled error"), server.logs().slice(-2000));
+  });
 });
