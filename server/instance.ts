@@ -65,6 +65,27 @@ export async function claimInstance(
   }
 }
 
+/**
+ * The engine of the instances serving the data dir `dataDir` right now, from how they hold
+ * `run/data.lock` (exclusive: one on SQLite; shared: some on PostgreSQL); null when none runs.
+ */
+export async function runningEngine(dataDir: string): Promise<Engine | null> {
+  let file: Deno.FsFile;
+  try {
+    file = await Deno.open(`${dataDir}/run/data.lock`, { read: true });
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return null;
+    throw err;
+  }
+  try {
+    if (await file.tryLock(true)) return null;
+    if (await file.tryLock(false)) return "postgres";
+    return "sqlite";
+  } finally {
+    file.close();
+  }
+}
+
 interface Lock {
   held: boolean;
   /** Who holds it, from the file, when `held` is false. */

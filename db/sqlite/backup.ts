@@ -1,8 +1,13 @@
 /** Consistent online snapshots of the SQLite database. */
 import { DatabaseSync } from "node:sqlite";
 
-/** Writes a transactionally consistent copy of the database at `source` to `target`. */
+/**
+ * Writes a transactionally consistent copy of the database at `source` to the new file `target`,
+ * readable by its owner only (mode 0600, as the live database).
+ */
 export function snapshotDatabase(source: string, target: string): void {
+  // VACUUM INTO fills an empty file and keeps its mode; a file it creates gets the umask's.
+  Deno.writeFileSync(target, new Uint8Array(0), { createNew: true, mode: 0o600 });
   const db = new DatabaseSync(source, { readOnly: true });
   try {
     db.exec("PRAGMA busy_timeout = 10000");

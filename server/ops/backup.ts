@@ -6,6 +6,7 @@
 import { integrityCheck, repositoriesIn, snapshotDatabase } from "../../db/sqlite/backup.ts";
 import { redactDatabaseUrl, type ServerConfig } from "../config.ts";
 import { pathExists } from "../../protocol/fs.ts";
+import { runningEngine } from "../instance.ts";
 
 const DB_FILE = "signet.db";
 const PG_DUMP_FILE = "signet.pgdump";
@@ -61,6 +62,13 @@ export async function backup(config: ServerConfig, target: string): Promise<stri
   if (config.databaseUrl !== null) return await backupPostgres(config, config.databaseUrl, target);
   if (!(await pathExists(config.databasePath))) {
     throw new Error(`no database at ${config.databasePath}: is SERVICE_DATA_DIR right?`);
+  }
+  if (await runningEngine(config.dataDir) === "postgres") {
+    // The embedded file is then what `db copy` left behind, not the live data.
+    throw new Error(
+      `instances on PostgreSQL are serving ${config.dataDir}, so ${config.databasePath} is not ` +
+        "their database: run signet backup with their SERVICE_DATABASE_URL",
+    );
   }
   await Deno.mkdir(`${target}/repos`, { recursive: true, mode: 0o700 });
   // The database first: every repository it lists is then copied at or after this moment.

@@ -78,8 +78,8 @@ export async function dbCommand(args: string[]): Promise<number> {
     const width = Math.max(...result.tables.map((t) => t.name.length));
     const lines = [
       `Copied ${config.databasePath} into ${shown} in ${seconds} s:`,
-      ...result.tables.map((t) => `  ${t.name.padEnd(width)}  ${t.rows} rows`),
-      `Row counts match the source in every table (${result.totalRows} rows).`,
+      ...result.tables.map((t) => `  ${t.name.padEnd(width)}  ${rows(t.rows)}`),
+      `Row counts match the source in every table (${rows(result.totalRows)}).`,
       `Audit chain verified: ${chain} entries${result.logHead ? `, head ${result.logHead}` : ""}.`,
       `The SQLite file was not changed. Start signet with SERVICE_DATABASE_URL=${shown} ` +
       "(with its password) to use it.",
@@ -114,10 +114,10 @@ function progressReporter(tty: boolean): (table: string, done: number, total: nu
   const write = (s: string) => Deno.stderr.writeSync(enc.encode(s));
   return (table, done, total) => {
     if (tty) {
-      write(`\r\x1b[K  copying ${table}: ${done} of ${total} rows`);
+      write(`\r\x1b[K  copying ${table}: ${done} of ${rows(total)}`);
       if (done === total) write("\n");
     } else if (done === total) {
-      write(`copied ${table}: ${total} rows\n`);
+      write(`copied ${table}: ${rows(total)}\n`);
     }
   };
 }
@@ -126,4 +126,9 @@ function progressReporter(tty: boolean): (table: string, done: number, total: nu
 function scrub(message: string, url: string): string {
   const password = decodeURIComponent(new URL(url).password);
   return password ? message.split(password).join("***") : message;
+}
+
+/** `n rows`, or `1 row`. */
+function rows(n: number): string {
+  return `${n} row${n === 1 ? "" : "s"}`;
 }

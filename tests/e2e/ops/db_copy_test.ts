@@ -250,6 +250,13 @@ Deno.test({
         await c2.createBot({ bot_id: "delta", keys: [g2.pub] }, [g2.signer]);
         await c2.attest({ issuer: "ops", subject: "delta", claim: "new" }, c1.signer);
         assertEquals(verifyChain(await c2.log()), null);
+        // A backup that forgets the URL would copy the stale SQLite file: refused while it runs.
+        const stale = await signet(["backup", `${home}/stale-backup`], {
+          SERVICE_DATA_DIR: dataDir,
+          ...SQLITE,
+        });
+        assertEquals(stale.code, 1, stale.stdout);
+        assertStringIncludes(stale.stderr, "instances on PostgreSQL are serving");
         await server.stop();
         assertEquals(await sha256(dbFile), hashBefore, "the SQLite file was changed");
       });
@@ -297,7 +304,7 @@ Deno.test({
       const failed = await pg.createDatabase();
       const r = await signet(["db", "copy", "--to", failed], { SERVICE_DATA_DIR: dataDir });
       assertEquals(r.code, 1, r.stdout);
-      assertStringIncludes(r.stderr, "copied users: 1 rows"); // users were already in
+      assertStringIncludes(r.stderr, "copied users: 1 row\n"); // users were already in
       assertStringIncludes(r.stderr, "registry_keys");
       assertStringIncludes(r.stderr, "left as it was");
       empty(await pgState(failed));
