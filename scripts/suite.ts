@@ -36,7 +36,8 @@ async function suite(
   env: Record<string, string>,
   flags: string[] = [],
 ): Promise<number> {
-  const tmp = await Deno.makeTempDir({ prefix: `signet-suite-${name}-` });
+  // Short: the throwaway clusters' socket paths under it must stay within 107 bytes.
+  const tmp = await Deno.makeTempDir({ prefix: `sg-${name}-` });
   // Traversable by the throwaway clusters' unprivileged user (testing/postgres.ts).
   await Deno.chmod(tmp, 0o755);
   try {

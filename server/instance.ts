@@ -68,11 +68,13 @@ export async function claimInstance(
 /**
  * The engine of the instances serving the data dir `dataDir` right now, from how they hold
  * `run/data.lock` (exclusive: one on SQLite; shared: some on PostgreSQL); null when none runs.
+ * Probing takes the lock for an instant; a server starting then retries (`tryLockAwhile`).
  */
 export async function runningEngine(dataDir: string): Promise<Engine | null> {
   let file: Deno.FsFile;
   try {
-    file = await Deno.open(`${dataDir}/run/data.lock`, { read: true });
+    // Writable: where flock is emulated by fcntl locks (NFS), an exclusive one needs it.
+    file = await Deno.open(`${dataDir}/run/data.lock`, { read: true, write: true });
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return null;
     throw err;
@@ -84,6 +86,15 @@ export async function runningEngine(dataDir: string): Promise<Engine | null> {
   } finally {
     file.close();
   }
+}
+
+/** Tries to lock `file` a few times over ~0.5 s: `runningEngine` holds it for an instant. */
+async function tryLockAwhile(file: Deno.FsFile, exclusive: boolean): Promise<boolean> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (attempt > 0) await new Promise((r) => setTimeout(r, 100));
+    if (await file.tryLock(exclusive)) return true;
+  }
+  return false;
 }
 
 interface Lock {
@@ -99,7 +110,7 @@ interface Lock {
  */
 async function lockFile(path: string, exclusive: boolean, signed = exclusive): Promise<Lock> {
   const file = await Deno.open(path, { read: true, write: true, create: true, mode: 0o600 });
-  if (!await file.tryLock(exclusive)) {
+  if (!await tryLockAwhile(file, exclusive)) {
     file.close();
     let holder: string | undefined;
     try {

@@ -5,6 +5,7 @@
  * pages are read with.
  */
 import type { Signet } from "../../context.ts";
+import { DomainError } from "../../../protocol/errors.ts";
 import { gitStream } from "./git_read.ts";
 import type { BrowseRepo } from "./refs.ts";
 
@@ -45,8 +46,43 @@ export function archiveBaseName(repoName: string, ref: string): string {
 }
 
 /**
+ * The repository's `info/attributes` (which outrank every `.gitattributes` in its trees) while
+ * archives are made: `export-subst` and `working-tree-encoding` make git read a whole file into
+ * memory to convert it, so a pushed file of a few MB that inflates to gigabytes could take that
+ * much memory per download; every other conversion streams. `export-ignore` still applies.
+ */
+export const ARCHIVE_ATTRIBUTES = "# Signet: no conversion that reads a whole file into memory.\n" +
+  "* -export-subst -working-tree-encoding\n";
+
+/**
+ * Writes ARCHIVE_ATTRIBUTES into the repository at `dir` unless it holds them already (replaced
+ * whole and atomically: Signet owns the file). Not found when the repository's directory is gone
+ * (a delete under way): no directory is made again.
+ */
+export async function ensureArchiveAttributes(dir: string): Promise<void> {
+  const path = `${dir}/info/attributes`;
+  try {
+    if (await Deno.readTextFile(path) === ARCHIVE_ATTRIBUTES) return;
+  } catch (err) {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  }
+  try {
+    await Deno.mkdir(`${dir}/info`).catch((err) => {
+      if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
+    });
+    const temp = `${path}.${crypto.randomUUID()}.tmp`;
+    await Deno.writeTextFile(temp, ARCHIVE_ATTRIBUTES);
+    await Deno.rename(temp, path);
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) throw new DomainError("not_found", "not found");
+    throw err;
+  }
+}
+
+/**
  * Streams the archive of `commit` in `format`, every path under `<baseName>/`. The repository's
- * own `.gitattributes` apply as git defines them (`export-ignore` leaves files out).
+ * `.gitattributes` apply as git defines them (`export-ignore` leaves files out), except the
+ * conversions ARCHIVE_ATTRIBUTES turns off.
  */
 export async function streamArchive(
   ctx: Signet,
@@ -56,6 +92,7 @@ export async function streamArchive(
   baseName: string,
   client?: string,
 ): Promise<ReadableStream<Uint8Array>> {
+  await ensureArchiveAttributes(repo.dir);
   const args = [
     "archive",
     `--format=${ARCHIVE_FORMATS[format].git}`,

@@ -228,7 +228,9 @@ async function readAtMost(
 
 /**
  * Streams the standard output of `git <args>` (a raw download) within a download slot: the slot is
- * released and git killed when the stream ends, is cancelled, or `timeoutMs` passes.
+ * released and git killed when the stream ends, is cancelled, or `timeoutMs` passes. The stream
+ * ends cleanly only when git succeeded: killed at the timeout or failing, it errors, so the client
+ * sees a broken download rather than a complete-looking short one.
  */
 export async function gitStream(
   ctx: Signet,
@@ -248,8 +250,12 @@ export async function gitStream(
     async pull(controller) {
       try {
         const { value, done: end } = await reader.read();
-        if (end) controller.close();
-        else controller.enqueue(value);
+        if (!end) return controller.enqueue(value);
+        const status = await child.status;
+        if (status.success) controller.close();
+        else {controller.error(
+            new Error(`git ${args[0]} ended with ${status.signal ?? status.code}`),
+          );}
       } catch (err) {
         controller.error(err);
       }

@@ -28,6 +28,10 @@ export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendere
     });
   }
   const refs = all.slice((n - 1) * REFS_PER_PAGE, n * REFS_PER_PAGE);
+  // A URL's short name means the branch when a branch and a tag share it: such a tag is linked
+  // by its commit.
+  const linkRef = (r: RefInfo) =>
+    repo.refs.byName.get(r.name)?.kind === r.kind || !r.commit ? r.name : r.commit;
   const title = kind === "branches" ? "Branches" : "Tags";
   return page(
     `${title} · ${repo.row.owner}/${repo.row.name}`,
@@ -50,7 +54,7 @@ export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendere
                 <td>
                   {r.commit
                     ? (
-                      <a href={urls.at("tree", r.name)}>
+                      <a href={urls.at("tree", linkRef(r))}>
                         <Name text={r.name} />
                       </a>
                     )
@@ -71,7 +75,9 @@ export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendere
                 <td class="nowrap">
                   <When unix={r.date} />
                 </td>
-                <td class="nowrap">{r.commit && <ArchiveLinks urls={urls} gitRef={r.name} />}</td>
+                <td class="nowrap">
+                  {r.commit && <ArchiveLinks urls={urls} gitRef={linkRef(r)} />}
+                </td>
               </tr>
             ))}
             {refs.length === 0 && (

@@ -1,14 +1,17 @@
 /**
  * Archive downloads (`/<owner>/<repo>/archive/<ref>.tar.gz|.zip`) against a real server: the bytes
  * git itself makes for a branch, a tag, a branch with a slash and a commit id, unpacked by tar and by
- * Python's zipfile; `export-ignore` honoured; HEAD without a body; 404s for what names no archive;
- * the links on the home and refs pages.
+ * Python's zipfile; `export-ignore` honoured, `export-subst` not expanded (it reads whole files into
+ * memory); HEAD without a body; 404s for what names no archive; the links on the home and refs pages
+ * (a tag that a branch's name hides linked by its commit); a download whose git is killed fails
+ * instead of ending as if complete.
  */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
 import { runOk } from "../../../testing/run.ts";
 import { serverTest } from "../../helpers/server.ts";
 import { commitFiles, git, newWork } from "../../helpers/browse.ts";
+import { commitRandomFile } from "../../helpers/git.ts";
 
 const HTML = { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
 
@@ -42,9 +45,28 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
   await git(work, "tag", "-a", "v1.0", "-m", "version 1.0");
   await git(work, "checkout", "-q", "-b", "feature/x");
   await commitFiles(work, { "src/feature.ts": "export const x = 1;\n" }, "Add x");
+  await git(work, "checkout", "-q", "-b", "subst", "main");
+  await commitFiles(work, {
+    ".gitattributes": "version.txt export-subst\n",
+    "version.txt": "$Format:%H$\n",
+  }, "Substitute");
+  // A tag and a branch both named `shadow`, at different commits.
+  await git(work, "tag", "shadow", first);
+  await git(work, "branch", "shadow");
   await git(work, "checkout", "-q", "main");
   const remote = `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/site.git`;
-  await git(work, "push", "-q", remote, "main", "feature/x", "refs/tags/v1.0");
+  await git(
+    work,
+    "push",
+    "-q",
+    remote,
+    "main",
+    "feature/x",
+    "subst",
+    "refs/heads/shadow",
+    "refs/tags/v1.0",
+    "refs/tags/shadow",
+  );
   const expected = { ...FILES };
   delete expected["private.txt"];
 
@@ -98,6 +120,15 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
     }
   });
 
+  await t.step("export-subst is not expanded", async () => {
+    const res = await fetch(`${U}/alice/site/archive/subst.tar.gz`);
+    assertEquals(res.status, 200);
+    await Deno.writeFile(`${home}/subst.tar.gz`, new Uint8Array(await res.arrayBuffer()));
+    await Deno.mkdir(`${home}/subst`);
+    await runOk("tar", ["-xzf", `${home}/subst.tar.gz`, "-C", `${home}/subst`]);
+    assertEquals(await Deno.readTextFile(`${home}/subst/site-subst/version.txt`), "$Format:%H$\n");
+  });
+
   await t.step("HEAD answers the headers without a body", async () => {
     const res = await fetch(`${U}/alice/site/archive/main.zip`, { method: "HEAD" });
     assertEquals(res.status, 200);
@@ -140,6 +171,31 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
     const tags = await (await fetch(`${U}/alice/site/tags`, { headers: HTML })).text();
     assertStringIncludes(tags, 'href="/alice/site/archive/v1.0.tar.gz"');
     assert(!tags.includes("archive/main."), "the tags page lists tags only");
+    // The tag `shadow` is hidden by the branch `shadow` in a URL: linked by its commit.
+    assertStringIncludes(tags, `href="/alice/site/archive/${first}.zip"`);
+    assertStringIncludes(tags, `href="/alice/site/tree/${first}"`);
+    assert(!tags.includes('href="/alice/site/archive/shadow.zip"'), "the tag links the branch");
+    assertStringIncludes(branches, 'href="/alice/site/archive/shadow.zip"');
+  });
+
+  await t.step("a download whose git is killed fails, not ends as if complete", async () => {
+    await commitRandomFile(work.dir, work.env, "big.bin", 20 * 1024 * 1024, "Big");
+    await git(work, "push", "-q", remote, "HEAD:refs/heads/big");
+    const res = await fetch(`${U}/alice/site/archive/big.zip`);
+    assertEquals(res.status, 200);
+    const reader = res.body!.getReader();
+    await reader.read(); // git is now blocked writing the rest, which is not read yet
+    const children = await runOk("ps", ["--ppid", String(server.pid), "-o", "pid=,args="]);
+    const archiver = children.split("\n").find((l) => l.includes(" archive "));
+    assert(archiver, `no git archive among\n${children}`);
+    Deno.kill(Number(archiver.trim().split(/\s+/)[0]), "SIGKILL");
+    let failed = false;
+    try {
+      while (!(await reader.read()).done) { /* the rest, until the break */ }
+    } catch {
+      failed = true;
+    }
+    assert(failed, "the cut-off download ended as if complete");
   });
 
   await Deno.remove(home, { recursive: true });
