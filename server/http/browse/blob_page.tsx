@@ -1,6 +1,6 @@
 /**
  * `/<owner>/<repo>/blob/<ref>/<path>`: one file. Text with line numbers, `#L10-L20` anchors and
- * server-side highlighting; Markdown rendered (`?plain=1` shows its source); images shown from
+ * server-side highlighting (and a link to its blame); Markdown rendered (`?plain=1` shows its source); images shown from
  * `/raw/`; binary files and files over MAX_SHOWN_BYTES offered as a download instead.
  */
 import { joinPath } from "../../domain/browse/paths.ts";
@@ -148,6 +148,9 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
                   Source
                 </a>
               ))}
+          {text !== null && (
+            <a class="btn btn-ghost btn-sm" href={urls.at("blame", at.ref, at.path)}>Blame</a>
+          )}
           <a class="btn btn-ghost btn-sm" href={urls.at("commits", at.ref, at.path)}>History</a>
           <a class="btn btn-ghost btn-sm" href={raw}>Raw</a>
         </div>

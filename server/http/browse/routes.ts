@@ -4,7 +4,7 @@
  *
  * - `/<owner>`: the user's repositories;
  * - `/<owner>/<repo>`: the repository's home (`/<owner>/<repo>.git` redirects there);
- * - `/<owner>/<repo>/tree|blob|raw|commits/<ref>[/<path>]`, `/commit/<id>[.patch]`,
+ * - `/<owner>/<repo>/tree|blob|blame|raw|commits/<ref>[/<path>]`, `/commit/<id>[.patch]`,
  *   `/archive/<ref>.tar.gz|.zip`, `/branches`, `/tags`.
  *
  * Names are validated by the domain (protocol/names.ts); refs and paths by
@@ -28,6 +28,7 @@ import { renderOwner } from "./owner_page.tsx";
 import { renderRepoHome } from "./repo_home.tsx";
 import { renderTree } from "./tree_page.tsx";
 import { renderBlob } from "./blob_page.tsx";
+import { renderBlame } from "./blame_page.tsx";
 import { serveRaw } from "./raw.ts";
 import { serveArchive } from "./archive.ts";
 import { renderCommits } from "./commits_page.tsx";
@@ -35,7 +36,7 @@ import { renderCommit } from "./commit_page.tsx";
 import { renderRefs } from "./refs_page.tsx";
 
 /** The pages under `/<owner>/<repo>/`. */
-const REF_PAGES = new Set(["tree", "blob", "raw", "commits"]);
+const REF_PAGES = new Set(["tree", "blob", "blame", "raw", "commits"]);
 
 /** Query parameters a page reads (others are ignored, and left out of the cache key). */
 const QUERY_KEYS = ["page", "plain", "download"];
@@ -171,6 +172,7 @@ async function render(req: PageRequest, page: string, rest: string[]): Promise<R
   if (!at) return missing(req, label);
   if (page === "tree") return await renderTree(req, at);
   if (page === "blob") return await renderBlob(req, at);
+  if (page === "blame") return await renderBlame(req, at);
   return await renderCommits(req, at);
 }
 

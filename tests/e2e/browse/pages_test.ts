@@ -1,8 +1,8 @@
 /**
  * The repository browser over HTTP against a real server and repositories pushed over HTTP and SSH:
- * every page, refs with slashes and commit ids, raw types, history paging, the commit page and its
- * patch, the empty repository's push lines, 404s (HTML to browsers, JSON to others), smart HTTP
- * left as it was, and pages that follow a push at once.
+ * every page (blame included), refs with slashes and commit ids, raw types, history paging, the
+ * commit page and its patch, the empty repository's push lines, 404s (HTML to browsers, JSON to
+ * others), smart HTTP left as it was, and pages that follow a push at once.
  */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
@@ -127,6 +127,34 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     },
   );
 
+  await t.step("blame: each run of lines headed by its commit, highlighted, anchored", async () => {
+    const blob = await page(`${U}/alice/site/blob/main/src/main.ts`);
+    assertStringIncludes(blob, 'href="/alice/site/blame/main/src/main.ts">Blame</a>');
+    const html = await page(`${U}/alice/site/blame/main/src/main.ts`);
+    // Line 3 (the greeting) is from the second commit; the lines around it from the first.
+    const row = (n: number) => html.match(new RegExp(`<tr id="L${n}"[^]*?</tr>`))?.[0] ?? "";
+    assertStringIncludes(row(1), `href="/alice/site/commit/${site.first}"`);
+    assertStringIncludes(row(1), "First commit");
+    assertStringIncludes(row(3), `href="/alice/site/commit/${site.second}"`);
+    assertStringIncludes(row(3), "Greet more warmly");
+    assertStringIncludes(row(3), "hello there");
+    assertStringIncludes(row(4), `href="/alice/site/commit/${site.first}"`);
+    assert(!row(2).includes("/commit/"), "a run's later rows repeat its commit");
+    assertStringIncludes(row(2), '<td class="ln"><a href="#L2">2</a></td>');
+    assertStringIncludes(html, '<span class="hljs-keyword">export</span>');
+    assertStringIncludes(html, "2 commits");
+    // At the first commit, every line is its own.
+    const old = await page(`${U}/alice/site/blame/${site.first}/src/main.ts`);
+    assert(!old.includes(site.second), "the old blame names a later commit");
+    // A binary file has no blame: a page that says so and leads to the file.
+    const png = await get(`${U}/alice/site/blame/main/img/logo.png`);
+    assertStringIncludes(png.text, "No blame for this file");
+    assertStringIncludes(png.text, 'href="/alice/site/blob/main/img/logo.png"');
+    const dir = await get(`${U}/alice/site/blame/main/src`);
+    assertEquals(dir.status, 302);
+    assertEquals(dir.headers.get("location"), "/alice/site/tree/main/src");
+  });
+
   await t.step(
     "raw: text as text/plain, images as images, HTML and SVG never rendered",
     async () => {
@@ -222,6 +250,8 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
         "/alice/site/tree/nope",
         "/alice/site/tree/main/nope",
         "/alice/site/blob/main/nope.txt",
+        "/alice/site/blame/main/nope.txt",
+        "/alice/site/blame/nope/README.md",
         "/alice/site/raw/main/nope.txt",
         "/alice/site/commits/nope",
         `/alice/site/commit/${"0".repeat(40)}`,

@@ -1,0 +1,118 @@
+/**
+ * `/<owner>/<repo>/blame/<ref>/<path>`: a text file's lines, highlighted as on its blob page, each
+ * run of lines from one commit headed, on one line, by that commit (short id, date, summary; the
+ * author in its title). Files the
+ * blob page would not show as text (binary, over MAX_SHOWN_BYTES) link to it instead.
+ */
+import { joinPath } from "../../domain/browse/paths.ts";
+import type { Resolved } from "../../domain/browse/refs.ts";
+import { looksBinary, readBlob } from "../../domain/browse/blob.ts";
+import { type Blame, blame } from "../../domain/browse/blame.ts";
+import type { PageRequest } from "./context.ts";
+import {
+  Crumbs,
+  messagePage,
+  Name,
+  notFoundPage,
+  page,
+  plain,
+  type Rendered,
+  RepoBar,
+} from "./frame.tsx";
+import { escapeHtml, highlightLines } from "./highlight.ts";
+
+/** The blame page (a redirect to the tree page for a directory). */
+export async function renderBlame(req: PageRequest, at: Resolved): Promise<Rendered> {
+  const { urls } = req;
+  const path = joinPath(at.path);
+  const name = at.path.at(-1) ?? "";
+  const back = { href: urls.at("tree", at.ref), label: "Go to the repository's root" };
+  if (at.path.length === 0) return notFoundPage(`${at.ref}/`, back);
+  const blob = await readBlob(req.ctx, req.repo, at.commit, path, req.client);
+  if (blob.kind === "tree") {
+    return { status: 302, body: "", headers: { Location: urls.at("tree", at.ref, at.path) } };
+  }
+  if (blob.kind === "missing") return notFoundPage(`${at.ref}/${path}`, back);
+  const blobPage = { href: urls.at("blob", at.ref, at.path), label: "Go to the file" };
+  if (!blob.bytes || looksBinary(blob.bytes)) {
+    return messagePage(
+      200,
+      "No blame for this file",
+      "Only text files small enough to show have a blame view:",
+      path,
+      blobPage,
+    );
+  }
+  const result = await blame(req.ctx, req.repo, at.commit, path, req.client);
+  if (!result) {
+    return messagePage(200, "No blame for this file", "git could not blame", path, blobPage);
+  }
+  return page(
+    `Blame of ${path} at ${at.ref}`,
+    <>
+      <RepoBar
+        repo={req.repo}
+        tab="code"
+        gitRef={at.ref}
+        link={(ref) => urls.at("blame", ref, at.path)}
+      >
+        <Crumbs repo={req.repo} gitRef={at.ref} path={at.path} />
+      </RepoBar>
+      <div class="box">
+        <div class="box-head">
+          <span>
+            Blame of <Name text={name} />
+          </span>
+          <span class="muted">
+            {`${result.commits.size} commit${result.commits.size === 1 ? "" : "s"}`}
+          </span>
+          <span class="spacer" />
+          <a class="btn btn-ghost btn-sm" href={urls.at("blob", at.ref, at.path)}>File</a>
+          <a class="btn btn-ghost btn-sm" href={urls.at("commits", at.ref, at.path)}>History</a>
+        </div>
+        <div
+          class="code-view"
+          tabIndex={0}
+          role="region"
+          aria-label={`Blame of ${plain(name)}`}
+          dangerouslySetInnerHTML={{ __html: blameTable(req, result, name) }}
+        />
+      </div>
+    </>,
+  );
+}
+
+/** `2026-11-26` of Unix seconds. */
+function day(unix: number): string {
+  return unix ? new Date(unix * 1000).toISOString().slice(0, 10) : "";
+}
+
+/**
+ * The lines as a numbered table (the code view's, so `#L10-L20` works), a first column naming the
+ * commit of each run of lines on the run's first row.
+ */
+function blameTable(req: PageRequest, result: Blame, name: string): string {
+  const html = highlightLines(result.lines.join("\n"), name);
+  const rows: string[] = [];
+  for (let i = 0; i < result.lines.length; i++) {
+    const n = i + 1;
+    const id = result.commitOf[i];
+    const first = i === 0 || result.commitOf[i - 1] !== id;
+    let who = "";
+    if (first) {
+      const c = result.commits.get(id)!;
+      const summary = escapeHtml(plain(c.summary));
+      const title = `${summary} (${escapeHtml(plain(c.author))}, ${day(c.date)})`;
+      who = `<a href="${escapeHtml(req.urls.commit(id))}" title="${title}">` +
+        `<code>${id.slice(0, 8)}</code> <span class="blame-date">${day(c.date)}</span> ` +
+        `<span class="blame-summary">${summary}</span></a>`;
+    }
+    rows.push(
+      `<tr id="L${n}"${first ? ' class="blame-start"' : ""}><td class="blame">${who}</td>` +
+        `<td class="ln"><a href="#L${n}">${n}</a></td><td class="lc">${html[i] ?? ""}</td></tr>`,
+    );
+  }
+  return `<table class="lines blame-lines" role="presentation"><tbody>${
+    rows.join("")
+  }</tbody></table>`;
+}
