@@ -116,6 +116,14 @@ serverTest("repository browser: hostile content stays inert and bounded", {}, as
     assertInert(bidi, "bidi.js");
     assertStringIncludes(bidi, "bidirectional Unicode control characters");
     assertStringIncludes(bidi, ">U+2066</span>");
+    // Its blame: the file's marks, and the commit's hostile subject as text.
+    const blame = await page(`${base}/blame/main/break.html`);
+    assertInert(blame, "blame of break.html");
+    assert(!blame.includes("</table><script>"));
+    assertStringIncludes(blame, "Hostile &lt;b&gt;subject&lt;/b&gt; &lt;U+202E&gt;esrever");
+    const bidiBlame = await page(`${base}/blame/main/bidi.js`);
+    assertInert(bidiBlame, "blame of bidi.js");
+    assertStringIncludes(bidiBlame, ">U+2066</span>");
   });
 
   await t.step("a binary named .md is offered as a download", async () => {
