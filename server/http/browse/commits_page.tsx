@@ -77,7 +77,17 @@ export async function renderCommits(req: PageRequest, at: Resolved): Promise<Ren
           {more && <a class="btn btn-secondary btn-sm" href={`${here}?page=${n + 1}`}>Older</a>}
         </nav>
       )}
-      <p class="muted">{`${COMMITS_PER_PAGE} commits a page.`}</p>
+      <p class="muted">
+        {`${COMMITS_PER_PAGE} commits a page.`}
+        {at.path.length === 0 && (
+          <>
+            {" "}
+            <a href={`${urls.at("commits", at.ref)}.atom`} type="application/atom+xml">
+              Atom feed of {at.ref}
+            </a>
+          </>
+        )}
+      </p>
     </>,
   );
 }

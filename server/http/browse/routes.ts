@@ -5,6 +5,7 @@
  * - `/<owner>`: the user's repositories;
  * - `/<owner>/<repo>`: the repository's home (`/<owner>/<repo>.git` redirects there);
  * - `/<owner>/<repo>/tree|blob|blame|raw|commits/<ref>[/<path>]`, `/commit/<id>[.patch]`,
+ *   `/commits/<ref>.atom` (a feed),
  *   `/archive/<ref>.tar.gz|.zip`, `/branches`, `/tags`.
  *
  * Names are validated by the domain (protocol/names.ts); refs and paths by
@@ -32,6 +33,7 @@ import { renderBlame } from "./blame_page.tsx";
 import { serveRaw } from "./raw.ts";
 import { serveArchive } from "./archive.ts";
 import { renderCommits } from "./commits_page.tsx";
+import { commitsFeed, feedRef } from "./commits_feed.ts";
 import { renderCommit } from "./commit_page.tsx";
 import { renderRefs } from "./refs_page.tsx";
 
@@ -145,6 +147,10 @@ function repoPage(ctx: Signet, cache: PageCache, c: Context, parts: string[]): P
       return await serveArchive(req, rest, c.req.method) ??
         missing(req, `${owner}/${name}/archive/${rest.join("/")}`);
     }
+    if (page === "commits" && feedRef(rest)) {
+      const answer = await feed(req, rest);
+      if (answer) return answer;
+    }
     if (page === "commit" && rest.length === 1 && rest[0].endsWith(".patch")) {
       return await patch(req, rest[0].slice(0, -6));
     }
@@ -182,6 +188,20 @@ async function raw(req: PageRequest, rest: string[], method: string): Promise<Re
   const label = `${req.repo.row.owner}/${req.repo.row.name}/raw/${rest.join("/")}`;
   if (!at) return missing(req, label);
   return (await serveRaw(req, at, method)) ?? missing(req, label);
+}
+
+/**
+ * The Atom feed `commits/<ref>.atom`, or null when the path names a ref as it is (a branch called
+ * `x.atom`, or a file's history): then it is that page.
+ */
+async function feed(req: PageRequest, rest: string[]): Promise<Response | Rendered | null> {
+  const asIs = urlSegments(rest.join("/"));
+  if (asIs && await resolveRef(req.ctx, req.repo, asIs, req.client)) return null;
+  const segments = urlSegments(feedRef(rest)!.join("/"));
+  const at = segments && await resolveRef(req.ctx, req.repo, segments, req.client);
+  const label = `${req.repo.row.owner}/${req.repo.row.name}/commits/${rest.join("/")}`;
+  if (!at || at.path.length > 0) return missing(req, label);
+  return await commitsFeed(req, at);
 }
 
 async function patch(req: PageRequest, id: string): Promise<Response | Rendered> {

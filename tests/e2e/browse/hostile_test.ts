@@ -124,6 +124,13 @@ serverTest("repository browser: hostile content stays inert and bounded", {}, as
     const bidiBlame = await page(`${base}/blame/main/bidi.js`);
     assertInert(bidiBlame, "blame of bidi.js");
     assertStringIncludes(bidiBlame, ">U+2066</span>");
+    // The history's feed: the subject as XML text, and well-formed (Python's parser reads it).
+    const feed = await (await fetch(`${base}/commits/main.atom`)).text();
+    assertStringIncludes(feed, "<title>Hostile &lt;b&gt;subject&lt;/b&gt; \u202Eesrever</title>");
+    await runOk("python3", [
+      "-c",
+      "import sys, xml.etree.ElementTree as E; E.fromstring(sys.stdin.buffer.read())",
+    ], { stdin: feed });
   });
 
   await t.step("a binary named .md is offered as a download", async () => {

@@ -195,6 +195,32 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     await assert404(`${U}/alice/site/commits/main?page=-1`);
   });
 
+  await t.step("an Atom feed of a ref's commits, linked from its history", async () => {
+    const history = await page(`${U}/alice/site/commits/main`);
+    assertStringIncludes(history, 'href="/alice/site/commits/main.atom"');
+    const res = await fetch(`${U}/alice/site/commits/main.atom`);
+    assertEquals(res.status, 200);
+    assertEquals(res.headers.get("content-type"), "application/atom+xml; charset=utf-8");
+    const feed = await res.text();
+    // Well-formed XML, read by Python's parser: 50 entries, the newest first, absolute links.
+    const parsed = await runOk("python3", [
+      "-c",
+      "import sys, xml.etree.ElementTree as E\n" +
+      "ns = {'a': 'http://www.w3.org/2005/Atom'}\n" +
+      "f = E.fromstring(sys.stdin.buffer.read())\n" +
+      "es = f.findall('a:entry', ns)\n" +
+      "print(len(es), es[0].find('a:title', ns).text, es[0].find('a:link', ns).get('href'))",
+    ], { stdin: feed });
+    assertEquals(
+      parsed.trim(),
+      `50 Greet more warmly ${U}/alice/site/commit/${site.second}`,
+    );
+    const branch = await fetch(`${U}/alice/site/commits/feature/x.atom`);
+    assertEquals(branch.status, 200);
+    assertStringIncludes(await branch.text(), "commits on feature/x");
+    await assert404(`${U}/alice/site/commits/nope.atom`);
+  });
+
   await t.step("commit: message, author, parents, per-file diff, and its patch", async () => {
     const html = await page(`${U}/alice/site/commit/${site.second}`);
     assertStringIncludes(html, "Greet more warmly");
