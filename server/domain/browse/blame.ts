@@ -1,6 +1,7 @@
 /** Who last changed each line of a file: `git blame --porcelain`, bounded like every read. */
 import type { Signet } from "../../context.ts";
-import { gitRead } from "./git_read.ts";
+import { gitRead, ReadTimeout } from "./git_read.ts";
+import { GitSlots } from "../git.ts";
 import type { BrowseRepo } from "./refs.ts";
 
 /** The commit a run of lines comes from. */
@@ -21,12 +22,61 @@ export interface Blame {
   commits: Map<string, BlameCommit>;
 }
 
-/** Most bytes of porcelain read (a 1 MiB file of short lines makes about 4 MiB). */
+/**
+ * Most bytes of porcelain read: a header of at least 45 bytes per line besides the line itself, so
+ * a 1 MiB file of short lines can pass it (a file of 500,000 one-character lines makes ~29 MB).
+ */
 const MAX_BLAME_BYTES = 16 * 1024 * 1024;
 
+/** What a blame came to. */
+export type BlameResult =
+  | { kind: "blame"; blame: Blame }
+  /** Its output passed MAX_BLAME_BYTES. */
+  | { kind: "too-large" }
+  /** git took longer than the read timeout. */
+  | { kind: "too-slow" }
+  /** git failed (no such file at that commit). */
+  | { kind: "failed" };
+
 /**
- * The blame of `path` at `commit`, or null when git could not give it whole (no such file, or
- * output past MAX_BLAME_BYTES). Slow histories end in the read's timeout (ReadTimeout).
+ * Blames run in slots of their own, one per client address: a long history takes seconds of git,
+ * and the pages' readers stay free for the other pages meanwhile.
+ */
+const blameSlots = new GitSlots(Math.max(1, Math.floor(navigator.hardwareConcurrency / 2)), 1);
+
+/**
+ * Blames already made, by repository directory, commit and path (a commit never changes, so
+ * neither does its blame): results up to RESULTS_BYTES in all, least recently used dropped first,
+ * and the verdicts of blames too large (kept) or too slow (kept VERDICT_MS, the machine may have
+ * been busy).
+ */
+const results = new Map<string, { result: BlameResult; bytes: number; until: number }>();
+const RESULTS_BYTES = 16 * 1024 * 1024;
+const VERDICT_MS = 10 * 60_000;
+let resultsBytes = 0;
+
+function remember(key: string, result: BlameResult, bytes: number, until = Infinity): void {
+  if (bytes > RESULTS_BYTES / 2) return;
+  forget(key);
+  results.set(key, { result, bytes, until });
+  resultsBytes += bytes;
+  for (const [old, entry] of results) {
+    if (resultsBytes <= RESULTS_BYTES) break;
+    results.delete(old);
+    resultsBytes -= entry.bytes;
+  }
+}
+
+function forget(key: string): void {
+  const entry = results.get(key);
+  if (!entry) return;
+  results.delete(key);
+  resultsBytes -= entry.bytes;
+}
+
+/**
+ * The blame of `path` at `commit` (a full id): from memory when made before, else from git within
+ * the blame slots, its output bounded by MAX_BLAME_BYTES and its time by the read timeout.
  */
 export async function blame(
   ctx: Signet,
@@ -34,13 +84,41 @@ export async function blame(
   commit: string,
   path: string,
   client?: string,
-): Promise<Blame | null> {
-  const out = await gitRead(ctx, repo.dir, ["blame", "--porcelain", commit, "--", path], {
-    maxBytes: MAX_BLAME_BYTES,
-    client,
-  });
-  if (out.truncated || out.code !== 0) return null;
-  return parsePorcelain(new TextDecoder().decode(out.stdout));
+): Promise<BlameResult> {
+  const key = `${repo.dir}\0${commit}\0${path}`;
+  const known = results.get(key);
+  if (known && known.until > Date.now()) {
+    results.delete(key); // most recently used last
+    results.set(key, known);
+    return known.result;
+  }
+  forget(key);
+  let out;
+  try {
+    out = await gitRead(ctx, repo.dir, ["blame", "--porcelain", commit, "--", path], {
+      maxBytes: MAX_BLAME_BYTES,
+      client,
+      slots: blameSlots,
+    });
+  } catch (err) {
+    if (!(err instanceof ReadTimeout)) throw err;
+    const result = { kind: "too-slow" } as const;
+    remember(key, result, 100, Date.now() + VERDICT_MS);
+    return result;
+  }
+  if (out.truncated) {
+    const result = { kind: "too-large" } as const;
+    remember(key, result, 100);
+    return result;
+  }
+  if (out.code !== 0) return { kind: "failed" };
+  const result = {
+    kind: "blame",
+    blame: parsePorcelain(new TextDecoder().decode(out.stdout)),
+  } as const;
+  // About the porcelain's size: the lines, the ids they point to, the commits' fields.
+  remember(key, result, out.stdout.length);
+  return result;
 }
 
 /**

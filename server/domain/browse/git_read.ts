@@ -56,6 +56,8 @@ export interface GitReadOptions {
   client?: string;
   /** Kills git when aborted (its output so far is returned). */
   signal?: AbortSignal;
+  /** The slots to run in (default: the pages' readers). */
+  slots?: GitSlots;
 }
 
 /**
@@ -143,7 +145,7 @@ export async function gitRead(
   args: string[],
   opts: GitReadOptions,
 ): Promise<GitOutput> {
-  const release = await slots.acquire(opts.client ? [opts.client] : []);
+  const release = await (opts.slots ?? slots).acquire(opts.client ? [opts.client] : []);
   try {
     return await runBounded(ctx, dir, args, opts);
   } finally {

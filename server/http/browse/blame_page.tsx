@@ -19,7 +19,8 @@ import {
   type Rendered,
   RepoBar,
 } from "./frame.tsx";
-import { escapeHtml, highlightLines } from "./highlight.ts";
+import { escapeHtml, hasBidi, highlightLines } from "./highlight.ts";
+import { READ_TIMEOUT_MS } from "../../domain/browse/git_read.ts";
 
 /** The blame page (a redirect to the tree page for a directory). */
 export async function renderBlame(req: PageRequest, at: Resolved): Promise<Rendered> {
@@ -43,10 +44,16 @@ export async function renderBlame(req: PageRequest, at: Resolved): Promise<Rende
       blobPage,
     );
   }
-  const result = await blame(req.ctx, req.repo, at.commit, path, req.client);
-  if (!result) {
-    return messagePage(200, "No blame for this file", "git could not blame", path, blobPage);
+  const made = await blame(req.ctx, req.repo, at.commit, path, req.client);
+  if (made.kind !== "blame") {
+    const why = made.kind === "too-large"
+      ? "Its blame is too large to show (the file has too many lines changed by too many commits):"
+      : made.kind === "too-slow"
+      ? `Its history is too long to follow within ${READ_TIMEOUT_MS / 1000} s:`
+      : "git could not blame";
+    return messagePage(200, "No blame for this file", why, path, blobPage);
   }
+  const result = made.blame;
   return page(
     `Blame of ${path} at ${at.ref}`,
     <>
@@ -58,6 +65,14 @@ export async function renderBlame(req: PageRequest, at: Resolved): Promise<Rende
       >
         <Crumbs repo={req.repo} gitRef={at.ref} path={at.path} />
       </RepoBar>
+      {hasBidi(result.lines.join("\n")) && (
+        <div class="notice notice-warning" role="note">
+          <div class="notice-text">
+            This file contains bidirectional Unicode control characters: they are shown as marks
+            (such as U+202E) instead of reordering the text.
+          </div>
+        </div>
+      )}
       <div class="box">
         <div class="box-head">
           <span>

@@ -40,8 +40,17 @@ import { renderRefs } from "./refs_page.tsx";
 /** The pages under `/<owner>/<repo>/`. */
 const REF_PAGES = new Set(["tree", "blob", "blame", "raw", "commits"]);
 
-/** Query parameters a page reads (others are ignored, and left out of the cache key). */
-const QUERY_KEYS = ["page", "plain", "download"];
+/**
+ * Query parameters each page reads (others are ignored, and left out of the cache key, so they
+ * cannot make a page be rendered again).
+ */
+const QUERY_KEYS: Record<string, string[]> = {
+  "blob": ["plain"],
+  "raw": ["download"],
+  "commits": ["page"],
+  "branches": ["page"],
+  "tags": ["page"],
+};
 
 /** Routes of the repository browser. */
 export function browseRoutes(ctx: Signet): Hono {
@@ -136,7 +145,7 @@ function repoPage(ctx: Signet, cache: PageCache, c: Context, parts: string[]): P
     const repo = await openRepo(ctx, owner, name, client);
     const url = new URL(c.req.url);
     const query = new URLSearchParams();
-    for (const k of QUERY_KEYS) {
+    for (const k of QUERY_KEYS[parts[0] ?? ""] ?? []) {
       const v = url.searchParams.get(k);
       if (v !== null) query.set(k, v);
     }
@@ -191,17 +200,18 @@ async function raw(req: PageRequest, rest: string[], method: string): Promise<Re
 }
 
 /**
- * The Atom feed `commits/<ref>.atom`, or null when the path names a ref as it is (a branch called
- * `x.atom`, or a file's history): then it is that page.
+ * The Atom feed `commits/<ref>.atom`, or null when that is a page: the path names a ref as it
+ * stands (a branch called `x.atom`), or, when no ref is named before `.atom`, a file's history.
  */
 async function feed(req: PageRequest, rest: string[]): Promise<Response | Rendered | null> {
   const asIs = urlSegments(rest.join("/"));
-  if (asIs && await resolveRef(req.ctx, req.repo, asIs, req.client)) return null;
+  const page = asIs && await resolveRef(req.ctx, req.repo, asIs, req.client);
+  if (page && page.path.length === 0) return null;
   const segments = urlSegments(feedRef(rest)!.join("/"));
   const at = segments && await resolveRef(req.ctx, req.repo, segments, req.client);
-  const label = `${req.repo.row.owner}/${req.repo.row.name}/commits/${rest.join("/")}`;
-  if (!at || at.path.length > 0) return missing(req, label);
-  return await commitsFeed(req, at);
+  if (at && at.path.length === 0) return await commitsFeed(req, at);
+  if (page) return null;
+  return missing(req, `${req.repo.row.owner}/${req.repo.row.name}/commits/${rest.join("/")}`);
 }
 
 async function patch(req: PageRequest, id: string): Promise<Response | Rendered> {

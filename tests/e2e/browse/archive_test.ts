@@ -4,7 +4,7 @@
  * Python's zipfile; `export-ignore` honoured, `export-subst` not expanded (it reads whole files into
  * memory); HEAD without a body; 404s for what names no archive; the links on the home and refs pages
  * (a tag that a branch's name hides linked by its commit); a download whose git is killed fails
- * instead of ending as if complete.
+ * instead of ending as if complete. (And a feed whose ref begins with a tag's name.)
  */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
@@ -50,8 +50,10 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
     ".gitattributes": "version.txt export-subst\n",
     "version.txt": "$Format:%H$\n",
   }, "Substitute");
-  // A tag and a branch both named `shadow`, at different commits.
+  // A tag and a branch both named `shadow`, at different commits; a tag named like the first
+  // segment of the branch `feature/x`.
   await git(work, "tag", "shadow", first);
+  await git(work, "tag", "feature", first);
   await git(work, "branch", "shadow");
   await git(work, "checkout", "-q", "main");
   const remote = `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/site.git`;
@@ -66,6 +68,7 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
     "refs/heads/shadow",
     "refs/tags/v1.0",
     "refs/tags/shadow",
+    "refs/tags/feature",
   );
   const expected = { ...FILES };
   delete expected["private.txt"];
@@ -144,7 +147,7 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
         "archive/main",
         "archive/.zip",
         "archive/main/README.md.zip",
-        "archive/feature.zip",
+        "archive/featur.zip",
         "archive/..%2Fmain.zip",
         `archive/${"0".repeat(40)}.zip`,
       ]
@@ -176,6 +179,16 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
     assertStringIncludes(tags, `href="/alice/site/tree/${first}"`);
     assert(!tags.includes('href="/alice/site/archive/shadow.zip"'), "the tag links the branch");
     assertStringIncludes(branches, 'href="/alice/site/archive/shadow.zip"');
+  });
+
+  await t.step("the history's feed of feature/x, though a tag is named feature", async () => {
+    const history = await (await fetch(`${U}/alice/site/commits/feature/x`, { headers: HTML }))
+      .text();
+    assertStringIncludes(history, 'href="/alice/site/commits/feature/x.atom"');
+    const feed = await fetch(`${U}/alice/site/commits/feature/x.atom`);
+    assertEquals(feed.status, 200);
+    assertEquals(feed.headers.get("content-type"), "application/atom+xml; charset=utf-8");
+    assertStringIncludes(await feed.text(), "<title>Add x</title>");
   });
 
   await t.step("a download whose git is killed fails, not ends as if complete", async () => {

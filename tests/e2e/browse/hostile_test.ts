@@ -59,7 +59,13 @@ serverTest("repository browser: hostile content stays inert and bounded", {}, as
   await git(w, "commit", "-q", "-m", "A 100 MB file");
   const bigCommit = (await git(w, "rev-parse", "HEAD")).trim();
   await git(w, "branch", HOSTILE_BRANCH);
-  await git(w, "push", "-q", remote, "main", HOSTILE_BRANCH);
+  // A branch with a file of 400,000 one-letter lines (800 KB): its blame's porcelain is ~19 MB.
+  await git(w, "checkout", "-q", "-b", "lines");
+  await Deno.writeTextFile(`${w.dir}/lines.txt`, "a\n".repeat(400_000));
+  await git(w, "add", "lines.txt");
+  await git(w, "commit", "-q", "-m", "Many lines");
+  await git(w, "checkout", "-q", "main");
+  await git(w, "push", "-q", remote, "main", HOSTILE_BRANCH, "lines");
 
   await t.step("README: script, javascript: and raw HTML are shown as text", async () => {
     const html = await page(base);
@@ -132,6 +138,18 @@ serverTest("repository browser: hostile content stays inert and bounded", {}, as
       "import sys, xml.etree.ElementTree as E; E.fromstring(sys.stdin.buffer.read())",
     ], { stdin: feed });
   });
+
+  await t.step(
+    "a blame too large to show says so, and so does the same request again",
+    async () => {
+      for (const query of ["", "?page=2"]) {
+        const html = await page(`${base}/blame/lines/lines.txt${query}`);
+        assertStringIncludes(html, "No blame for this file");
+        assertStringIncludes(html, "too large to show");
+        assertStringIncludes(html, 'href="/mallory/h/blob/lines/lines.txt"');
+      }
+    },
+  );
 
   await t.step("a binary named .md is offered as a download", async () => {
     const html = await page(`${base}/blob/main/binary.md`);
