@@ -1,39 +1,24 @@
 /**
  * `/<owner>/<repo>/blame/<ref>/<path>`: a text file's lines, highlighted as on its blob page, each
  * run of lines from one commit headed, on one line, by that commit (short id, date, summary; the
- * author in its title). Files the
- * blob page would not show as text (binary, over MAX_SHOWN_BYTES) link to it instead.
+ * author in its title). Files the blob page would not show as text (binary, over MAX_SHOWN_BYTES),
+ * and blames too large or too slow to make, get a page saying so that leads to the file.
  */
-import { joinPath } from "../../domain/browse/paths.ts";
 import type { Resolved } from "../../domain/browse/refs.ts";
-import { looksBinary, readBlob } from "../../domain/browse/blob.ts";
+import { looksBinary } from "../../domain/browse/blob.ts";
 import { type Blame, blame } from "../../domain/browse/blame.ts";
 import type { PageRequest } from "./context.ts";
-import {
-  Crumbs,
-  messagePage,
-  Name,
-  notFoundPage,
-  page,
-  plain,
-  type Rendered,
-  RepoBar,
-} from "./frame.tsx";
+import { messagePage, Name, page, plain, type Rendered } from "./frame.tsx";
 import { escapeHtml, hasBidi, highlightLines } from "./highlight.ts";
+import { BidiNotice, fileAt, FileBar } from "./blob_page.tsx";
 import { READ_TIMEOUT_MS } from "../../domain/browse/git_read.ts";
 
 /** The blame page (a redirect to the tree page for a directory). */
 export async function renderBlame(req: PageRequest, at: Resolved): Promise<Rendered> {
   const { urls } = req;
-  const path = joinPath(at.path);
-  const name = at.path.at(-1) ?? "";
-  const back = { href: urls.at("tree", at.ref), label: "Go to the repository's root" };
-  if (at.path.length === 0) return notFoundPage(`${at.ref}/`, back);
-  const blob = await readBlob(req.ctx, req.repo, at.commit, path, req.client);
-  if (blob.kind === "tree") {
-    return { status: 302, body: "", headers: { Location: urls.at("tree", at.ref, at.path) } };
-  }
-  if (blob.kind === "missing") return notFoundPage(`${at.ref}/${path}`, back);
+  const file = await fileAt(req, at);
+  if (!("blob" in file)) return file;
+  const { path, name, blob } = file;
   const blobPage = { href: urls.at("blob", at.ref, at.path), label: "Go to the file" };
   if (!blob.bytes || looksBinary(blob.bytes)) {
     return messagePage(
@@ -57,22 +42,8 @@ export async function renderBlame(req: PageRequest, at: Resolved): Promise<Rende
   return page(
     `Blame of ${path} at ${at.ref}`,
     <>
-      <RepoBar
-        repo={req.repo}
-        tab="code"
-        gitRef={at.ref}
-        link={(ref) => urls.at("blame", ref, at.path)}
-      >
-        <Crumbs repo={req.repo} gitRef={at.ref} path={at.path} />
-      </RepoBar>
-      {hasBidi(result.lines.join("\n")) && (
-        <div class="notice notice-warning" role="note">
-          <div class="notice-text">
-            This file contains bidirectional Unicode control characters: they are shown as marks
-            (such as U+202E) instead of reordering the text.
-          </div>
-        </div>
-      )}
+      <FileBar req={req} at={at} view="blame" />
+      {hasBidi(result.lines.join("\n")) && <BidiNotice />}
       <div class="box">
         <div class="box-head">
           <span>

@@ -5,7 +5,13 @@
  */
 import { joinPath } from "../../domain/browse/paths.ts";
 import type { Resolved } from "../../domain/browse/refs.ts";
-import { looksBinary, MAX_SHOWN_BYTES, readBlob } from "../../domain/browse/blob.ts";
+import type { VNode } from "preact";
+import {
+  type BlobResult,
+  looksBinary,
+  MAX_SHOWN_BYTES,
+  readBlob,
+} from "../../domain/browse/blob.ts";
 import type { PageRequest } from "./context.ts";
 import {
   bytes,
@@ -39,11 +45,20 @@ export function imageType(name: string): string | null {
   return Object.hasOwn(IMAGE_TYPES, ext) ? IMAGE_TYPES[ext] : null;
 }
 
-/** The blob page (or a redirect to the tree page when the path is a directory). */
-export async function renderBlob(req: PageRequest, at: Resolved): Promise<Rendered> {
+/** The file a file's page (its content, its blame) shows: its path, name and blob. */
+export interface FileAt {
+  path: string;
+  name: string;
+  blob: Extract<BlobResult, { kind: "blob" }>;
+}
+
+/**
+ * The file at `at` for a file's page, or the answer instead: a redirect to the tree page for a
+ * directory, a 404 for the root or a path that is not there.
+ */
+export async function fileAt(req: PageRequest, at: Resolved): Promise<FileAt | Rendered> {
   const { urls } = req;
   const path = joinPath(at.path);
-  const name = at.path.at(-1) ?? "";
   const back = { href: urls.at("tree", at.ref), label: "Go to the repository's root" };
   if (at.path.length === 0) return notFoundPage(`${at.ref}/`, back);
   const blob = await readBlob(req.ctx, req.repo, at.commit, path, req.client);
@@ -51,6 +66,43 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
     return { status: 302, body: "", headers: { Location: urls.at("tree", at.ref, at.path) } };
   }
   if (blob.kind === "missing") return notFoundPage(`${at.ref}/${path}`, back);
+  return { path, name: at.path.at(-1)!, blob };
+}
+
+/** A file page's bar: the ref switcher (to the same view of the file) and the path's crumbs. */
+export function FileBar(
+  { req, at, view }: { req: PageRequest; at: Resolved; view: "blob" | "blame" },
+): VNode {
+  return (
+    <RepoBar
+      repo={req.repo}
+      tab="code"
+      gitRef={at.ref}
+      link={(ref) => req.urls.at(view, ref, at.path)}
+    >
+      <Crumbs repo={req.repo} gitRef={at.ref} path={at.path} />
+    </RepoBar>
+  );
+}
+
+/** The warning above text holding bidirectional controls (shown as marks, never applied). */
+export function BidiNotice(): VNode {
+  return (
+    <div class="notice notice-warning" role="note">
+      <div class="notice-text">
+        This file contains bidirectional Unicode control characters: they are shown as marks (such
+        as U+202E) instead of reordering the text.
+      </div>
+    </div>
+  );
+}
+
+/** The blob page (or a redirect to the tree page when the path is a directory). */
+export async function renderBlob(req: PageRequest, at: Resolved): Promise<Rendered> {
+  const { urls } = req;
+  const file = await fileAt(req, at);
+  if (!("blob" in file)) return file;
+  const { path, name, blob } = file;
 
   const raw = urls.at("raw", at.ref, at.path);
   const image = imageType(name);
@@ -104,14 +156,7 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
   return page(
     `${path} at ${at.ref}`,
     <>
-      <RepoBar
-        repo={req.repo}
-        tab="code"
-        gitRef={at.ref}
-        link={(ref) => urls.at("blob", ref, at.path)}
-      >
-        <Crumbs repo={req.repo} gitRef={at.ref} path={at.path} />
-      </RepoBar>
+      <FileBar req={req} at={at} view="blob" />
       {text !== null && !markdown && languageOf(name) && blob.size > MAX_HIGHLIGHT_BYTES && (
         <p class="muted">
           {`Shown without syntax highlighting: files over ${
@@ -119,14 +164,7 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
           } are not highlighted.`}
         </p>
       )}
-      {text !== null && hasBidi(text) && (
-        <div class="notice notice-warning" role="note">
-          <div class="notice-text">
-            This file contains bidirectional Unicode control characters: they are shown as marks
-            (such as U+202E) instead of reordering the text.
-          </div>
-        </div>
-      )}
+      {text !== null && hasBidi(text) && <BidiNotice />}
       <div class="box">
         <div class="box-head">
           <span>
