@@ -11,6 +11,8 @@ export interface BlameCommit {
   /** Author date, Unix seconds. */
   date: number;
   summary: string;
+  /** The commit before it that had the file, and the file's path there (none for its first). */
+  previous: { id: string; path: string } | null;
 }
 
 /** A file's lines, each with the commit that last changed it. */
@@ -141,7 +143,7 @@ export function parsePorcelain(text: string): Blame {
     const header = /^([0-9a-f]{40,64}) \d+ \d+/.exec(row);
     if (header) {
       const id = header[1];
-      current = commits.get(id) ?? { id, author: "", date: 0, summary: "" };
+      current = commits.get(id) ?? { id, author: "", date: 0, summary: "", previous: null };
       commits.set(id, current);
       continue;
     }
@@ -152,6 +154,10 @@ export function parsePorcelain(text: string): Blame {
     if (key === "author") current.author = value;
     else if (key === "author-time") current.date = Number(value) || 0;
     else if (key === "summary") current.summary = value;
+    else if (key === "previous") {
+      const at = value.indexOf(" ");
+      if (at > 0) current.previous = { id: value.slice(0, at), path: value.slice(at + 1) };
+    }
   }
   return { lines, commitOf, commits };
 }

@@ -28,12 +28,19 @@ Deno.test("parsePorcelain: runs of lines, commit fields given once, lines that l
   const blame = parsePorcelain(text);
   assertEquals(blame.lines, ["author Mallory", "", `${A} 9 9 9`]);
   assertEquals(blame.commitOf, [A, A, B]);
-  assertEquals(blame.commits.get(A), { id: A, author: "Ada", date: 1700000000, summary: "First" });
+  assertEquals(blame.commits.get(A), {
+    id: A,
+    author: "Ada",
+    date: 1700000000,
+    summary: "First",
+    previous: null,
+  });
   assertEquals(blame.commits.get(B), {
     id: B,
     author: "Bob",
     date: 1800000000,
     summary: "Second: with spaces",
+    previous: { id: A, path: "f.txt" },
   });
 });
 

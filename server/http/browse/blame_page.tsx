@@ -50,11 +50,12 @@ export async function renderBlame(req: PageRequest, at: Resolved): Promise<Rende
             Blame of <Name text={name} />
           </span>
           <span class="muted">
-            {`${result.commits.size} commit${result.commits.size === 1 ? "" : "s"}`}
+            {`lines from ${result.commits.size} commit${result.commits.size === 1 ? "" : "s"}`}
           </span>
           <span class="spacer" />
           <a class="btn btn-ghost btn-sm" href={urls.at("blob", at.ref, at.path)}>File</a>
           <a class="btn btn-ghost btn-sm" href={urls.at("commits", at.ref, at.path)}>History</a>
+          <a class="btn btn-ghost btn-sm" href={urls.at("raw", at.ref, at.path)}>Raw</a>
         </div>
         <div
           class="code-view"
@@ -89,7 +90,15 @@ function blameTable(req: PageRequest, result: Blame, name: string): string {
       const c = result.commits.get(id)!;
       const summary = escapeHtml(plain(c.summary));
       const title = `${summary} (${escapeHtml(plain(c.author))}, ${day(c.date)})`;
-      who = `<a href="${escapeHtml(req.urls.commit(id))}" title="${title}">` +
+      // Blame prior to this change: the file as it was in the commit before this one.
+      const prior = c.previous
+        ? `<a class="blame-prior" href="${
+          escapeHtml(req.urls.at("blame", c.previous.id, c.previous.path.split("/")))
+        }" title="Blame prior to this change" aria-label="Blame prior to ${
+          id.slice(0, 8)
+        }">&#8630;</a>`
+        : `<span class="blame-prior"></span>`;
+      who = prior + `<a href="${escapeHtml(req.urls.commit(id))}" title="${title}">` +
         `<code>${id.slice(0, 8)}</code> <span class="blame-date">${day(c.date)}</span> ` +
         `<span class="blame-summary">${summary}</span></a>`;
     }

@@ -6,7 +6,16 @@
 import type { VNode } from "preact";
 import { type FileChange, MAX_PATCH_BYTES, readCommit } from "../../domain/browse/commit.ts";
 import type { PageRequest } from "./context.ts";
-import { bytes, Name, page, plain, type Rendered, RepoHeader, When } from "./frame.tsx";
+import {
+  ArchiveLinks,
+  bytes,
+  Name,
+  page,
+  plain,
+  type Rendered,
+  RepoHeader,
+  When,
+} from "./frame.tsx";
 import { escapeHtml } from "./highlight.ts";
 
 /** A file's patch as HTML lines: added, deleted, hunk headers and git's own lines apart. */
@@ -153,6 +162,9 @@ export async function renderCommit(req: PageRequest, id: string): Promise<Render
           <p class="toolbar">
             <a class="btn btn-secondary btn-sm" href={req.urls.at("tree", h.id)}>Browse files</a>
             <a class="btn btn-ghost btn-sm" href={`${req.urls.commit(h.id)}.patch`}>Patch</a>
+            <span class="muted">
+              Download the files: <ArchiveLinks urls={req.urls} gitRef={h.id} />
+            </span>
           </p>
         </div>
       </section>

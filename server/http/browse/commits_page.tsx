@@ -22,6 +22,13 @@ export async function renderCommits(req: PageRequest, at: Resolved): Promise<Ren
     return notFoundPage(`${at.ref} page ${n}`, { href: here, label: "Go to the first page" });
   }
   const title = `History of ${path || at.ref}`;
+  // A ref's history has a feed (commits_feed.ts); a path's has none.
+  const feed = at.path.length === 0
+    ? {
+      href: `${urls.at("commits", at.ref)}.atom`,
+      title: `${req.repo.row.owner}/${req.repo.row.name}: commits on ${at.ref}`,
+    }
+    : undefined;
   return page(
     n > 1 ? `${title}, page ${n}` : title,
     <>
@@ -32,6 +39,14 @@ export async function renderCommits(req: PageRequest, at: Resolved): Promise<Ren
         link={(ref) => urls.at("commits", ref, at.path)}
       >
         {at.path.length > 0 && <Crumbs repo={req.repo} gitRef={at.ref} path={at.path} />}
+        {feed && (
+          <>
+            <span class="spacer" />
+            <a class="btn btn-ghost btn-sm" href={feed.href} type="application/atom+xml">
+              Atom feed
+            </a>
+          </>
+        )}
       </RepoBar>
       <h2 class="visually-hidden">Commits</h2>
       <div class="box">
@@ -77,17 +92,9 @@ export async function renderCommits(req: PageRequest, at: Resolved): Promise<Ren
           {more && <a class="btn btn-secondary btn-sm" href={`${here}?page=${n + 1}`}>Older</a>}
         </nav>
       )}
-      <p class="muted">
-        {`${COMMITS_PER_PAGE} commits a page.`}
-        {at.path.length === 0 && (
-          <>
-            {" "}
-            <a href={`${urls.at("commits", at.ref)}.atom`} type="application/atom+xml">
-              Atom feed of {at.ref}
-            </a>
-          </>
-        )}
-      </p>
+      <p class="muted">{`${COMMITS_PER_PAGE} commits a page.`}</p>
     </>,
+    200,
+    feed,
   );
 }

@@ -36,7 +36,13 @@ export function plain(text: string): string {
 }
 
 /** The whole HTML document: `title`, then `children` in main. */
-export function page(title: string, children: ComponentChildren, status = 200): Rendered {
+export function page(
+  title: string,
+  children: ComponentChildren,
+  status = 200,
+  /** A feed of the page's content, for feed readers to discover (`<link rel="alternate">`). */
+  feed?: { href: string; title: string },
+): Rendered {
   const body = renderToString(
     <html lang="en">
       <head>
@@ -47,6 +53,14 @@ export function page(title: string, children: ComponentChildren, status = 200): 
         <title>{`${plain(title)} · Signet`}</title>
         <link rel="icon" type="image/svg+xml" href={ICON} />
         <link rel="stylesheet" href={CSS} />
+        {feed && (
+          <link
+            rel="alternate"
+            type="application/atom+xml"
+            href={feed.href}
+            title={plain(feed.title)}
+          />
+        )}
         <script type="module" src={JS} />
       </head>
       <body>

@@ -17,7 +17,10 @@ export const REFS_PER_PAGE = 100;
 /** The branches or tags page. */
 export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendered {
   const { repo, urls } = req;
-  const all: RefInfo[] = kind === "branches" ? repo.refs.branches : repo.refs.tags;
+  // Branches by name; tags newest first, as releases are looked for.
+  const all: RefInfo[] = kind === "branches"
+    ? repo.refs.branches
+    : [...repo.refs.tags].sort((a, b) => (b.date ?? 0) - (a.date ?? 0));
   const here = `${urls.base}/${kind}`;
   const pages = Math.max(1, Math.ceil(all.length / REFS_PER_PAGE));
   const n = pageNumber(req.query, pages);
@@ -33,6 +36,8 @@ export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendere
   const linkRef = (r: RefInfo) =>
     repo.refs.byName.get(r.name)?.kind === r.kind || !r.commit ? r.name : r.commit;
   const title = kind === "branches" ? "Branches" : "Tags";
+  // A tag's subject is its own message when annotated.
+  const subjectLabel = kind === "branches" ? "Last commit" : "Message";
   return page(
     `${title} · ${repo.row.owner}/${repo.row.name}`,
     <>
@@ -43,7 +48,7 @@ export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendere
           <thead>
             <tr>
               <th scope="col">Name</th>
-              <th scope="col">Last commit</th>
+              <th scope="col">{subjectLabel}</th>
               <th scope="col">Date</th>
               <th scope="col">Download</th>
             </tr>
@@ -51,7 +56,7 @@ export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendere
           <tbody>
             {refs.map((r) => (
               <tr>
-                <td>
+                <td class="cell-main refs-name">
                   {r.commit
                     ? (
                       <a href={urls.at("tree", linkRef(r))}>
@@ -63,7 +68,7 @@ export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendere
                     <span class="badge badge-neutral">default</span>
                   )}
                 </td>
-                <td>
+                <td data-label={subjectLabel}>
                   {r.commit
                     ? (
                       <a href={urls.commit(r.commit)}>
@@ -72,10 +77,10 @@ export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendere
                     )
                     : <span class="muted">names no commit</span>}
                 </td>
-                <td class="nowrap">
+                <td class="nowrap" data-label="Date">
                   <When unix={r.date} />
                 </td>
-                <td class="nowrap">
+                <td class="nowrap" data-label="Download">
                   {r.commit && <ArchiveLinks urls={urls} gitRef={linkRef(r)} />}
                 </td>
               </tr>

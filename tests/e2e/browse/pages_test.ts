@@ -142,7 +142,15 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     assert(!row(2).includes("/commit/"), "a run's later rows repeat its commit");
     assertStringIncludes(row(2), '<td class="ln"><a href="#L2">2</a></td>');
     assertStringIncludes(html, '<span class="hljs-keyword">export</span>');
-    assertStringIncludes(html, "2 commits");
+    assertStringIncludes(html, "lines from 2 commits");
+    // Blame prior to the greeting's change: the file as it was before, its line 3 from the first.
+    assert(!row(1).includes('blame-prior" href'), "the first commit has nothing prior");
+    const prior = row(3).match(/class="blame-prior" href="([^"]+)"/)?.[1];
+    assert(prior?.startsWith("/alice/site/blame/"), `no prior link in ${row(3)}`);
+    const before = await page(`${U}${prior}`);
+    assertStringIncludes(before, "lines from 1 commit<");
+    assertStringIncludes(before, `href="/alice/site/commit/${site.first}"`);
+    assert(!before.includes("hello there"), "the prior blame shows the later line");
     // At the first commit, every line is its own.
     const old = await page(`${U}/alice/site/blame/${site.first}/src/main.ts`);
     assert(!old.includes(site.second), "the old blame names a later commit");
@@ -198,6 +206,11 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
   await t.step("an Atom feed of a ref's commits, linked from its history", async () => {
     const history = await page(`${U}/alice/site/commits/main`);
     assertStringIncludes(history, 'href="/alice/site/commits/main.atom"');
+    // Discoverable by feed readers from the page itself.
+    assertStringIncludes(
+      history,
+      '<link rel="alternate" type="application/atom+xml" href="/alice/site/commits/main.atom"',
+    );
     const res = await fetch(`${U}/alice/site/commits/main.atom`);
     assertEquals(res.status, 200);
     assertEquals(res.headers.get("content-type"), "application/atom+xml; charset=utf-8");
@@ -231,6 +244,7 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     assertStringIncludes(html, `href="/alice/site/commit/${parent}"`);
     assertStringIncludes(html, '<span class="da">+  return `hello there ${name}`;</span>');
     assertStringIncludes(html, '<span class="dd">-  return `hello ${name}`;</span>');
+    assertStringIncludes(html, `href="/alice/site/archive/${site.second}.zip"`);
     const root = await page(`${U}/alice/site/commit/${site.first}`);
     assertStringIncludes(root, "none (first commit)");
     assertStringIncludes(root, "With a body line.");
@@ -249,6 +263,10 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     const tags = await page(`${U}/alice/site/tags`);
     assertStringIncludes(tags, 'href="/alice/site/tree/v1.0"');
     assertStringIncludes(tags, "version 1.0");
+    // Labelled cells, for the stacked layout on a phone; an annotated tag's own message.
+    assertStringIncludes(tags, '<td data-label="Message">');
+    assertStringIncludes(tags, '<td class="nowrap" data-label="Download">');
+    assertStringIncludes(branches, '<td data-label="Last commit">');
     const owner = await page(`${U}/alice`);
     assertStringIncludes(owner, 'href="/alice/site"');
     assertStringIncludes(owner, 'href="/alice/empty"');
