@@ -81,11 +81,23 @@ export function page(
   return { status, body: `<!doctype html>\n${body}` };
 }
 
-/** The response of a rendered page. */
+const encodedPages = new WeakMap<Rendered, Uint8Array<ArrayBuffer>>();
+
+/**
+ * The response of a rendered page. Its length is stated, so that a HEAD (whose body is dropped)
+ * tells the page's size rather than 0; compression replaces it on the way out.
+ */
 export function respond(r: Rendered, method = "GET"): Response {
-  return new Response(method === "HEAD" ? null : r.body, {
+  // Encoded once per rendered page: a cached page is answered many times.
+  let body = encodedPages.get(r);
+  if (!body) encodedPages.set(r, body = new TextEncoder().encode(r.body));
+  return new Response(method === "HEAD" ? null : body, {
     status: r.status,
-    headers: { ...htmlPageHeaders("browse"), ...r.headers },
+    headers: {
+      ...htmlPageHeaders("browse"),
+      ...r.headers,
+      "Content-Length": String(body.length),
+    },
   });
 }
 

@@ -352,10 +352,12 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     assertStringIncludes(html, '<span class="da">+export const x = 1;</span>');
   });
 
-  await t.step("HEAD answers like GET without a body", async () => {
+  await t.step("HEAD answers like GET without a body, stating the page's length", async () => {
     const r = await fetch(`${U}/alice/site/tree/main`, { method: "HEAD", headers: HTML });
     assertEquals(r.status, 200);
     assertEquals(await r.text(), "");
+    const page = await (await fetch(`${U}/alice/site/tree/main`, { headers: HTML })).text();
+    assertEquals(r.headers.get("content-length"), String(new TextEncoder().encode(page).length));
   });
   await Deno.remove(home, { recursive: true });
 });
