@@ -81,22 +81,22 @@ export function page(
   return { status, body: `<!doctype html>\n${body}` };
 }
 
-const encodedPages = new WeakMap<Rendered, Uint8Array<ArrayBuffer>>();
+/** Each rendered page's length in bytes, measured once: a cached page is answered many times. */
+const pageLengths = new WeakMap<Rendered, number>();
 
 /**
  * The response of a rendered page. Its length is stated, so that a HEAD (whose body is dropped)
  * tells the page's size rather than 0; compression replaces it on the way out.
  */
 export function respond(r: Rendered, method = "GET"): Response {
-  // Encoded once per rendered page: a cached page is answered many times.
-  let body = encodedPages.get(r);
-  if (!body) encodedPages.set(r, body = new TextEncoder().encode(r.body));
-  return new Response(method === "HEAD" ? null : body, {
+  let length = pageLengths.get(r);
+  if (length === undefined) pageLengths.set(r, length = new TextEncoder().encode(r.body).length);
+  return new Response(method === "HEAD" ? null : r.body, {
     status: r.status,
     headers: {
       ...htmlPageHeaders("browse"),
       ...r.headers,
-      "Content-Length": String(body.length),
+      "Content-Length": String(length),
     },
   });
 }
