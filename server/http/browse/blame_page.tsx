@@ -53,9 +53,11 @@ export async function renderBlame(req: PageRequest, at: Resolved): Promise<Rende
             {`lines from ${result.commits.size} commit${result.commits.size === 1 ? "" : "s"}`}
           </span>
           <span class="spacer" />
-          <a class="btn btn-ghost btn-sm" href={urls.at("blob", at.ref, at.path)}>File</a>
-          <a class="btn btn-ghost btn-sm" href={urls.at("commits", at.ref, at.path)}>History</a>
-          <a class="btn btn-ghost btn-sm" href={urls.at("raw", at.ref, at.path)}>Raw</a>
+          <span class="box-actions">
+            <a class="btn btn-ghost btn-sm" href={urls.at("blob", at.ref, at.path)}>File</a>
+            <a class="btn btn-ghost btn-sm" href={urls.at("commits", at.ref, at.path)}>History</a>
+            <a class="btn btn-ghost btn-sm" href={urls.at("raw", at.ref, at.path)}>Raw</a>
+          </span>
         </div>
         <div
           class="code-view"

@@ -175,22 +175,28 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
             {bytes(blob.size)}
           </span>
           <span class="spacer" />
-          {markdown &&
-            (source
-              ? <a class="btn btn-ghost btn-sm" href={urls.at("blob", at.ref, at.path)}>Rendered</a>
-              : (
-                <a
-                  class="btn btn-ghost btn-sm"
-                  href={`${urls.at("blob", at.ref, at.path)}?plain=1`}
-                >
-                  Source
-                </a>
-              ))}
-          {text !== null && (
-            <a class="btn btn-ghost btn-sm" href={urls.at("blame", at.ref, at.path)}>Blame</a>
-          )}
-          <a class="btn btn-ghost btn-sm" href={urls.at("commits", at.ref, at.path)}>History</a>
-          <a class="btn btn-ghost btn-sm" href={raw}>Raw</a>
+          <span class="box-actions">
+            {markdown &&
+              (source
+                ? (
+                  <a class="btn btn-ghost btn-sm" href={urls.at("blob", at.ref, at.path)}>
+                    Rendered
+                  </a>
+                )
+                : (
+                  <a
+                    class="btn btn-ghost btn-sm"
+                    href={`${urls.at("blob", at.ref, at.path)}?plain=1`}
+                  >
+                    Source
+                  </a>
+                ))}
+            {text !== null && (
+              <a class="btn btn-ghost btn-sm" href={urls.at("blame", at.ref, at.path)}>Blame</a>
+            )}
+            <a class="btn btn-ghost btn-sm" href={urls.at("commits", at.ref, at.path)}>History</a>
+            <a class="btn btn-ghost btn-sm" href={raw}>Raw</a>
+          </span>
         </div>
         {content}
       </div>
