@@ -2,6 +2,7 @@
 import type { Signet } from "../../context.ts";
 import { gitRead, ReadTimeout } from "./git_read.ts";
 import { GitSlots } from "../git.ts";
+import { SizedCache } from "./sized_cache.ts";
 import type { BrowseRepo } from "./refs.ts";
 
 /** The commit a run of lines comes from. */
@@ -48,33 +49,14 @@ const blameSlots = new GitSlots(Math.max(1, Math.floor(navigator.hardwareConcurr
 
 /**
  * Blames already made, by repository directory, commit and path (a commit never changes, so
- * neither does its blame): results up to RESULTS_BYTES in all, least recently used dropped first,
- * and the verdicts of blames too large (kept) or too slow (kept VERDICT_MS, the machine may have
- * been busy).
+ * neither does its blame): results up to 16 MiB in all (none over half of it), least recently used
+ * dropped first, and the verdicts of blames too large (kept) or too slow (kept VERDICT_MS, the
+ * machine may have been busy).
  */
-const results = new Map<string, { result: BlameResult; bytes: number; until: number }>();
-const RESULTS_BYTES = 16 * 1024 * 1024;
+const results = new SizedCache<BlameResult>(16 * 1024 * 1024, 8 * 1024 * 1024);
 const VERDICT_MS = 10 * 60_000;
-let resultsBytes = 0;
-
-function remember(key: string, result: BlameResult, bytes: number, until = Infinity): void {
-  if (bytes > RESULTS_BYTES / 2) return;
-  forget(key);
-  results.set(key, { result, bytes, until });
-  resultsBytes += bytes;
-  for (const [old, entry] of results) {
-    if (resultsBytes <= RESULTS_BYTES) break;
-    results.delete(old);
-    resultsBytes -= entry.bytes;
-  }
-}
-
-function forget(key: string): void {
-  const entry = results.get(key);
-  if (!entry) return;
-  results.delete(key);
-  resultsBytes -= entry.bytes;
-}
+/** What a verdict is counted as in the budget. */
+const VERDICT_BYTES = 100;
 
 /**
  * The blame of `path` at `commit` (a full id): from memory when made before, else from git within
@@ -89,12 +71,7 @@ export async function blame(
 ): Promise<BlameResult> {
   const key = `${repo.dir}\0${commit}\0${path}`;
   const known = results.get(key);
-  if (known && known.until > Date.now()) {
-    results.delete(key); // most recently used last
-    results.set(key, known);
-    return known.result;
-  }
-  forget(key);
+  if (known) return known;
   let out;
   try {
     out = await gitRead(ctx, repo.dir, ["blame", "--porcelain", commit, "--", path], {
@@ -105,12 +82,12 @@ export async function blame(
   } catch (err) {
     if (!(err instanceof ReadTimeout)) throw err;
     const result = { kind: "too-slow" } as const;
-    remember(key, result, 100, Date.now() + VERDICT_MS);
+    results.set(key, result, VERDICT_BYTES, Date.now() + VERDICT_MS);
     return result;
   }
   if (out.truncated) {
     const result = { kind: "too-large" } as const;
-    remember(key, result, 100);
+    results.set(key, result, VERDICT_BYTES);
     return result;
   }
   if (out.code !== 0) return { kind: "failed" };
@@ -119,7 +96,7 @@ export async function blame(
     blame: parsePorcelain(new TextDecoder().decode(out.stdout)),
   } as const;
   // About the porcelain's size: the lines, the ids they point to, the commits' fields.
-  remember(key, result, out.stdout.length);
+  results.set(key, result, out.stdout.length);
   return result;
 }
 
