@@ -254,10 +254,8 @@ export async function gitStream(
         const { value, done: end } = await reader.read();
         if (!end) return controller.enqueue(value);
         const status = await child.status;
-        if (status.success) controller.close();
-        else {controller.error(
-            new Error(`git ${args[0]} ended with ${status.signal ?? status.code}`),
-          );}
+        if (status.success) return controller.close();
+        controller.error(new Error(`git ${args[0]} ended with ${status.signal ?? status.code}`));
       } catch (err) {
         controller.error(err);
       }

@@ -156,8 +156,9 @@ function repoPage(ctx: Signet, cache: PageCache, c: Context, parts: string[]): P
       return await serveArchive(req, rest, c.req.method) ??
         missing(req, `${owner}/${name}/archive/${rest.join("/")}`);
     }
-    if (page === "commits" && feedRef(rest)) {
-      const answer = await feed(req, rest);
+    const feedSegments = page === "commits" ? feedRef(rest) : null;
+    if (feedSegments) {
+      const answer = await feed(req, rest, feedSegments);
       if (answer) return answer;
     }
     if (page === "commit" && rest.length === 1 && rest[0].endsWith(".patch")) {
@@ -200,14 +201,19 @@ async function raw(req: PageRequest, rest: string[], method: string): Promise<Re
 }
 
 /**
- * The Atom feed `commits/<ref>.atom`, or null when that is a page: the path names a ref as it
- * stands (a branch called `x.atom`), or, when no ref is named before `.atom`, a file's history.
+ * The Atom feed `commits/<ref>.atom` (`feedSegments`: `rest` without `.atom`), or null when that
+ * is a page: the path names a ref as it stands (a branch called `x.atom`), or, when no ref is named
+ * before `.atom`, a file's history.
  */
-async function feed(req: PageRequest, rest: string[]): Promise<Response | Rendered | null> {
+async function feed(
+  req: PageRequest,
+  rest: string[],
+  feedSegments: string[],
+): Promise<Response | Rendered | null> {
   const asIs = urlSegments(rest.join("/"));
   const page = asIs && await resolveRef(req.ctx, req.repo, asIs, req.client);
   if (page && page.path.length === 0) return null;
-  const segments = urlSegments(feedRef(rest)!.join("/"));
+  const segments = urlSegments(feedSegments.join("/"));
   const at = segments && await resolveRef(req.ctx, req.repo, segments, req.client);
   if (at && at.path.length === 0) return await commitsFeed(req, at);
   if (page) return null;
