@@ -10,6 +10,14 @@ export const MAX_PATH_LENGTH = 4096;
 /** A full object id: SHA-1 (40 hex digits) or SHA-256 (64). */
 export const OBJECT_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 
+/** An abbreviated object id as `git log --oneline` prints one: 7 or more lower-case hex digits. */
+const ABBREVIATED_ID = /^[0-9a-f]{7,63}$/;
+
+/** Whether `s` is an abbreviated (not full), lower-case object id. */
+export function isAbbreviatedId(s: string): boolean {
+  return ABBREVIATED_ID.test(s) && !OBJECT_ID.test(s);
+}
+
 /** Whether `s` is a full, lower-case object id. */
 export function isObjectId(s: string): boolean {
   return OBJECT_ID.test(s);

@@ -1,5 +1,11 @@
 import { assertEquals } from "../../../tests/helpers/assert.ts";
-import { isSafePath, resolveRelative, splitRefAndPath, urlSegments } from "./paths.ts";
+import {
+  isAbbreviatedId,
+  isSafePath,
+  resolveRelative,
+  splitRefAndPath,
+  urlSegments,
+} from "./paths.ts";
 
 const refs: Record<string, "branch" | "tag"> = {
   main: "branch",
@@ -34,6 +40,18 @@ Deno.test("a full commit id is a ref when no ref name matches; an abbreviated on
   });
   assertEquals(splitRefAndPath([id.slice(0, 12)], kindOf), null);
   assertEquals(splitRefAndPath([id.toUpperCase()], kindOf), null);
+});
+
+Deno.test("an abbreviated id is 7 to 63 lower-case hex digits, never a full id", () => {
+  assertEquals(isAbbreviatedId(id.slice(0, 7)), true);
+  assertEquals(isAbbreviatedId(id.slice(0, 39)), true);
+  assertEquals(isAbbreviatedId(id.slice(0, 6)), false);
+  assertEquals(isAbbreviatedId(id), false);
+  assertEquals(isAbbreviatedId("a".repeat(63)), true);
+  assertEquals(isAbbreviatedId("a".repeat(64)), false);
+  assertEquals(isAbbreviatedId("ABCDEF1"), false);
+  assertEquals(isAbbreviatedId("abcdefg"), false);
+  assertEquals(isAbbreviatedId("abcdef1^{tree}"), false);
 });
 
 Deno.test("unknown refs, options and unsafe paths are refused", () => {

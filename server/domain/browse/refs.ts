@@ -9,7 +9,7 @@ import { DomainError } from "../../../protocol/errors.ts";
 import { getRepo, repoDir } from "../repos.ts";
 import { refState } from "../ref_state.ts";
 import { gitRead } from "./git_read.ts";
-import { isObjectId, type RefAndPath, splitRefAndPath } from "./paths.ts";
+import { isAbbreviatedId, isObjectId, type RefAndPath, splitRefAndPath } from "./paths.ts";
 
 /** One branch or tag. */
 export interface RefInfo {
@@ -187,6 +187,34 @@ export async function isCommit(
     client,
   });
   return new TextDecoder().decode(out.stdout).startsWith(`${id} commit `);
+}
+
+/**
+ * The full id of the commit that the abbreviated id `abbreviation` names in `repo`; "ambiguous"
+ * when several commits begin with it (git's own rule, preferring commits over other objects); null
+ * when none does, or it names something else.
+ */
+export async function expandCommitId(
+  ctx: Signet,
+  repo: BrowseRepo,
+  abbreviation: string,
+  client?: string,
+): Promise<string | "ambiguous" | null> {
+  if (!isAbbreviatedId(abbreviation)) return null;
+  const out = await gitRead(ctx, repo.dir, [
+    "-c",
+    "core.disambiguate=commit",
+    "cat-file",
+    "--batch-check",
+  ], {
+    maxBytes: 4096,
+    stdin: `${abbreviation}\n`,
+    client,
+  });
+  const [id, type] = new TextDecoder().decode(out.stdout).trim().split(" ");
+  if (type === "ambiguous") return "ambiguous";
+  // A ref named like the abbreviation resolves to whatever it names: only an id beginning with it.
+  return type === "commit" && isObjectId(id) && id.startsWith(abbreviation) ? id : null;
 }
 
 /** Throws not_found unless `value` is set (a missing ref, path or commit). */

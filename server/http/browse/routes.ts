@@ -6,7 +6,8 @@
  * - `/<owner>/<repo>`: the repository's home (`/<owner>/<repo>.git` redirects there);
  * - `/<owner>/<repo>/tree|blob|blame|raw|commits/<ref>[/<path>]`, `/commit/<id>[.patch]`,
  *   `/commits/<ref>.atom` (a feed),
- *   `/archive/<ref>.tar.gz|.zip`, `/branches`, `/tags`.
+ *   `/archive/<ref>.tar.gz|.zip`, `/branches`, `/tags`; an abbreviated commit id in place of
+ *   `<ref>` or `<id>` redirects to the full id's URL (abbreviated.ts).
  *
  * Names are validated by the domain (protocol/names.ts); refs and paths by
  * server/domain/browse/paths.ts before git sees them. What does not exist is a 404 page to a
@@ -36,6 +37,7 @@ import { renderCommits } from "./commits_page.tsx";
 import { commitsFeed, feedRef } from "./commits_feed.ts";
 import { renderCommit } from "./commit_page.tsx";
 import { renderRefs } from "./refs_page.tsx";
+import { ambiguousError, ambiguousPage, expandAbbreviatedId } from "./abbreviated.ts";
 
 /** The pages under `/<owner>/<repo>/`. */
 const REF_PAGES = new Set(["tree", "blob", "blame", "raw", "commits"]);
@@ -151,6 +153,14 @@ function repoPage(ctx: Signet, cache: PageCache, c: Context, parts: string[]): P
     }
     const req = pageRequest(ctx, repo, client, query);
     const [page = "", ...rest] = parts;
+    const expanded = await expandAbbreviatedId(req, page, rest, url.search);
+    if (expanded && "location" in expanded) {
+      return new Response(null, { status: 302, headers: { Location: expanded.location } });
+    }
+    if (expanded) {
+      if (!wantsHtml(c)) return c.json({ error: ambiguousError(expanded.ambiguous) }, 404);
+      return ambiguousPage(req, expanded.ambiguous);
+    }
     if (page === "raw") return await raw(req, rest, c.req.method);
     if (page === "archive") {
       return await serveArchive(req, rest, c.req.method) ??

@@ -1,0 +1,75 @@
+/**
+ * Abbreviated commit ids in the browser's URLs (`/commit/8742d0f`, `/tree/8742d0f/src`): the ids
+ * `git log --oneline` prints, pasted into a URL. Each redirects (302) to the same URL with the full
+ * id, so pages, their cache keys and the links people share name one commit whatever the
+ * repository later holds. A branch or tag of the same name wins, as everywhere else.
+ */
+import { expandCommitId } from "../../domain/browse/refs.ts";
+import { isAbbreviatedId } from "../../domain/browse/paths.ts";
+import { messagePage, type Rendered } from "./frame.tsx";
+import type { PageRequest } from "./context.ts";
+
+/** Pages whose first segment is a ref or commit id, and the suffixes that segment may carry. */
+const ID_SEGMENT_SUFFIXES: Record<string, string[]> = {
+  tree: [""],
+  blob: [""],
+  blame: [""],
+  raw: [""],
+  commits: ["", ".atom"],
+  commit: ["", ".patch"],
+  archive: [".tar.gz", ".zip"],
+};
+
+/** What an abbreviated id in a page's URL comes to. */
+export type Expanded =
+  /** The URL of the full id's page. */
+  | { location: string }
+  /** Several commits begin with the abbreviation. */
+  | { ambiguous: string };
+
+/**
+ * Where the page `page` with path segments `rest` (as sent, still percent-encoded) and query
+ * `search` moves to when its first segment is an abbreviated commit id of the repository; null when
+ * it is not one (a ref, a full id, nothing git knows: the page answers as usual).
+ */
+export async function expandAbbreviatedId(
+  req: PageRequest,
+  page: string,
+  rest: string[],
+  search: string,
+): Promise<Expanded | null> {
+  const first = rest[0];
+  const suffix = first === undefined
+    ? undefined
+    : (ID_SEGMENT_SUFFIXES[page] ?? []).find((s) =>
+      first.endsWith(s) && isAbbreviatedId(first.slice(0, first.length - s.length))
+    );
+  if (first === undefined || suffix === undefined) return null;
+  const abbreviation = first.slice(0, first.length - suffix.length);
+  const refs = req.repo.refs.byName;
+  if (refs.has(first) || refs.has(abbreviation)) return null;
+  const id = await expandCommitId(req.ctx, req.repo, abbreviation, req.client);
+  if (id === null) return null;
+  if (id === "ambiguous") return { ambiguous: abbreviation };
+  const path = [`${id}${suffix}`, ...rest.slice(1)].join("/");
+  return { location: `${req.urls.base}/${page}/${path}${search}` };
+}
+
+/** The page for an abbreviation several commits begin with (404, leading to the history). */
+export function ambiguousPage(req: PageRequest, abbreviation: string): Rendered {
+  const branch = req.repo.refs.defaultBranch;
+  return messagePage(
+    404,
+    "Ambiguous commit id",
+    "More than one commit begins with",
+    abbreviation,
+    branch === null
+      ? { href: req.urls.base, label: "Go to the repository" }
+      : { href: req.urls.at("commits", branch), label: "Find it in the history" },
+  );
+}
+
+/** The JSON error for an abbreviation several commits begin with. */
+export function ambiguousError(abbreviation: string): string {
+  return `commit id ${abbreviation} is ambiguous: more than one commit begins with it; give more of its digits`;
+}
