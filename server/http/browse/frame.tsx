@@ -126,6 +126,9 @@ export function encodePath(segments: string[]): string {
   return segments.map(encodeURIComponent).join("/");
 }
 
+/** The tags feed's path segment under a repository's (GitHub's address). */
+export const TAGS_FEED = "tags.atom";
+
 /** URLs of one repository's pages. */
 export class RepoUrls {
   readonly base: string;
@@ -139,6 +142,10 @@ export class RepoUrls {
   }
   commit(id: string): string {
     return `${this.base}/commit/${id}`;
+  }
+  /** `/<owner>/<repo>/tags.atom`: the feed of the newest tags. */
+  tagsFeed(): string {
+    return `${this.base}/${TAGS_FEED}`;
   }
   /** `/<owner>/<repo>/archive/<ref>.<format>`: the ref's files as one download. */
   archive(ref: string, format: "tar.gz" | "zip"): string {

@@ -1,5 +1,5 @@
 /** `/<owner>/<repo>/branches` and `/<owner>/<repo>/tags`: each ref with its last commit's date. */
-import type { RefInfo } from "../../domain/browse/refs.ts";
+import type { BrowseRepo, RefInfo } from "../../domain/browse/refs.ts";
 import { pageNumber, type PageRequest } from "./context.ts";
 import {
   ArchiveLinks,
@@ -14,13 +14,24 @@ import {
 /** Refs a page lists. */
 export const REFS_PER_PAGE = 100;
 
+/** The repository's tags, newest first (those without a date last). */
+export function tagsNewestFirst(repo: BrowseRepo): RefInfo[] {
+  return [...repo.refs.tags].sort((a, b) => (b.date ?? 0) - (a.date ?? 0));
+}
+
+/**
+ * How a URL names the ref `r`: by its short name, unless a branch of the same name takes that
+ * (a URL's short name means the branch), then by its commit.
+ */
+export function refInUrl(repo: BrowseRepo, r: RefInfo): string {
+  return repo.refs.byName.get(r.name)?.kind === r.kind || !r.commit ? r.name : r.commit;
+}
+
 /** The branches or tags page. */
 export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendered {
   const { repo, urls } = req;
   // Branches by name; tags newest first, as releases are looked for.
-  const all: RefInfo[] = kind === "branches"
-    ? repo.refs.branches
-    : [...repo.refs.tags].sort((a, b) => (b.date ?? 0) - (a.date ?? 0));
+  const all: RefInfo[] = kind === "branches" ? repo.refs.branches : tagsNewestFirst(repo);
   const here = `${urls.base}/${kind}`;
   const pages = Math.max(1, Math.ceil(all.length / REFS_PER_PAGE));
   const n = pageNumber(req.query, pages);
@@ -31,17 +42,26 @@ export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendere
     });
   }
   const refs = all.slice((n - 1) * REFS_PER_PAGE, n * REFS_PER_PAGE);
-  // A URL's short name means the branch when a branch and a tag share it: such a tag is linked
-  // by its commit.
-  const linkRef = (r: RefInfo) =>
-    repo.refs.byName.get(r.name)?.kind === r.kind || !r.commit ? r.name : r.commit;
+  const linkRef = (r: RefInfo) => refInUrl(repo, r);
   const title = kind === "branches" ? "Branches" : "Tags";
   // A tag's subject is its own message when annotated.
   const subjectLabel = kind === "branches" ? "Last commit" : "Message";
+  // The tags have a feed (tags_feed.ts), for following releases.
+  const feed = kind === "tags"
+    ? { href: urls.tagsFeed(), title: `${repo.row.owner}/${repo.row.name}: tags` }
+    : undefined;
   return page(
     `${title} · ${repo.row.owner}/${repo.row.name}`,
     <>
       <RepoHeader repo={repo} tab={kind} />
+      {feed && (
+        <div class="toolbar">
+          <span class="spacer" />
+          <a class="btn btn-ghost btn-sm" href={feed.href} type="application/atom+xml">
+            Atom feed
+          </a>
+        </div>
+      )}
       <div class="box table-wrap">
         <table class="table refs-table">
           <caption class="visually-hidden">{title}</caption>
@@ -100,5 +120,7 @@ export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendere
         </nav>
       )}
     </>,
+    200,
+    feed,
   );
 }

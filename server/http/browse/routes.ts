@@ -5,7 +5,7 @@
  * - `/<owner>`: the user's repositories;
  * - `/<owner>/<repo>`: the repository's home (`/<owner>/<repo>.git` redirects there);
  * - `/<owner>/<repo>/tree|blob|blame|raw|commits/<ref>[/<path>]`, `/commit/<id>[.patch]`,
- *   `/commits/<ref>.atom` (a feed),
+ *   `/commits/<ref>.atom` and `/tags.atom` (feeds),
  *   `/archive/<ref>.tar.gz|.zip`, `/branches`, `/tags`; an abbreviated commit id in place of
  *   `<ref>` or `<id>` redirects to the full id's URL (abbreviated.ts).
  *
@@ -23,7 +23,7 @@ import { isObjectId, urlSegments } from "../../domain/browse/paths.ts";
 import { formatPatch } from "../../domain/browse/commit.ts";
 import { clientIp } from "../client_address.ts";
 import { notFound, wantsHtml } from "../ui_static.ts";
-import { messagePage, notFoundPage, type Rendered, respond } from "./frame.tsx";
+import { messagePage, notFoundPage, type Rendered, respond, TAGS_FEED } from "./frame.tsx";
 import { type PageRequest, pageRequest } from "./context.ts";
 import { PageCache } from "./page_cache.ts";
 import { renderOwner } from "./owner_page.tsx";
@@ -37,6 +37,7 @@ import { renderCommits } from "./commits_page.tsx";
 import { commitsFeed, feedRef } from "./commits_feed.ts";
 import { renderCommit } from "./commit_page.tsx";
 import { renderRefs } from "./refs_page.tsx";
+import { tagsFeed } from "./tags_feed.ts";
 import { ambiguousError, ambiguousPage, expandAbbreviatedId } from "./abbreviated.ts";
 
 /** The pages under `/<owner>/<repo>/`. */
@@ -171,6 +172,7 @@ function repoPage(ctx: Signet, cache: PageCache, c: Context, parts: string[]): P
       const answer = await feed(req, rest, feedSegments);
       if (answer) return answer;
     }
+    if (page === TAGS_FEED && rest.length === 0) return tagsFeed(req);
     if (page === "commit" && rest.length === 1 && rest[0].endsWith(".patch")) {
       return await patch(req, rest[0].slice(0, -6));
     }

@@ -4,7 +4,8 @@
  * Python's zipfile; `export-ignore` honoured, `export-subst` not expanded (it reads whole files into
  * memory); HEAD without a body; 404s for what names no archive; the links on the home and refs pages
  * (a tag that a branch's name hides linked by its commit); a download whose git is killed fails
- * instead of ending as if complete. (And a feed whose ref begins with a tag's name.)
+ * instead of ending as if complete. (And a feed whose ref begins with a tag's name, and the tags'
+ * feed.)
  */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
@@ -189,6 +190,36 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
     assertEquals(feed.status, 200);
     assertEquals(feed.headers.get("content-type"), "application/atom+xml; charset=utf-8");
     assertStringIncludes(await feed.text(), "<title>Add x</title>");
+  });
+
+  await t.step("the tags' feed: every tag, linked as the tags page links it", async () => {
+    const tags = await (await fetch(`${U}/alice/site/tags`, { headers: HTML })).text();
+    assertStringIncludes(
+      tags,
+      '<link rel="alternate" type="application/atom+xml" href="/alice/site/tags.atom"',
+    );
+    assertStringIncludes(tags, 'href="/alice/site/tags.atom" type="application/atom+xml"');
+    const res = await fetch(`${U}/alice/site/tags.atom`);
+    assertEquals(res.status, 200);
+    assertEquals(res.headers.get("content-type"), "application/atom+xml; charset=utf-8");
+    // Well-formed XML (Python's parser): one entry a tag, titled by its name, with its link.
+    const parsed = await runOk("python3", [
+      "-c",
+      "import sys, xml.etree.ElementTree as E\n" +
+      "ns = {'a': 'http://www.w3.org/2005/Atom'}\n" +
+      "f = E.fromstring(sys.stdin.buffer.read())\n" +
+      "for e in f.findall('a:entry', ns):\n" +
+      "  print(e.find('a:title', ns).text, e.find('a:link', ns).get('href'))",
+    ], { stdin: await res.text() });
+    assertEquals(parsed.trim().split("\n").sort(), [
+      `feature ${U}/alice/site/tree/feature`,
+      // Hidden by the branch of the same name: linked by its commit.
+      `shadow ${U}/alice/site/tree/${first}`,
+      `v1.0 ${U}/alice/site/tree/v1.0`,
+    ]);
+    const none = await fetch(`${U}/alice/nothing/tags.atom`);
+    assertEquals(none.status, 404);
+    await none.body?.cancel();
   });
 
   await t.step("a download whose git is killed fails, not ends as if complete", async () => {
