@@ -33,7 +33,7 @@ function port(value: string | undefined, fallback: number, flag: string): number
 /** What the cluster prints once it runs: addresses, instances, and commands to try. */
 export function usage(c: BalancedCluster): string {
   const h = c.httpUrl;
-  const ssh = `ssh -p ${c.sshPort} -i ./me_key -o IdentitiesOnly=yes git@127.0.0.1`;
+  const ssh = `ssh -p ${c.sshPort} -i "$PWD/me_key" -o IdentitiesOnly=yes git@127.0.0.1`;
   return [
     `Signet cluster: ${c.instances.length} instances behind nginx, one PostgreSQL, one data dir.`,
     "",
@@ -55,9 +55,10 @@ export function usage(c: BalancedCluster): string {
     `  INVITE=$(curl -s -X POST -H "Authorization: Bearer $ADMIN_KEY" $H/api/admin/invites \\`,
     `    | sed 's/.*"code":"\\([^"]*\\)".*/\\1/')`,
     "  ssh-keygen -q -t ed25519 -N '' -f ./me_key",
+    `  mkdir -p ~/.ssh && ssh-keyscan -p ${c.sshPort} 127.0.0.1 >> ~/.ssh/known_hosts   # trust its host key`,
     `  printf '%s\\n' me "$INVITE" | ${ssh}   # sign up as "me"`,
     `  ${ssh} repo new demo`,
-    '  GIT_SSH_COMMAND="ssh -i ./me_key -o IdentitiesOnly=yes" \\',
+    `  GIT_SSH_COMMAND="ssh -i $PWD/me_key -o IdentitiesOnly=yes" \\`,
     `    git clone ssh://git@127.0.0.1:${c.sshPort}/me/demo.git`,
     `  git clone ${h}/me/demo.git demo-http   # anonymous, once demo has a commit`,
     `  curl -si ${h}/api/health               # "instance" says who answered`,

@@ -1,5 +1,6 @@
 /** `signet serve`: opens the data dir and database, then starts every enabled listener. */
 import { openStore } from "../db/open.ts";
+import { copiedNote } from "../db/sqlite/copied_marker.ts";
 import { resolveAdminKey } from "./admin_key.ts";
 import {
   type BindAddress,
@@ -89,6 +90,13 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
     if (config.databaseUrl === null) throw err;
     throw new ConfigError(`SERVICE_DATABASE_URL: ${(err as Error).message}`);
   });
+  const copied = config.databaseUrl === null ? await copiedNote(config.databasePath) : null;
+  if (copied !== null) {
+    log("warn", "this server uses the embedded database, which was copied to PostgreSQL", {
+      note: copied,
+      hint: "start with SERVICE_DATABASE_URL to serve the copy",
+    });
+  }
   const ctx: Signet = {
     store,
     config: { ...config, adminKey: admin.key },

@@ -7,6 +7,7 @@ import { integrityCheck, repositoriesIn, snapshotDatabase } from "../../db/sqlit
 import { redactDatabaseUrl, type ServerConfig } from "../config.ts";
 import { pathExists } from "../../protocol/fs.ts";
 import { runningEngine } from "../instance.ts";
+import { copiedMarkerPath, copiedNote } from "../../db/sqlite/copied_marker.ts";
 
 const DB_FILE = "signet.db";
 const PG_DUMP_FILE = "signet.pgdump";
@@ -61,13 +62,25 @@ export async function backup(config: ServerConfig, target: string): Promise<stri
   if (!(await isEmptyDir(target))) throw new Error(`backup target ${target} is not empty`);
   if (config.databaseUrl !== null) return await backupPostgres(config, config.databaseUrl, target);
   if (!(await pathExists(config.databasePath))) {
-    throw new Error(`no database at ${config.databasePath}: is SERVICE_DATA_DIR right?`);
+    throw new Error(
+      `no database at ${config.databasePath}: is SERVICE_DATA_DIR right? (A server on PostgreSQL ` +
+        "is backed up with its SERVICE_DATABASE_URL set.)",
+    );
   }
   if (await runningEngine(config.dataDir) === "postgres") {
     // The embedded file is then what `db copy` left behind, not the live data.
     throw new Error(
       `instances on PostgreSQL are serving ${config.dataDir}, so ${config.databasePath} is not ` +
         "their database: run signet backup with their SERVICE_DATABASE_URL",
+    );
+  }
+  const copied = await copiedNote(config.databasePath);
+  if (copied !== null) {
+    // With the servers stopped the lock cannot tell: the note left by `db copy` can.
+    throw new Error(
+      `${copied} ${config.databasePath} may be stale: run signet backup with ` +
+        `SERVICE_DATABASE_URL set, or delete ${copiedMarkerPath(config.databasePath)} to back ` +
+        "up the embedded file anyway",
     );
   }
   await Deno.mkdir(`${target}/repos`, { recursive: true, mode: 0o700 });

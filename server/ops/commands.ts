@@ -15,9 +15,9 @@ export async function backupCommand(kind: "backup" | "restore", args: string[]):
       : await restore(config, args[0]);
     const verb = kind === "backup" ? "Backed up" : "Restored";
     console.log(
-      `${verb} the database and ${repos.length} repositories ${kind === "backup" ? "to" : "from"} ${
-        args[0]
-      }`,
+      `${verb} the database and ${repos.length} ${
+        repos.length === 1 ? "repository" : "repositories"
+      } ${kind === "backup" ? "to" : "from"} ${args[0]}`,
     );
     return 0;
   } catch (err) {

@@ -1,12 +1,15 @@
 /**
  * `signet db copy --to postgres://…`: moves the embedded SQLite data set into an empty PostgreSQL
  * database (db/postgres/copy.ts does the SQL), verifies the audit chain before committing, and
- * prints a summary. The SQLite file is only read.
+ * prints a summary. The SQLite file is only read (refused while a server serves it), and a note
+ * beside it records the copy (db/sqlite/copied_marker.ts).
  */
 import { loadServerConfig, parseDatabaseUrl, redactDatabaseUrl } from "../config.ts";
 import { verifyChain } from "../registry/audit.ts";
 import type { LogEntryT } from "../../protocol/registry/schemas.ts";
 import type { Resources } from "../../db/store.ts";
+import { copiedMarkerPath, markCopied } from "../../db/sqlite/copied_marker.ts";
+import { runningEngine } from "../instance.ts";
 
 /** The usage text of `signet db`. */
 export const DB_USAGE = `Usage: signet db copy --to postgres://user:password@host:5432/database
@@ -14,7 +17,9 @@ export const DB_USAGE = `Usage: signet db copy --to postgres://user:password@hos
 Copies the embedded SQLite database (SERVICE_DATA_DIR/signet.db) into an EMPTY PostgreSQL
 database, in one transaction (all or nothing), keeping every id and the registry's nonce key;
 then checks the row counts and the audit chain. The SQLite file is only read: stop signet first
-so nothing is written after the copy, then start it with SERVICE_DATABASE_URL set to the target.
+(the copy is refused while it serves the data dir), then start it with SERVICE_DATABASE_URL set
+to the target. SERVICE_DATA_DIR/signet.db.copied then notes the copy: signet backup without
+SERVICE_DATABASE_URL refuses the stale file while it is there.
 `;
 
 const PAGE = 1000;
@@ -64,6 +69,13 @@ export async function dbCommand(args: string[]): Promise<number> {
   const shown = redactDatabaseUrl(url);
   try {
     const config = loadServerConfig();
+    if (await runningEngine(config.dataDir) === "sqlite") {
+      console.error(
+        `signet db copy: a Signet server is serving ${config.dataDir} on its embedded database; ` +
+          "stop it first (what it took after the copy would not be in PostgreSQL)",
+      );
+      return 1;
+    }
     const { copySqliteToPostgres } = await import("../../db/postgres/copy.ts");
     const tty = Deno.stderr.isTerminal();
     const started = performance.now();
@@ -74,6 +86,7 @@ export async function dbCommand(args: string[]): Promise<number> {
         chain = await checkChain(tx);
       },
     });
+    await markCopied(config.databasePath, shown);
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const width = Math.max(...result.tables.map((t) => t.name.length));
     const lines = [
@@ -81,8 +94,9 @@ export async function dbCommand(args: string[]): Promise<number> {
       ...result.tables.map((t) => `  ${t.name.padEnd(width)}  ${rows(t.rows)}`),
       `Row counts match the source in every table (${rows(result.totalRows)}).`,
       `Audit chain verified: ${chain} entries${result.logHead ? `, head ${result.logHead}` : ""}.`,
-      `The SQLite file was not changed. Start signet with SERVICE_DATABASE_URL=${shown} ` +
-      "(with its password) to use it.",
+      `The SQLite file was not changed; ${copiedMarkerPath(config.databasePath)} notes the copy, ` +
+      "so that signet backup without SERVICE_DATABASE_URL refuses the stale file.",
+      `Start signet with SERVICE_DATABASE_URL=${shown} (with its password) to use it.`,
     ];
     console.log(lines.join("\n"));
     return 0;

@@ -36,7 +36,7 @@ serverTest("backup while serving, push more, restore gives exactly the backed-up
   const backupDir = `${await Deno.makeTempDir()}/snap`;
   const b = await signet(["backup", backupDir], { SERVICE_DATA_DIR: server.dataDir });
   assertEquals(b.code, 0, b.stderr);
-  assertStringIncludes(b.stdout, "1 repositories");
+  assertStringIncludes(b.stdout, "1 repository ");
   const mode = (await Deno.stat(`${backupDir}/signet.db`)).mode! & 0o777;
   assertEquals(mode, 0o600, "the backed-up database is readable by others");
   const after = await commitPush("three");

@@ -22,6 +22,10 @@ import { ON_POSTGRES, startPostgres } from "../../../testing/postgres.ts";
 
 const SQLITE = { SERVICE_DATABASE_URL: "" }; // the embedded engine, whatever the environment says
 
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
 async function sha256(path: string): Promise<string> {
   const digest = await crypto.subtle.digest("SHA-256", await Deno.readFile(path));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -163,6 +167,14 @@ Deno.test({
       const before = await snapshot(server, bots);
       const ports = { http: server.httpPort, ssh: server.sshPort, registry: 0 };
       ports.registry = Number(new URL(server.registryUrl).port);
+      // A copy while the embedded server serves would miss what it takes next: refused.
+      const busy = await signet(["db", "copy", "--to", await pg.createDatabase()], {
+        SERVICE_DATA_DIR: dataDir,
+      });
+      assertEquals(busy.code, 1, busy.stdout);
+      assertStringIncludes(busy.stderr, "a Signet server is serving");
+      assertStringIncludes(busy.stderr, "stop it first");
+      assertEquals(await exists(`${dataDir}/signet.db.copied`), false);
       await server.stop();
 
       const dbFile = `${dataDir}/signet.db`;
@@ -260,6 +272,34 @@ Deno.test({
         await server.stop();
         assertEquals(await sha256(dbFile), hashBefore, "the SQLite file was changed");
       });
+
+      await t.step(
+        "with every server stopped, the copy's note still guards the stale file",
+        async () => {
+          const note = await Deno.readTextFile(`${dataDir}/signet.db.copied`);
+          assertStringIncludes(note, `to ${url} at `);
+          const stale = await signet(["backup", `${home}/stale-backup-2`], {
+            SERVICE_DATA_DIR: dataDir,
+            ...SQLITE,
+          });
+          assertEquals(stale.code, 1, stale.stdout);
+          assertStringIncludes(stale.stderr, "may be stale");
+          assertStringIncludes(stale.stderr, "signet.db.copied");
+          assertEquals(await exists(`${home}/stale-backup-2/signet.db`), false);
+          // A server started on the embedded file says which database it serves.
+          server = await startTestServer({ dataDir, env: SQLITE, ports });
+          assertStringIncludes(server.logs(), "which was copied to PostgreSQL");
+          await server.stop();
+          // Deleting the note is the way to back the file up anyway.
+          await Deno.remove(`${dataDir}/signet.db.copied`);
+          const kept = await signet(["backup", `${home}/stale-backup-3`], {
+            SERVICE_DATA_DIR: dataDir,
+            ...SQLITE,
+          });
+          assertEquals(kept.code, 0, kept.stderr);
+          assertStringIncludes(kept.stdout, "Backed up the database and 2 repositories");
+        },
+      );
     } finally {
       await server.stop();
       await pg.destroy();

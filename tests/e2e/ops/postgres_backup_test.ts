@@ -48,7 +48,7 @@ Deno.test({
         SERVICE_DATABASE_URL: url,
       });
       assertEquals(b.code, 0, b.stderr);
-      assertStringIncludes(b.stdout, "1 repositories");
+      assertStringIncludes(b.stdout, "1 repository ");
       assert((await Deno.stat(`${backupDir}/signet.pgdump`)).size > 0);
       assertEquals((await Deno.stat(`${backupDir}/signet.pgdump`)).mode! & 0o777, 0o600);
       await Deno.stat(`${backupDir}/repos/alice/proj.git/HEAD`);
