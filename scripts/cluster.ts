@@ -58,7 +58,7 @@ export function usage(c: BalancedCluster): string {
     `  mkdir -p ~/.ssh && ssh-keyscan -p ${c.sshPort} 127.0.0.1 >> ~/.ssh/known_hosts   # trust its host key`,
     `  printf '%s\\n' me "$INVITE" | ${ssh}   # sign up as "me"`,
     `  ${ssh} repo new demo`,
-    `  GIT_SSH_COMMAND="ssh -i $PWD/me_key -o IdentitiesOnly=yes" \\`,
+    `  GIT_SSH_COMMAND="ssh -i '$PWD/me_key' -o IdentitiesOnly=yes" \\`,
     `    git clone ssh://git@127.0.0.1:${c.sshPort}/me/demo.git`,
     `  git clone ${h}/me/demo.git demo-http   # anonymous, once demo has a commit`,
     `  curl -si ${h}/api/health               # "instance" says who answered`,

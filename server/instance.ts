@@ -66,6 +66,18 @@ export async function claimInstance(
 }
 
 /**
+ * Holds the data dir `dataDir` as a server on its embedded database would (an exclusive lock on
+ * `run/data.lock`), so that no server starts on it meanwhile; null when a server serves it now.
+ * For work that must see the data dir at rest (`signet db copy`).
+ */
+export async function holdDataDirAtRest(dataDir: string): Promise<{ release(): void } | null> {
+  const runDir = `${dataDir}/run`;
+  await Deno.mkdir(runDir, { recursive: true, mode: 0o700 });
+  const lock = await lockFile(`${runDir}/data.lock`, true, false);
+  return lock.held ? lock : null;
+}
+
+/**
  * The engine of the instances serving the data dir `dataDir` right now, from how they hold
  * `run/data.lock` (exclusive: one on SQLite; shared: some on PostgreSQL); null when none runs.
  * Probing takes the lock for an instant; a server starting then retries (`tryLockAwhile`).

@@ -90,7 +90,9 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
     if (config.databaseUrl === null) throw err;
     throw new ConfigError(`SERVICE_DATABASE_URL: ${(err as Error).message}`);
   });
-  const copied = config.databaseUrl === null ? await copiedNote(config.databasePath) : null;
+  const copied = config.databaseUrl === null
+    ? await copiedNote(config.databasePath).catch((err) => `(unreadable: ${err})`)
+    : null;
   if (copied !== null) {
     log("warn", "this server uses the embedded database, which was copied to PostgreSQL", {
       note: copied,

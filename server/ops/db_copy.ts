@@ -4,12 +4,17 @@
  * prints a summary. The SQLite file is only read (refused while a server serves it), and a note
  * beside it records the copy (db/sqlite/copied_marker.ts).
  */
-import { loadServerConfig, parseDatabaseUrl, redactDatabaseUrl } from "../config.ts";
+import {
+  loadServerConfig,
+  parseDatabaseUrl,
+  redactDatabaseUrl,
+  type ServerConfig,
+} from "../config.ts";
 import { verifyChain } from "../registry/audit.ts";
 import type { LogEntryT } from "../../protocol/registry/schemas.ts";
 import type { Resources } from "../../db/store.ts";
 import { copiedMarkerPath, markCopied } from "../../db/sqlite/copied_marker.ts";
-import { runningEngine } from "../instance.ts";
+import { holdDataDirAtRest } from "../instance.ts";
 
 /** The usage text of `signet db`. */
 export const DB_USAGE = `Usage: signet db copy --to postgres://user:password@host:5432/database
@@ -67,12 +72,17 @@ export async function dbCommand(args: string[]): Promise<number> {
     return 2;
   }
   const shown = redactDatabaseUrl(url);
+  let config: ServerConfig | null = null;
+  let atRest: { release(): void } | null = null;
+  let copied = false;
   try {
-    const config = loadServerConfig();
-    if (await runningEngine(config.dataDir) === "sqlite") {
+    config = loadServerConfig();
+    // Held for the whole copy: a server starting meanwhile is refused, as one already running is.
+    atRest = await holdDataDirAtRest(config.dataDir);
+    if (atRest === null) {
       console.error(
-        `signet db copy: a Signet server is serving ${config.dataDir} on its embedded database; ` +
-          "stop it first (what it took after the copy would not be in PostgreSQL)",
+        `signet db copy: a Signet server is serving ${config.dataDir}; stop it first (what it ` +
+          "took after the copy would not be in PostgreSQL)",
       );
       return 1;
     }
@@ -86,7 +96,19 @@ export async function dbCommand(args: string[]): Promise<number> {
         chain = await checkChain(tx);
       },
     });
-    await markCopied(config.databasePath, shown);
+    copied = true;
+    const noted = await markCopied(config.databasePath, shown).then(
+      () => true,
+      (err) => {
+        console.error(
+          `signet db copy: the copy is complete, but the note ${
+            copiedMarkerPath(config!.databasePath)
+          } could not be written (${(err as Error).message}): signet backup without ` +
+            "SERVICE_DATABASE_URL will not know the embedded file is stale",
+        );
+        return false;
+      },
+    );
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     const width = Math.max(...result.tables.map((t) => t.name.length));
     const lines = [
@@ -94,8 +116,10 @@ export async function dbCommand(args: string[]): Promise<number> {
       ...result.tables.map((t) => `  ${t.name.padEnd(width)}  ${rows(t.rows)}`),
       `Row counts match the source in every table (${rows(result.totalRows)}).`,
       `Audit chain verified: ${chain} entries${result.logHead ? `, head ${result.logHead}` : ""}.`,
-      `The SQLite file was not changed; ${copiedMarkerPath(config.databasePath)} notes the copy, ` +
-      "so that signet backup without SERVICE_DATABASE_URL refuses the stale file.",
+      noted
+        ? `The SQLite file was not changed; ${copiedMarkerPath(config.databasePath)} notes the ` +
+          "copy, so that signet backup without SERVICE_DATABASE_URL refuses the stale file."
+        : "The SQLite file was not changed.",
       `Start signet with SERVICE_DATABASE_URL=${shown} (with its password) to use it.`,
     ];
     console.log(lines.join("\n"));
@@ -103,8 +127,10 @@ export async function dbCommand(args: string[]): Promise<number> {
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
     console.error(`signet db copy: ${scrub(message, url)}`);
-    console.error(`The target ${shown} was left as it was (the copy rolled back).`);
+    if (!copied) console.error(`The target ${shown} was left as it was (the copy rolled back).`);
     return 1;
+  } finally {
+    atRest?.release();
   }
 }
 

@@ -191,8 +191,9 @@ export async function isCommit(
 
 /**
  * The full id of the commit that the abbreviated id `abbreviation` names in `repo`; "ambiguous"
- * when several commits begin with it (git's own rule, preferring commits over other objects); null
- * when none does, or it names something else.
+ * when several objects begin with it and git cannot single out one commit (git's own rule,
+ * preferring commits); null when none does, or it names something else (a ref of any namespace
+ * named like it comes first, as in git: then null unless that ref's commit begins with it).
  */
 export async function expandCommitId(
   ctx: Signet,

@@ -2,7 +2,9 @@
  * Abbreviated commit ids in the browser's URLs (`/commit/8742d0f`, `/tree/8742d0f/src`): the ids
  * `git log --oneline` prints, pasted into a URL. Each redirects (302) to the same URL with the full
  * id, so pages, their cache keys and the links people share name one commit whatever the
- * repository later holds. A branch or tag of the same name wins, as everywhere else.
+ * repository later holds. A branch or tag of the same name (or one under it, `abc1234/fix`) wins,
+ * as everywhere else. Each abbreviation costs one `git cat-file` within the readers' bounds (not
+ * cached: the redirect is what people keep).
  */
 import { expandCommitId } from "../../domain/browse/refs.ts";
 import { isAbbreviatedId } from "../../domain/browse/paths.ts";
@@ -46,13 +48,24 @@ export async function expandAbbreviatedId(
     );
   if (first === undefined || suffix === undefined) return null;
   const abbreviation = first.slice(0, first.length - suffix.length);
-  const refs = req.repo.refs.byName;
-  if (refs.has(first) || refs.has(abbreviation)) return null;
+  if (namesRef(req, first) || namesRef(req, abbreviation)) return null;
   const id = await expandCommitId(req.ctx, req.repo, abbreviation, req.client);
   if (id === null) return null;
   if (id === "ambiguous") return { ambiguous: abbreviation };
   const path = [`${id}${suffix}`, ...rest.slice(1)].join("/");
   return { location: `${req.urls.base}/${page}/${path}${search}` };
+}
+
+/**
+ * Whether the URL segment `segment` begins a branch's or tag's name: the ref itself, or one whose
+ * name continues with `/` (`abc1234/fix`), which the page's longest-prefix rule then takes.
+ */
+function namesRef(req: PageRequest, segment: string): boolean {
+  const refs = req.repo.refs.byName;
+  if (refs.has(segment)) return true;
+  const under = `${segment}/`;
+  for (const name of refs.keys()) if (name.startsWith(under)) return true;
+  return false;
 }
 
 /** The page for an abbreviation several commits begin with (404, leading to the history). */
@@ -61,7 +74,7 @@ export function ambiguousPage(req: PageRequest, abbreviation: string): Rendered 
   return messagePage(
     404,
     "Ambiguous commit id",
-    "More than one commit begins with",
+    "More than one object begins with",
     abbreviation,
     branch === null
       ? { href: req.urls.base, label: "Go to the repository" }
@@ -71,5 +84,5 @@ export function ambiguousPage(req: PageRequest, abbreviation: string): Rendered 
 
 /** The JSON error for an abbreviation several commits begin with. */
 export function ambiguousError(abbreviation: string): string {
-  return `commit id ${abbreviation} is ambiguous: more than one commit begins with it; give more of its digits`;
+  return `commit id ${abbreviation} is ambiguous: more than one object begins with it; give more of its digits`;
 }

@@ -9,8 +9,10 @@ export const ATOM_TYPE = "application/atom+xml; charset=utf-8";
 
 /** One entry of a feed. Dates are Unix seconds. */
 export interface AtomEntry {
-  /** Its id and the page it links to (absolute). */
+  /** The page it links to (absolute); its id too, unless `id` is given. */
   link: string;
+  /** A lasting id, where the link may change for the same entry. */
+  id?: string;
   title: string;
   updated: number;
   author: string;
@@ -43,7 +45,7 @@ export function atomResponse(feed: AtomFeed): Response {
   const entries = feed.entries.map((e) =>
     [
       "<entry>",
-      `<id>${xml(e.link)}</id>`,
+      `<id>${xml(e.id ?? e.link)}</id>`,
       `<title>${xml(e.title)}</title>`,
       `<link rel="alternate" type="text/html" href="${xml(e.link)}"/>`,
       `<updated>${rfc3339(e.updated)}</updated>`,

@@ -16,12 +16,15 @@ export function tagsFeed(req: PageRequest): Response {
   const base = baseUrl(req.ctx);
   const { repo, urls } = req;
   const tags = tagsNewestFirst(repo).filter((t) => t.commit).slice(0, TAGS_IN_FEED);
+  const self = `${base}${urls.tagsFeed()}`;
   return atomResponse({
-    self: `${base}${urls.tagsFeed()}`,
+    self,
     alternate: `${base}${urls.base}/tags`,
     title: `${repo.row.owner}/${repo.row.name}: tags`,
     entries: tags.map((t) => ({
       link: `${base}${urls.at("tree", refInUrl(repo, t))}`,
+      // The link changes when a branch of the same name comes or goes; the tag stays the entry.
+      id: `${self}#${encodeURIComponent(t.name)}`,
       title: t.name,
       updated: t.date ?? 0,
       author: t.author,

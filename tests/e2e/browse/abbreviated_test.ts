@@ -1,9 +1,9 @@
 /**
  * Abbreviated commit ids in the browser's URLs against a real server: each page that takes a ref or
  * a commit id redirects an abbreviation (7+ hex digits) to the full id's URL, path, suffix and query
- * kept; a branch named like hex digits stays the branch; an abbreviation of nothing, of a tree, or
- * shorter than 7 digits is a 404; one that two commits share (found by searching commit texts for a
- * 7-digit collision) is a 404 that says so, as HTML and as JSON.
+ * kept; a branch named like hex digits (or `<hex>/fix`) stays the branch; an abbreviation of
+ * nothing, of a tree, or shorter than 7 digits is a 404; one that two commits share (found by
+ * searching commit texts for a 7-digit collision) is a 404 that says so, as HTML and as JSON.
  */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
@@ -68,17 +68,21 @@ serverTest("abbreviated commit ids redirect to the full id's page", {}, async (s
   const work = await newWork(home, "site");
   await commitFiles(work, { "src/main.ts": "console.log(1);\n" }, "First");
   const second = await commitFiles(work, { "src/main.ts": "console.log(2);\n" }, "Second");
+  const first = (await git(work, "rev-parse", "HEAD~1")).trim();
   const short = second.slice(0, 7);
-  // A branch whose name is hex digits: the branch, not a commit beginning with them.
-  const hexBranch = "abcdef1234";
-  await git(work, "branch", hexBranch, "HEAD~1");
+  // Branches named like the first commit's abbreviation, and under another abbreviation of it,
+  // both at the second commit: the branch, not the commit beginning with those digits.
+  const hexBranch = first.slice(0, 7);
+  const underHex = `${first.slice(0, 8)}/fix`;
+  await git(work, "branch", hexBranch, second);
+  await git(work, "branch", underHex, second);
   const [one, two] = await collidingCommits(work);
   assertEquals(one.slice(0, 7), two.slice(0, 7));
   assert(one !== two);
   await git(work, "branch", "collide-1", one);
   await git(work, "branch", "collide-2", two);
   const remote = `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/site.git`;
-  await git(work, "push", "-q", remote, "main", hexBranch, "collide-1", "collide-2");
+  await git(work, "push", "-q", remote, "main", hexBranch, underHex, "collide-1", "collide-2");
   const U = `${server.httpUrl}/alice/site`;
 
   await t.step("each page redirects, keeping the path, the suffix and the query", async () => {
@@ -109,10 +113,15 @@ serverTest("abbreviated commit ids redirect to the full id's page", {}, async (s
     assertEquals((await get(`${U}/commit/${second.slice(0, 6)}`)).status, 404);
   });
 
-  await t.step("a branch named like hex digits is the branch", async () => {
-    const r = await get(`${U}/tree/${hexBranch}/src`);
-    assertEquals(r.status, 200);
-    assertStringIncludes(r.text, "main.ts");
+  await t.step("a branch named like hex digits, or under them, is the branch", async () => {
+    for (const ref of [hexBranch, underHex]) {
+      const r = await get(`${U}/raw/${ref}/src/main.ts`);
+      assertEquals(r.status, 200, ref);
+      assertEquals(r.text, "console.log(2);\n", ref);
+    }
+    // The same digits with no branch of that name redirect to the first commit.
+    const r = await get(`${U}/raw/${first.slice(0, 9)}/src/main.ts`);
+    assertEquals(r.location, `/alice/site/raw/${first}/src/main.ts`);
   });
 
   await t.step("an abbreviation of no commit is a 404", async () => {
@@ -133,6 +142,7 @@ serverTest("abbreviated commit ids redirect to the full id's page", {}, async (s
     const json = await get(`${U}/tree/${shared}`, { Accept: "application/json" });
     assertEquals(json.status, 404);
     assertStringIncludes(JSON.parse(json.text).error, `commit id ${shared} is ambiguous`);
+    assertStringIncludes(page.text, "More than one object begins with");
     // One more digit tells them apart (the search only matched 7).
     if (one[7] !== two[7]) {
       const r = await get(`${U}/commit/${one.slice(0, 8)}`);
