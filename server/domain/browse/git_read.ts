@@ -43,6 +43,8 @@ export interface GitOutput {
   code: number;
   /** The first 4 KiB of its standard error. */
   stderr: string;
+  /** True when git was killed at the timeout (only with `partialOnTimeout`). */
+  timedOut?: boolean;
 }
 
 /** Options of one git call. */
@@ -58,6 +60,8 @@ export interface GitReadOptions {
   signal?: AbortSignal;
   /** The slots to run in (default: the pages' readers). */
   slots?: GitSlots;
+  /** At the timeout, return the output so far (`timedOut`) instead of throwing ReadTimeout. */
+  partialOnTimeout?: boolean;
 }
 
 /**
@@ -177,12 +181,13 @@ async function runBounded(
       readAtMost(child.stderr, 4096, () => {}),
       child.status,
     ]);
-    if (timedOut) throw new ReadTimeout();
+    if (timedOut && !opts.partialOnTimeout) throw new ReadTimeout();
     return {
       stdout: out.bytes,
       truncated: out.truncated,
       code: status.code,
       stderr: new TextDecoder().decode(err.bytes),
+      timedOut,
     };
   } finally {
     clearTimeout(timer);

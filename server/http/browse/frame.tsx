@@ -22,6 +22,8 @@ export interface Rendered {
   status: number;
   body: string;
   headers?: Record<string, string>;
+  /** What a 400 page says was wrong (what a client other than a browser gets, as JSON). */
+  error?: string;
 }
 
 /**
@@ -121,6 +123,14 @@ export function Name({ text }: { text: string }): VNode {
   return <bdi>{parts}</bdi>;
 }
 
+/**
+ * A ref as a query parameter's value: written as in a URL's path (`feature/x`, each segment
+ * percent-encoded), so a name with controls or quotes never appears raw in a form's field.
+ */
+export function refParam(ref: string): string {
+  return encodePath(ref.split("/"));
+}
+
 /** Percent-encodes each segment of a ref or path (slashes kept between segments). */
 export function encodePath(segments: string[]): string {
   return segments.map(encodeURIComponent).join("/");
@@ -142,6 +152,17 @@ export class RepoUrls {
   }
   commit(id: string): string {
     return `${this.base}/commit/${id}`;
+  }
+  /**
+   * `/<owner>/<repo>/search[?q=…&ref=…]`: code search (`ref` left out for the default branch; it
+   * is written as in a path, see refParam).
+   */
+  search(query = "", ref: string | null = null): string {
+    const params = new URLSearchParams();
+    if (query) params.set("q", query);
+    if (ref !== null) params.set("ref", refParam(ref));
+    const text = params.toString();
+    return `${this.base}/search${text ? `?${text}` : ""}`;
   }
   /** `/<owner>/<repo>/tags.atom`: the feed of the newest tags. */
   tagsFeed(): string {
@@ -191,20 +212,42 @@ export type RepoTab = "code" | "commits" | "branches" | "tags";
 
 /** The repository's name (owner / repo) and its tabs (props never say `ref`: Preact takes it). */
 export function RepoHeader(
-  { repo, tab, gitRef }: { repo: BrowseRepo; tab: RepoTab; gitRef?: string | null },
+  { repo, tab, gitRef, searchBox = true }: {
+    repo: BrowseRepo;
+    tab: RepoTab;
+    gitRef?: string | null;
+    /** The header's code search box (the search page has its own form). */
+    searchBox?: boolean;
+  },
 ): VNode {
   const urls = new RepoUrls(repo.row.owner, repo.row.name);
   const current = (t: RepoTab) => (t === tab ? "page" : undefined);
   const historyRef = gitRef ?? repo.refs.defaultBranch;
   return (
     <div class="repo-head">
-      <h1 class="repo-title">
-        <a href={`/${encodeURIComponent(repo.row.owner)}`}>{repo.row.owner}</a>
-        {" / "}
-        <a href={urls.base}>
-          <strong>{repo.row.name}</strong>
-        </a>
-      </h1>
+      <div class="repo-head-top">
+        <h1 class="repo-title">
+          <a href={`/${encodeURIComponent(repo.row.owner)}`}>{repo.row.owner}</a>
+          {" / "}
+          <a href={urls.base}>
+            <strong>{repo.row.name}</strong>
+          </a>
+        </h1>
+        {repo.refs.defaultBranch !== null && searchBox && (
+          <form class="repo-search" role="search" action={urls.search()} method="get">
+            <input
+              class="input"
+              type="search"
+              name="q"
+              aria-label={`Search the files of ${repo.row.name}`}
+              placeholder="Search code"
+            />
+            {gitRef && gitRef !== repo.refs.defaultBranch && (
+              <input type="hidden" name="ref" value={refParam(gitRef)} />
+            )}
+          </form>
+        )}
+      </div>
       <nav class="repo-tabs" aria-label="Repository">
         <a href={urls.base} aria-current={current("code")}>Code</a>
         {historyRef && (
@@ -271,17 +314,18 @@ export function RefSelect(
  * ref linking to `link(ref)`, then `children`.
  */
 export function RepoBar(
-  { repo, tab, gitRef, link, children }: {
+  { repo, tab, gitRef, link, searchBox, children }: {
     repo: BrowseRepo;
     tab: RepoTab;
     gitRef: string;
     link: (ref: string) => string;
+    searchBox?: boolean;
     children?: ComponentChildren;
   },
 ): VNode {
   return (
     <>
-      <RepoHeader repo={repo} tab={tab} gitRef={gitRef} />
+      <RepoHeader repo={repo} tab={tab} gitRef={gitRef} searchBox={searchBox} />
       <div class="toolbar">
         <RefSelect repo={repo} current={gitRef} link={link} />
         {children}

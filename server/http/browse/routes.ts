@@ -6,8 +6,9 @@
  * - `/<owner>/<repo>`: the repository's home (`/<owner>/<repo>.git` redirects there);
  * - `/<owner>/<repo>/tree|blob|blame|raw|commits/<ref>[/<path>]`, `/commit/<id>[.patch]`,
  *   `/commits/<ref>.atom` and `/tags.atom` (feeds),
- *   `/archive/<ref>.tar.gz|.zip`, `/branches`, `/tags`; an abbreviated commit id in place of
- *   `<ref>` or `<id>` redirects to the full id's URL (abbreviated.ts).
+ *   `/archive/<ref>.tar.gz|.zip`, `/branches`, `/tags`, `/search?q=<text>[&ref=<ref>]`;
+ *   an abbreviated commit id in place of `<ref>` or `<id>` redirects to the full id's URL
+ *   (abbreviated.ts).
  *
  * Names are validated by the domain (protocol/names.ts); refs and paths by
  * server/domain/browse/paths.ts before git sees them. What does not exist is a 404 page to a
@@ -37,6 +38,7 @@ import { renderCommits } from "./commits_page.tsx";
 import { commitsFeed, feedRef } from "./commits_feed.ts";
 import { renderCommit } from "./commit_page.tsx";
 import { renderRefs } from "./refs_page.tsx";
+import { renderSearch } from "./search_page.tsx";
 import { tagsFeed } from "./tags_feed.ts";
 import { ambiguousError, ambiguousPage, expandAbbreviatedId } from "./abbreviated.ts";
 
@@ -53,6 +55,7 @@ const QUERY_KEYS: Record<string, string[]> = {
   "commits": ["page"],
   "branches": ["page"],
   "tags": ["page"],
+  "search": ["q", "ref"],
 };
 
 /** Routes of the repository browser. */
@@ -99,6 +102,7 @@ async function answer(
     if (r instanceof Response) return r;
     // What is missing is an HTML page to a browser, JSON to anyone else (as on the rest of the app).
     if (r.status === 404 && !wantsHtml(c)) return c.json({ error: `${c.req.path} not found` }, 404);
+    if (r.status === 400 && !wantsHtml(c)) return c.json({ error: r.error ?? "bad request" }, 400);
     return respond(r, c.req.method);
   } catch (err) {
     if (!(err instanceof DomainError)) throw err;
@@ -191,6 +195,7 @@ async function render(req: PageRequest, page: string, rest: string[]): Promise<R
   const label = `${repo.row.owner}/${repo.row.name}/${[page, ...rest].join("/")}`;
   if (page === "" && rest.length === 0) return await renderRepoHome(req);
   if ((page === "branches" || page === "tags") && rest.length === 0) return renderRefs(req, page);
+  if (page === "search" && rest.length === 0) return await renderSearch(req);
   if (page === "commit" && rest.length === 1 && isObjectId(rest[0])) {
     return (await renderCommit(req, rest[0])) ?? missing(req, label);
   }

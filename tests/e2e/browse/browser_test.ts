@@ -2,7 +2,7 @@
  * The repository browser in real headless Chromium: tree → blob → history → commit and back with
  * the keyboard-reachable links, line ranges (`#L2-L4`, shift-click), copy buttons, hostile pages
  * that run nothing (no dialog, no CSP violation), no sideways scroll at 375 px outside code blocks,
- * and axe-core with no serious or critical hit, light and dark.
+ * and axe-core with no serious or critical hit, light and dark. (And code search from the header.)
  */
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
@@ -93,6 +93,22 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
       await page.context().close();
     });
 
+    await t.step("the header's search box finds a line, which links to it", async () => {
+      const { page, problems } = await openPage(browser);
+      await page.goto(`${U}/alice/site/tree/main/src`);
+      const box = page.getByRole("searchbox", { name: "Search the files of site" });
+      await box.fill("hello there");
+      await box.press("Enter");
+      await page.waitForURL(`${U}/alice/site/search?q=hello+there`);
+      await page.locator("mark").filter({ hasText: "hello there" }).waitFor();
+      await screenshot(page, "browse-search-desktop");
+      await page.getByRole("link", { name: "Line 3" }).click();
+      await page.waitForURL(`${U}/alice/site/blob/main/src/main.ts#L3`);
+      await page.locator("tr.hl#L3").waitFor();
+      assertEquals(problems, []);
+      await page.context().close();
+    });
+
     await t.step("line ranges: #L2-L4 marks three lines; shift-click extends one", async () => {
       const { page, problems } = await openPage(browser);
       await page.goto(`${U}/alice/site/blob/main/src/main.ts#L2-L4`);
@@ -153,6 +169,10 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
       ["many files", "/alice/h/tree/main/many"],
       ["bidi file", `/alice/h/blob/main/names/${encodeURIComponent(HOSTILE_NAMES[2])}`],
       ["missing", "/alice/site/tree/main/nope"],
+      ["search", "/alice/site/search?q=hello"],
+      ["search, long line", `/alice/h/search?q=${"x".repeat(200)}`],
+      ["search, hostile files", "/alice/h/search?q=alert"],
+      ["search, bad query", `/alice/site/search?q=${"x".repeat(300)}`],
     ];
 
     await t.step(
@@ -166,12 +186,16 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
         });
         for (const [name, path] of pages) {
           const res = await page.goto(`${U}${path}`);
-          assertEquals(res?.status(), name === "missing" ? 404 : 200, name);
+          const status = name === "missing" ? 404 : name === "search, bad query" ? 400 : 200;
+          assertEquals(res?.status(), status, name);
           await page.locator("h1").first().waitFor();
         }
         await page.goto(`${U}/alice/h/raw/main/${encodeURIComponent(HOSTILE_NAMES[1])}`);
         assertEquals(dialogs, []);
-        assertEquals(problems.filter((p) => !p.includes("status of 404")), []);
+        assertEquals(
+          problems.filter((p) => !p.includes("status of 404") && !p.includes("status of 400")),
+          [],
+        );
         await page.context().close();
       },
     );

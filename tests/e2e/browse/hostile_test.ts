@@ -102,6 +102,11 @@ serverTest("repository browser: hostile content stays inert and bounded", {}, as
     const tree = await page(`${base}/tree/${refPath}`);
     assertInert(tree, "tree at the hostile branch");
     assertStringIncludes(tree, `href="/mallory/h/blob/${refPath}/README.md"`);
+    // The header's search box names the branch as in a path, never raw; searching it works.
+    assertStringIncludes(tree, `name="ref" value="${refPath}"`);
+    const search = await page(`${base}/search?q=README&ref=${encodeURIComponent(refPath)}`);
+    assertInert(search, "search at the hostile branch");
+    assertStringIncludes(search, `href="/mallory/h/blob/${refPath}/README.md#L`);
     // Its archive's file name: quotes, HTML and the override replaced in `filename`, encoded in
     // `filename*` (RFC 8187: ' ( ) too). HEAD: this commit holds 10,000 files and a 100 MB one.
     const res = await fetch(`${base}/archive/${refPath}.zip`, { method: "HEAD" });

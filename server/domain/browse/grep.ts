@@ -1,0 +1,117 @@
+/**
+ * Code search in one commit's files with `git grep`: the query is a plain string (`-F`), matched
+ * without regard to case (`-i`), in text files only (`-I`); a few lines a file, a bounded output,
+ * within the readers' slots and timeout like every other read.
+ */
+import type { Signet } from "../../context.ts";
+import { DomainError } from "../../../protocol/errors.ts";
+import { gitRead } from "./git_read.ts";
+import type { BrowseRepo } from "./refs.ts";
+
+/** Longest query, in characters. */
+export const MAX_QUERY_LENGTH = 256;
+/** Matching lines shown per file (one more is asked for, to say there are more). */
+export const LINES_PER_FILE = 10;
+/** Files shown at most. */
+export const MAX_FILES = 100;
+/** Output read from git at most (beyond it the results are cut short). */
+const MAX_OUTPUT_BYTES = 2 * 1024 * 1024;
+
+/** One matching line. */
+export interface GrepLine {
+  /** From 1. */
+  number: number;
+  text: string;
+}
+
+/** The matches in one file. */
+export interface GrepFile {
+  path: string;
+  lines: GrepLine[];
+  /** More lines of this file match than `lines` holds. */
+  more: boolean;
+}
+
+/** What a search found. */
+export interface GrepResult {
+  files: GrepFile[];
+  /** Files or lines were left out (MAX_FILES, the output bound, or the timeout). */
+  cut: boolean;
+}
+
+/**
+ * Checks a search query: 1 to MAX_QUERY_LENGTH characters, not only blanks, no control characters
+ * (git's fixed-string patterns are line-based). Throws `invalid` saying what is wrong.
+ */
+export function checkQuery(query: string): string {
+  if (query.trim() === "") throw new DomainError("invalid", "the search is empty");
+  if ([...query].length > MAX_QUERY_LENGTH) {
+    throw new DomainError("invalid", `a search is at most ${MAX_QUERY_LENGTH} characters`);
+  }
+  // deno-lint-ignore no-control-regex
+  if (/[\x00-\x1f\x7f]/.test(query)) {
+    throw new DomainError("invalid", "a search cannot hold control characters or line breaks");
+  }
+  return query;
+}
+
+/** Searches the text files of `commit` (a full id) for `query` (checked by checkQuery). */
+export async function grep(
+  ctx: Signet,
+  repo: BrowseRepo,
+  commit: string,
+  query: string,
+  client?: string,
+): Promise<GrepResult> {
+  const out = await gitRead(ctx, repo.dir, [
+    "grep",
+    "-I",
+    "-i",
+    "-F",
+    "-n",
+    "-z",
+    "--full-name",
+    "--no-color",
+    `--max-count=${LINES_PER_FILE + 1}`,
+    "-e",
+    checkQuery(query),
+    commit,
+    "--",
+  ], { maxBytes: MAX_OUTPUT_BYTES, client, partialOnTimeout: true });
+  const result = parseGrep(out.stdout, commit);
+  return { ...result, cut: result.cut || out.truncated || out.timedOut === true };
+}
+
+/**
+ * Parses `git grep -n -z` output for a tree: `<commit>:<path>\0<line>\0<text>\n` per match (a
+ * path may hold a newline; a text cannot). A record cut short at the end is dropped.
+ */
+export function parseGrep(stdout: Uint8Array, commit: string): GrepResult {
+  const text = new TextDecoder().decode(stdout);
+  const prefix = `${commit}:`;
+  const files: GrepFile[] = [];
+  let cut = false;
+  let at = 0;
+  while (at < text.length) {
+    if (!text.startsWith(prefix, at)) break;
+    const pathEnd = text.indexOf("\0", at + prefix.length);
+    const numberEnd = pathEnd < 0 ? -1 : text.indexOf("\0", pathEnd + 1);
+    const lineEnd = numberEnd < 0 ? -1 : text.indexOf("\n", numberEnd + 1);
+    if (lineEnd < 0) break;
+    const path = text.slice(at + prefix.length, pathEnd);
+    const number = Number(text.slice(pathEnd + 1, numberEnd));
+    const line = { number, text: text.slice(numberEnd + 1, lineEnd) };
+    at = lineEnd + 1;
+    const last = files.at(-1);
+    if (last?.path === path) {
+      if (last.lines.length < LINES_PER_FILE) last.lines.push(line);
+      else last.more = true;
+    } else if (files.length < MAX_FILES) {
+      files.push({ path, lines: [line], more: false });
+    } else {
+      cut = true;
+      break;
+    }
+  }
+  return { files, cut };
+}

@@ -1,0 +1,50 @@
+import { assertEquals, assertThrows } from "../../../tests/helpers/assert.ts";
+import { checkQuery, LINES_PER_FILE, MAX_FILES, MAX_QUERY_LENGTH, parseGrep } from "./grep.ts";
+
+const id = "0123456789abcdef0123456789abcdef01234567";
+const enc = (s: string) => new TextEncoder().encode(s);
+const rec = (path: string, n: number, text: string) => `${id}:${path}\0${n}\0${text}\n`;
+
+Deno.test("grep output: matches grouped by file, a path with a newline kept whole", () => {
+  const out = rec("a.txt", 1, "hello") + rec("a.txt", 9, "hello again") +
+    rec("odd\nname.md", 3, "x\0y? no: hello");
+  assertEquals(parseGrep(enc(out), id), {
+    files: [
+      {
+        path: "a.txt",
+        lines: [{ number: 1, text: "hello" }, { number: 9, text: "hello again" }],
+        more: false,
+      },
+      { path: "odd\nname.md", lines: [{ number: 3, text: "x\0y? no: hello" }], more: false },
+    ],
+    cut: false,
+  });
+});
+
+Deno.test("grep output: lines past the per-file bound say more; files past the bound cut", () => {
+  let out = "";
+  for (let i = 1; i <= LINES_PER_FILE + 1; i++) out += rec("many.txt", i, "m");
+  const many = parseGrep(enc(out), id).files[0];
+  assertEquals(many.lines.length, LINES_PER_FILE);
+  assertEquals(many.more, true);
+  out = "";
+  for (let i = 0; i <= MAX_FILES; i++) out += rec(`f${i}`, 1, "m");
+  const r = parseGrep(enc(out), id);
+  assertEquals(r.files.length, MAX_FILES);
+  assertEquals(r.cut, true);
+});
+
+Deno.test("grep output: a record cut short by the output bound is dropped", () => {
+  const out = rec("a.txt", 1, "hello") + `${id}:b.txt\0${2}\0hel`;
+  assertEquals(parseGrep(enc(out), id).files.map((f) => f.path), ["a.txt"]);
+});
+
+Deno.test("search queries: 1 to 256 characters of one line", () => {
+  assertEquals(checkQuery("foo(bar) -n --output=x"), "foo(bar) -n --output=x");
+  assertEquals(checkQuery("é".repeat(MAX_QUERY_LENGTH)).length, MAX_QUERY_LENGTH);
+  assertThrows(() => checkQuery(""), Error, "empty");
+  assertThrows(() => checkQuery("   "), Error, "empty");
+  assertThrows(() => checkQuery("x".repeat(MAX_QUERY_LENGTH + 1)), Error, "at most");
+  assertThrows(() => checkQuery("a\nb"), Error, "line breaks");
+  assertThrows(() => checkQuery("a\0b"), Error, "control");
+});

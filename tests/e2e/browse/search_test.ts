@@ -1,0 +1,128 @@
+/**
+ * Code search (`/<owner>/<repo>/search?q=…[&ref=…]`) against a real server and a pushed repository:
+ * case ignored, the query taken as plain text (regex characters and option-like text included),
+ * binary files left out, each line linking to that line of the file with the match marked, a file's
+ * lines bounded with a link to the rest, another branch by `ref`; bad queries a 400 (HTML to
+ * browsers, JSON to others), unknown refs a 404; markup in files and queries shown as text; the
+ * search box in every repository page's header.
+ */
+import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
+import { createRepo, signedIn } from "../../../testing/accounts.ts";
+import { serverTest } from "../../helpers/server.ts";
+import { commitFiles, git, newWork } from "../../helpers/browse.ts";
+
+const HTML = { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+
+/** GETs `url` as a browser; status and text. */
+async function get(url: string, headers: Record<string, string> = HTML) {
+  const res = await fetch(url, { headers, redirect: "manual" });
+  return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
+}
+
+/** The paths of the files a results page lists, in order. */
+function listedFiles(html: string): string[] {
+  return [...html.matchAll(/<h2 class="box-head"><a href="[^"]*"><bdi>([^<]*)<\/bdi>/g)].map((m) =>
+    m[1]
+  );
+}
+
+serverTest("code search: a ref's text files, searched for plain text", {}, async (server, t) => {
+  const home = await Deno.makeTempDir({ prefix: "signet-search-" });
+  const { token } = await signedIn(server, "alice");
+  await createRepo(server, token, "site");
+  const work = await newWork(home, "site");
+  const binary = new Uint8Array([104, 101, 108, 108, 111, 0, 1, 2, 3]); // "hello\0…"
+  await commitFiles(work, {
+    "README.md": "# Hello\n\nSay hello.\n",
+    "src/main.ts": "export function greet() {\n  console.log('HELLO');\n}\n",
+    "src/regex.ts": "const r = foo(bar);\nconst s = foobar;\n",
+    "src/options.txt": "run with -n --output=x\n",
+    "src/hostile.html": "<script>alert('hello')</script>\n",
+    "logo.bin": binary,
+    "many.txt": Array.from({ length: 15 }, (_, i) => `hello line ${i + 1}`).join("\n") + "\n",
+  }, "First");
+  await git(work, "checkout", "-q", "-b", "feature/x");
+  await commitFiles(work, { "src/feature.ts": "export const onlyOnFeature = 1;\n" }, "Feature");
+  await git(work, "checkout", "-q", "main");
+  const remote = `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/site.git`;
+  await git(work, "push", "-q", remote, "main", "feature/x");
+  const S = `${server.httpUrl}/alice/site/search`;
+
+  await t.step("case ignored; text files only; lines linked and marked", async () => {
+    const r = await get(`${S}?q=hello`);
+    assertEquals(r.status, 200, r.text.slice(0, 500));
+    assertEquals(r.type, "text/html; charset=utf-8");
+    assertEquals(
+      listedFiles(r.text).sort(),
+      ["README.md", "many.txt", "src/hostile.html", "src/main.ts"],
+    );
+    assertStringIncludes(r.text, 'href="/alice/site/blob/main/src/main.ts#L2"');
+    assertStringIncludes(r.text, "<mark>HELLO</mark>");
+    assertStringIncludes(r.text, "<mark>Hello</mark>");
+    // The file's markup is text on the page.
+    assertStringIncludes(r.text, "&lt;script>alert('<mark>hello</mark>')&lt;/script>");
+    assert(!r.text.includes("<script>alert"), "file content served as markup");
+  });
+
+  await t.step("a file's lines are bounded, with a link to the rest", async () => {
+    const r = await get(`${S}?q=hello+line`);
+    assertEquals(listedFiles(r.text), ["many.txt"]);
+    assertEquals(r.text.match(/class="line-no"/g)?.length, 10);
+    assertStringIncludes(r.text, "More matches in this file");
+    assertStringIncludes(r.text, "10+ matching lines in 1 file");
+  });
+
+  await t.step("the query is plain text: regex characters and options", async () => {
+    const regex = await get(`${S}?q=${encodeURIComponent("foo(bar)")}`);
+    assertEquals(listedFiles(regex.text), ["src/regex.ts"]);
+    assertStringIncludes(regex.text, "<mark>foo(bar)</mark>");
+    assert(!regex.text.includes("foobar</"), "foobar matched foo(bar) as a pattern");
+    const option = await get(`${S}?q=${encodeURIComponent("-n --output=x")}`);
+    assertEquals(listedFiles(option.text), ["src/options.txt"]);
+    const none = await get(`${S}?q=${encodeURIComponent("nothing holds this")}`);
+    assertEquals(none.status, 200);
+    assertStringIncludes(none.text, "No text file here holds that.");
+  });
+
+  await t.step("another branch by ref; an unknown ref is a 404", async () => {
+    const main = await get(`${S}?q=onlyOnFeature`);
+    assertEquals(listedFiles(main.text), []);
+    const feature = await get(`${S}?q=onlyOnFeature&ref=feature%2Fx`);
+    assertEquals(listedFiles(feature.text), ["src/feature.ts"]);
+    assertStringIncludes(feature.text, 'href="/alice/site/blob/feature/x/src/feature.ts#L1"');
+    // The ref selector keeps the query.
+    assertStringIncludes(feature.text, 'href="/alice/site/search?q=onlyOnFeature"');
+    assertStringIncludes(feature.text, 'name="ref" value="feature/x"');
+    assertEquals((await get(`${S}?q=x&ref=nope`)).status, 404);
+    const json = await get(`${S}?q=x&ref=nope`, { Accept: "application/json" });
+    assertEquals(json.status, 404);
+    assertEquals(typeof JSON.parse(json.text).error, "string");
+  });
+
+  await t.step("no query: the form; a bad one: 400, HTML or JSON", async () => {
+    const form = await get(S);
+    assertEquals(form.status, 200);
+    assertStringIncludes(form.text, 'role="search"');
+    assertEquals(listedFiles(form.text), []);
+    for (const q of ["x".repeat(257), "a%0Ab", "%20%20"]) {
+      const r = await get(`${S}?q=${q}`);
+      assertEquals(r.status, 400, q);
+      assertStringIncludes(r.text, 'aria-invalid="true"', q);
+      const j = await get(`${S}?q=${q}`, { Accept: "application/json" });
+      assertEquals(j.status, 400, q);
+      assertEquals(typeof JSON.parse(j.text).error, "string", q);
+    }
+    // A query with markup is shown as text.
+    const markup = await get(`${S}?q=${encodeURIComponent("<img src=x onerror=alert(1)>")}`);
+    assertEquals(markup.status, 200);
+    assert(!markup.text.includes("<img src=x"), "the query was served as markup");
+  });
+
+  await t.step("every repository page's header has the search box", async () => {
+    const home = await get(`${server.httpUrl}/alice/site`);
+    assertStringIncludes(home.text, 'action="/alice/site/search"');
+    const tree = await get(`${server.httpUrl}/alice/site/tree/feature/x/src`);
+    assertStringIncludes(tree.text, 'name="ref" value="feature/x"');
+  });
+  await Deno.remove(home, { recursive: true });
+});
