@@ -26,6 +26,9 @@ export interface IdleMemory {
   bare: RssSamples;
   /** Threads of the idle Signet process (main, runtime and worker threads). */
   signetThreads: number;
+  /** Anonymous part of each RSS (heaps, buffers), MB; the rest is mapped files (the binary). */
+  signetAnonymous?: number;
+  bareAnonymous?: number;
 }
 
 /** The bench's Signet after its loads, against the idle figure. */
@@ -58,7 +61,13 @@ export async function measureIdleMemory(workDir: string, json: string): Promise<
     signet = await startSignet(`${dir}/signet-data`);
     await sleep(SETTLE_MS);
     const [s, b] = await Promise.all([sampleRss(signet.pid), sampleRss(bare.pid)]);
-    return { signet: s, bare: b, signetThreads: procStatus(signet.pid, "Threads") };
+    return {
+      signet: s,
+      bare: b,
+      signetThreads: procStatus(signet.pid, "Threads"),
+      signetAnonymous: procStatus(signet.pid, "RssAnon") / 1024,
+      bareAnonymous: procStatus(bare.pid, "RssAnon") / 1024,
+    };
   } finally {
     await signet?.stop();
     await bare.stop();

@@ -555,16 +555,21 @@ export function renderMemory(report: BenchReport): string[] {
   if (!idle) return [];
   const cell = (r: { median: number; min: number; max: number }) =>
     `${fmt(r.median)} (${fmt(r.min)}–${fmt(r.max)})`;
+  const anonymous = (mb: number | undefined) => mb === undefined ? "" : `${fmt(mb)} MB anonymous`;
   const rows = [
-    ["bare Deno.serve, idle", cell(idle.bare), ""],
-    ["Signet, no data, idle", cell(idle.signet), `${idle.signetThreads} threads`],
+    ["bare Deno.serve, idle", cell(idle.bare), anonymous(idle.bareAnonymous)],
+    [
+      "Signet, no data, idle",
+      cell(idle.signet),
+      [`${idle.signetThreads} threads`, anonymous(idle.signetAnonymous)].filter(Boolean).join(", "),
+    ],
   ];
   const after = report.memory?.afterLoad;
   if (after) {
     rows.push([
       "the bench's Signet, idle after its loads",
       cell(after.afterLoad),
-      `${fmt(after.afterLoadAnonymous)} MB anonymous`,
+      anonymous(after.afterLoadAnonymous),
     ]);
   }
   return [
@@ -574,7 +579,9 @@ export function renderMemory(report: BenchReport): string[] {
     "RSS (MB) sampled 10 times over 5 s from /proc, once each server had been left alone for 20 s " +
     "(past two of Signet's idle memory releases). The bare endpoint and the fresh Signet run side " +
     "by side first thing in the run; the bench's own Signet is sampled once its loads are over. " +
-    "Median, with the lowest and highest sample in brackets.",
+    "Median, with the lowest and highest sample in brackets. Anonymous memory (heaps, buffers) " +
+    "is the part no other process shares; the rest is mapped files: the executable's code, which " +
+    "an idle Signet unmaps (server/memory.ts), and SQLite's mapping of its database.",
     "",
     table(["server", "RSS MB", "notes"], rows),
   ];

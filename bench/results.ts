@@ -399,7 +399,11 @@ export function memoryGoals(memory: BenchReport["memory"]): GoalCheck[] {
     goal: "Memory: an idle Signet (no data) <= 2x the RSS of an idle bare Deno.serve",
     measured: `${fmt(idle.signet.median)} MB vs ${fmt(idle.bare.median)} MB = ${
       fmtRatio(r)
-    } (${idle.signetThreads} threads)`,
+    } (${idle.signetThreads} threads${
+      idle.signetAnonymous === undefined || idle.bareAnonymous === undefined
+        ? ""
+        : `; anonymous ${fmt(idle.signetAnonymous)} vs ${fmt(idle.bareAnonymous)} MB`
+    })`,
     ok: r <= 2,
   }];
   const after = memory?.afterLoad;

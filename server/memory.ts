@@ -2,7 +2,9 @@
  * Giving memory back once the server goes idle after a burst of traffic, for what V8 and glibc
  * keep on their own: a worker's V8 heap is not shrunk when it goes idle, dead buffers wait for a
  * collection that V8 starts only after ~64 MB more of them, and glibc keeps freed memory in every
- * thread's malloc arena until asked to trim. Measured in docs/decisions/performance-and-bench.md ("Idle memory release").
+ * thread's malloc arena until asked to trim; and the executable's code pages, which stay mapped
+ * after the burst that ran them. Measured in docs/decisions/performance-and-bench.md ("Idle memory
+ * release", "Code pages at rest").
  */
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -24,6 +26,7 @@ const LIBC_SYMBOLS = {
   // machine one trim took seconds, and the event loop must not wait for it.
   malloc_trim: { parameters: ["usize"], result: "i32", nonblocking: true },
   mallopt: { parameters: ["i32", "i32"], result: "i32" },
+  madvise: { parameters: ["usize", "usize", "i32"], result: "i32" },
 } as const;
 
 let libcSymbols: Deno.DynamicLibrary<typeof LIBC_SYMBOLS>["symbols"] | null | undefined;
@@ -153,7 +156,41 @@ export function releaseMemoryWhenIdle(watch: IdleWatch): () => void {
     // about 64 MB more are allocated, so collect here, before trimming.
     collectGarbage();
     trim?.();
+    dropCodePages();
   }, CHECK_EVERY_MS);
   Deno.unrefTimer(timer);
   return () => clearInterval(timer);
+}
+
+/** Linux's MADV_DONTNEED (asm-generic/mman-common.h). */
+const MADV_DONTNEED = 4;
+
+/**
+ * Unmaps the resident pages of the executable's code: its `r-xp` mappings of its own file, which
+ * nothing ever writes, so each page comes back from the file (the kernel's page cache) the next
+ * time it runs, as after any reclaim. Writable or relocated mappings are never touched (dropping a
+ * written private page would lose what was written). Returns the bytes of the mappings advised, 0
+ * without Linux's /proc, glibc or FFI permission.
+ */
+export function dropCodePages(): number {
+  const symbols = libc();
+  if (!symbols) return 0;
+  let exe: string;
+  let maps: string;
+  try {
+    exe = Deno.execPath();
+    maps = Deno.readTextFileSync("/proc/self/maps");
+  } catch {
+    return 0;
+  }
+  let advised = 0;
+  for (const line of maps.split("\n")) {
+    // start-end perms offset dev inode path
+    const m = /^([0-9a-f]+)-([0-9a-f]+) r-xp [0-9a-f]+ \S+ [1-9]\d* +(.+)$/.exec(line);
+    if (!m || m[3] !== exe) continue;
+    const start = BigInt(`0x${m[1]}`);
+    const length = BigInt(`0x${m[2]}`) - start;
+    if (symbols.madvise(start, length, MADV_DONTNEED) === 0) advised += Number(length);
+  }
+  return advised;
 }
