@@ -1,6 +1,7 @@
 /**
- * One commit with its diff (against its first parent): `git diff-tree` twice, once for the header
- * and the list of changed files (`--raw -z`), once for the patch, each bounded; files git considers
+ * One commit with its diff (against its first parent), or the diff between two commits: `git
+ * diff-tree` twice, once for the list of changed files (`--raw -z`, with a commit's header), once
+ * for the patch, each bounded; files git considers
  * too big (core.bigFileThreshold, see git_read.ts) or whose patch is over the per-file limit are
  * listed without their diff.
  */
@@ -89,9 +90,8 @@ const MAX_PATCH_PATHS = 1000;
 const ZERO_OID = /^0+$/;
 
 /**
- * Reads commit `id` of `repo` (a full id known to be a commit) with its diff. The header with the
- * changed files and the patch are asked for at once; when a changed file's blob is over 1 MiB, the
- * patch call is stopped and asked again without those files (they are listed as too large).
+ * Reads commit `id` of `repo` (a full id known to be a commit) with its diff against its first
+ * parent; null when git cannot read it.
  */
 export async function readCommit(
   ctx: Signet,
@@ -99,7 +99,54 @@ export async function readCommit(
   id: string,
   client?: string,
 ): Promise<CommitDetail | null> {
-  const patchArgs = [...SHOW, "--no-commit-id", "--patch", "--end-of-options", id];
+  const read = await readChanges(ctx, repo, [id], client);
+  if (!read || read.header.length < 9) return null;
+  const fields = read.header;
+  const header: CommitHeader = {
+    id: fields[0],
+    parents: fields[1] ? fields[1].split(" ") : [],
+    author: fields[2],
+    authorEmail: fields[3],
+    authorDate: Number(fields[4]),
+    committer: fields[5],
+    committerEmail: fields[6],
+    committerDate: Number(fields[7]),
+    message: fields[8].replace(/\n+$/, ""),
+  };
+  return { header, ...read.changes };
+}
+
+/** What changed between two commits: the files, and whether lists or patches were cut short. */
+export type Changes = Omit<CommitDetail, "header">;
+
+/**
+ * The changes from commit `from` to commit `to` (full ids known to be commits), with the same
+ * bounds as a commit's; null when git cannot read them.
+ */
+export async function readDiff(
+  ctx: Signet,
+  repo: BrowseRepo,
+  from: string,
+  to: string,
+  client?: string,
+): Promise<Changes | null> {
+  return (await readChanges(ctx, repo, [from, to], client))?.changes ?? null;
+}
+
+/**
+ * The diff of `revs` (one commit: against its first parent, with its header; two: the first's
+ * tree against the second's). The list of changed files and the patch are asked for at once; when a
+ * changed file's blob is over 1 MiB, the patch call is stopped and asked again without those files
+ * (they are listed as too large).
+ */
+async function readChanges(
+  ctx: Signet,
+  repo: BrowseRepo,
+  revs: string[],
+  client?: string,
+): Promise<{ header: string[]; changes: Changes } | null> {
+  const withHeader = revs.length === 1;
+  const patchArgs = [...SHOW, "--no-commit-id", "--patch", "--end-of-options", ...revs];
   const stop = new AbortController();
   const firstPatch = gitRead(ctx, repo.dir, patchArgs, {
     maxBytes: MAX_PATCH_BYTES,
@@ -112,29 +159,18 @@ export async function readCommit(
     "-z",
     "--raw",
     "--no-abbrev",
-    `--format=${HEADER}`,
+    ...(withHeader ? [`--format=${HEADER}`] : []),
     "--end-of-options",
-    id,
+    ...revs,
   ], { maxBytes: 8 * 1024 * 1024, client });
-  const text = new TextDecoder().decode(raw.stdout);
-  const fields = text.split("\0");
-  if ((raw.code !== 0 && !raw.truncated) || fields.length < 10) {
+  const fields = new TextDecoder().decode(raw.stdout).split("\0");
+  if ((raw.code !== 0 && !raw.truncated) || (withHeader && fields.length < 10)) {
     stop.abort();
     await firstPatch.catch(() => {});
     return null;
   }
-  const header: CommitHeader = {
-    id: fields[0],
-    parents: fields[1] ? fields[1].split(" ") : [],
-    author: fields[2],
-    authorEmail: fields[3],
-    authorDate: Number(fields[4]),
-    committer: fields[5],
-    committerEmail: fields[6],
-    committerDate: Number(fields[7]),
-    message: fields[8].replace(/\n+$/, ""),
-  };
-  const { files, cut } = parseRaw(fields.slice(9), raw.truncated);
+  const headerCount = withHeader ? 9 : 0;
+  const { files, cut } = parseRaw(fields.slice(headerCount), raw.truncated);
   const big = await bigBlobs(ctx, repo, files, client);
   let patch = null;
   let shown = files;
@@ -159,7 +195,10 @@ export async function readCommit(
   patch ??= await firstPatch;
   await firstPatch.catch(() => {});
   attachPatches(shown, new TextDecoder().decode(patch.stdout), patch.truncated);
-  return { header, files, filesCut: cut, patchCut: patch.truncated };
+  return {
+    header: fields.slice(0, headerCount),
+    changes: { files, filesCut: cut, patchCut: patch.truncated },
+  };
 }
 
 /** The blob ids among `files` (old and new sides) whose blobs are over BIG_BLOB_BYTES. */
