@@ -81,6 +81,51 @@ export async function lastCommit(
   return record === undefined ? null : parseSummary(record);
 }
 
+/** Most commits a comparison lists (GitHub's bound too). */
+export const MAX_COMPARED_COMMITS = 250;
+
+/** The commits a comparison lists (newest first), and whether there are more. */
+export interface CommitsBetween {
+  commits: CommitSummary[];
+  more: boolean;
+}
+
+/**
+ * The commits reachable from `head` but not from `base` (full ids), newest first, at most
+ * MAX_COMPARED_COMMITS; and their merge base (null when the histories share no commit).
+ */
+export async function compareCommits(
+  ctx: Signet,
+  repo: BrowseRepo,
+  base: string,
+  head: string,
+  client?: string,
+): Promise<CommitsBetween & { mergeBase: string | null }> {
+  const [log, mergeBase] = await Promise.all([
+    gitRead(ctx, repo.dir, [
+      "log",
+      `--format=${FORMAT}`,
+      `--max-count=${MAX_COMPARED_COMMITS + 1}`,
+      "--end-of-options",
+      head,
+      `^${base}`,
+    ], { maxBytes: 4 * 1024 * 1024, client }),
+    gitRead(ctx, repo.dir, ["merge-base", "--end-of-options", base, head], {
+      maxBytes: 4096,
+      client,
+    }),
+  ]);
+  const records = new TextDecoder().decode(log.stdout).split("\x1e").slice(1);
+  if (log.truncated) records.pop();
+  const commits = records.map(parseSummary).filter((c): c is CommitSummary => c !== null);
+  const found = new TextDecoder().decode(mergeBase.stdout).trim();
+  return {
+    commits: commits.slice(0, MAX_COMPARED_COMMITS),
+    more: commits.length > MAX_COMPARED_COMMITS,
+    mergeBase: mergeBase.code === 0 && /^[0-9a-f]{40,64}$/.test(found) ? found : null,
+  };
+}
+
 function parseSummary(record: string): CommitSummary | null {
   const f = record.replace(/\n$/, "").split("\0");
   if (f.length < 6) return null;

@@ -4,7 +4,12 @@
  * `/<owner>/<repo>/commit/<id>.patch`: the commit as `git format-patch` writes it.
  */
 import type { VNode } from "preact";
-import { type FileChange, MAX_PATCH_BYTES, readCommit } from "../../domain/browse/commit.ts";
+import {
+  type Changes,
+  type FileChange,
+  MAX_PATCH_BYTES,
+  readCommit,
+} from "../../domain/browse/commit.ts";
 import type { PageRequest } from "./context.ts";
 import {
   ArchiveLinks,
@@ -75,7 +80,7 @@ function FileDiff(
     body = (
       <p class="box-body muted">
         {patchCut
-          ? `Diff not shown: this commit's diff is over ${bytes(MAX_PATCH_BYTES)}.`
+          ? `Diff not shown: the whole diff is over ${bytes(MAX_PATCH_BYTES)}.`
           : "No content change."}
       </p>
     );
@@ -122,7 +127,7 @@ function Who({ name, email, unix }: { name: string; email: string; unix: number 
 export async function renderCommit(req: PageRequest, id: string): Promise<Rendered | null> {
   const detail = await readCommit(req.ctx, req.repo, id, req.client);
   if (!detail) return null;
-  const { header: h, files } = detail;
+  const { header: h } = detail;
   const [subject, ...rest] = h.message.split("\n");
   const body = rest.join("\n").replace(/^\n+/, "");
   const sameCommitter = h.committer === h.author && h.committerEmail === h.authorEmail;
@@ -168,14 +173,42 @@ export async function renderCommit(req: PageRequest, id: string): Promise<Render
           </p>
         </div>
       </section>
+      <ChangedFiles
+        req={req}
+        changes={detail}
+        to={h.id}
+        from={h.parents[0]}
+        note={h.parents.length > 1 ? "(against the first parent)" : undefined}
+      />
+    </>,
+  );
+}
+
+/**
+ * The list of changed files, then each file's diff: files link to their version in `to` (a deleted
+ * one to its version in `from`).
+ */
+export function ChangedFiles(
+  { req, changes, to, from, note }: {
+    req: PageRequest;
+    changes: Changes;
+    to: string;
+    from: string | undefined;
+    /** Said beside the count (what the diff is against). */
+    note?: string;
+  },
+): VNode {
+  const { files } = changes;
+  return (
+    <>
       <section class="box" aria-labelledby="files-title">
         <div class="box-head">
           <h2 id="files-title" class="card-title">
-            {`${files.length}${detail.filesCut ? "+" : ""} file${
+            {`${files.length}${changes.filesCut ? "+" : ""} file${
               files.length === 1 ? "" : "s"
             } changed`}
           </h2>
-          {h.parents.length > 1 && <span class="muted">(against the first parent)</span>}
+          {note && <span class="muted">{note}</span>}
         </div>
         <ul class="file-list">
           {files.map((f, i) => (
@@ -189,18 +222,11 @@ export async function renderCommit(req: PageRequest, id: string): Promise<Render
             </li>
           ))}
         </ul>
-        {detail.filesCut && <p class="box-body muted">More files changed than are listed here.</p>}
+        {changes.filesCut && <p class="box-body muted">More files changed than are listed here.</p>}
       </section>
       {files.map((f, i) => (
-        <FileDiff
-          req={req}
-          id={h.id}
-          parent={h.parents[0]}
-          f={f}
-          i={i}
-          patchCut={detail.patchCut}
-        />
+        <FileDiff req={req} id={to} parent={from} f={f} i={i} patchCut={changes.patchCut} />
       ))}
-    </>,
+    </>
   );
 }

@@ -1,7 +1,13 @@
 /** `/<owner>/<repo>/commits/<ref>[/<path>]`: a ref's (or a path's) history, 50 commits a page. */
 import { joinPath } from "../../domain/browse/paths.ts";
 import type { Resolved } from "../../domain/browse/refs.ts";
-import { COMMITS_PER_PAGE, history, MAX_HISTORY_PAGE } from "../../domain/browse/history.ts";
+import type { VNode } from "preact";
+import {
+  COMMITS_PER_PAGE,
+  type CommitSummary,
+  history,
+  MAX_HISTORY_PAGE,
+} from "../../domain/browse/history.ts";
 import { pageNumber, type PageRequest } from "./context.ts";
 import { Crumbs, Name, notFoundPage, page, type Rendered, RepoBar, When } from "./frame.tsx";
 
@@ -50,37 +56,12 @@ export async function renderCommits(req: PageRequest, at: Resolved): Promise<Ren
       </RepoBar>
       <h2 class="visually-hidden">Commits</h2>
       <div class="box">
-        <ul class="commit-list">
-          {commits.map((c) => (
-            <li>
-              <a class="subject" href={urls.commit(c.id)}>
-                <Name text={c.subject || "(no message)"} />
-              </a>
-              <span class="meta">
-                <Name text={c.author} /> · <When unix={c.date} />
-              </span>
-              <a
-                class="mono meta"
-                href={urls.commit(c.id)}
-                aria-label={`Commit ${c.id.slice(0, 10)}`}
-              >
-                {c.id.slice(0, 10)}
-              </a>
-              <a
-                class="meta"
-                href={urls.at("tree", c.id, at.path)}
-                aria-label={`Browse files at ${c.id.slice(0, 10)}`}
-              >
-                Browse
-              </a>
-            </li>
-          ))}
-          {commits.length === 0 && (
-            <li>
-              <span class="muted">No commits touch this path.</span>
-            </li>
-          )}
-        </ul>
+        <CommitList
+          req={req}
+          commits={commits}
+          path={at.path}
+          empty="No commits touch this path."
+        />
       </div>
       {(n > 1 || more) && (
         <nav class="pager" aria-label="Pages">
@@ -96,5 +77,47 @@ export async function renderCommits(req: PageRequest, at: Resolved): Promise<Ren
     </>,
     200,
     feed,
+  );
+}
+
+/** Commits as a list: subject, author, date, id, and a link to the files at each (at `path`). */
+export function CommitList(
+  { req, commits, path, empty }: {
+    req: PageRequest;
+    commits: CommitSummary[];
+    path: string[];
+    /** What the list says when it is empty. */
+    empty: string;
+  },
+): VNode {
+  const { urls } = req;
+  return (
+    <ul class="commit-list">
+      {commits.map((c) => (
+        <li>
+          <a class="subject" href={urls.commit(c.id)}>
+            <Name text={c.subject || "(no message)"} />
+          </a>
+          <span class="meta">
+            <Name text={c.author} /> · <When unix={c.date} />
+          </span>
+          <a class="mono meta" href={urls.commit(c.id)} aria-label={`Commit ${c.id.slice(0, 10)}`}>
+            {c.id.slice(0, 10)}
+          </a>
+          <a
+            class="meta"
+            href={urls.at("tree", c.id, path)}
+            aria-label={`Browse files at ${c.id.slice(0, 10)}`}
+          >
+            Browse
+          </a>
+        </li>
+      ))}
+      {commits.length === 0 && (
+        <li>
+          <span class="muted">{empty}</span>
+        </li>
+      )}
+    </ul>
   );
 }

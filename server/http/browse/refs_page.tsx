@@ -1,11 +1,13 @@
 /** `/<owner>/<repo>/branches` and `/<owner>/<repo>/tags`: each ref with its last commit's date. */
 import type { BrowseRepo, RefInfo } from "../../domain/browse/refs.ts";
 import { pageNumber, type PageRequest } from "./context.ts";
+import { compareUrl } from "./compare_page.tsx";
 import {
   ArchiveLinks,
   Name,
   notFoundPage,
   page,
+  plain,
   type Rendered,
   RepoHeader,
   When,
@@ -86,6 +88,16 @@ export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendere
                     : <Name text={r.name} />}
                   {r.name === repo.refs.defaultBranch && kind === "branches" && (
                     <span class="badge badge-neutral">default</span>
+                  )}
+                  {kind === "branches" && r.commit && repo.refs.defaultBranch !== null &&
+                    r.name !== repo.refs.defaultBranch && (
+                    <a
+                      class="compare-link"
+                      href={compareUrl(req, repo.refs.defaultBranch, r.name)}
+                      aria-label={`Compare ${plain(r.name)} with ${plain(repo.refs.defaultBranch)}`}
+                    >
+                      compare
+                    </a>
                   )}
                 </td>
                 <td data-label={subjectLabel}>

@@ -6,7 +6,8 @@
  * - `/<owner>/<repo>`: the repository's home (`/<owner>/<repo>.git` redirects there);
  * - `/<owner>/<repo>/tree|blob|blame|raw|commits/<ref>[/<path>]`, `/commit/<id>[.patch]`,
  *   `/commits/<ref>.atom` and `/tags.atom` (feeds),
- *   `/archive/<ref>.tar.gz|.zip`, `/branches`, `/tags`, `/search?q=<text>[&ref=<ref>]`;
+ *   `/archive/<ref>.tar.gz|.zip`, `/branches`, `/tags`, `/search?q=<text>[&ref=<ref>]`,
+ *   `/compare/<base>...<head>` (or `..`);
  *   an abbreviated commit id in place of `<ref>` or `<id>` redirects to the full id's URL
  *   (abbreviated.ts).
  *
@@ -39,6 +40,7 @@ import { commitsFeed, feedRef } from "./commits_feed.ts";
 import { renderCommit } from "./commit_page.tsx";
 import { renderRefs } from "./refs_page.tsx";
 import { renderSearch } from "./search_page.tsx";
+import { renderCompare } from "./compare_page.tsx";
 import { tagsFeed } from "./tags_feed.ts";
 import { ambiguousError, ambiguousPage, expandAbbreviatedId } from "./abbreviated.ts";
 
@@ -196,6 +198,7 @@ async function render(req: PageRequest, page: string, rest: string[]): Promise<R
   if (page === "" && rest.length === 0) return await renderRepoHome(req);
   if ((page === "branches" || page === "tags") && rest.length === 0) return renderRefs(req, page);
   if (page === "search" && rest.length === 0) return await renderSearch(req);
+  if (page === "compare" && rest.length > 0) return await renderCompare(req, rest);
   if (page === "commit" && rest.length === 1 && isObjectId(rest[0])) {
     return (await renderCommit(req, rest[0])) ?? missing(req, label);
   }

@@ -169,6 +169,8 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
       ["many files", "/alice/h/tree/main/many"],
       ["bidi file", `/alice/h/blob/main/names/${encodeURIComponent(HOSTILE_NAMES[2])}`],
       ["missing", "/alice/site/tree/main/nope"],
+      ["compare", "/alice/site/compare/main...feature/x"],
+      ["hostile compare", `/alice/h/compare/main...${hostileRef}`],
       ["search", "/alice/site/search?q=hello"],
       ["search, long line", `/alice/h/search?q=${"x".repeat(200)}`],
       ["search, hostile files", "/alice/h/search?q=alert"],
