@@ -167,30 +167,50 @@ const MADV_DONTNEED = 4;
 
 /**
  * Unmaps the resident pages of the executable's code: its `r-xp` mappings of its own file, which
- * nothing ever writes, so each page comes back from the file (the kernel's page cache) the next
- * time it runs, as after any reclaim. Writable or relocated mappings are never touched (dropping a
- * written private page would lose what was written). Returns the bytes of the mappings advised, 0
- * without Linux's /proc, glibc or FFI permission.
+ * nothing writes, so each page comes back from the file (the kernel's page cache) the next time it
+ * runs, as after any reclaim. A mapping holding any privately written page (`Anonymous` above 0 in
+ * smaps: a debugger's breakpoint, a uprobe) is left alone, as are writable or relocated mappings
+ * (dropping a written private page would lose what was written). Returns the bytes of the mappings
+ * advised, 0 without Linux's /proc, glibc or FFI permission.
  */
 export function dropCodePages(): number {
   const symbols = libc();
   if (!symbols) return 0;
   let exe: string;
-  let maps: string;
+  let smaps: string;
   try {
     exe = Deno.execPath();
-    maps = Deno.readTextFileSync("/proc/self/maps");
+    smaps = Deno.readTextFileSync("/proc/self/smaps");
   } catch {
     return 0;
   }
   let advised = 0;
-  for (const line of maps.split("\n")) {
-    // start-end perms offset dev inode path
-    const m = /^([0-9a-f]+)-([0-9a-f]+) r-xp [0-9a-f]+ \S+ [1-9]\d* +(.+)$/.exec(line);
-    if (!m || m[3] !== exe) continue;
-    const start = BigInt(`0x${m[1]}`);
-    const length = BigInt(`0x${m[2]}`) - start;
-    if (symbols.madvise(start, length, MADV_DONTNEED) === 0) advised += Number(length);
+  for (const { start, end, anonymousKb } of codeMappings(smaps, exe)) {
+    if (anonymousKb !== 0) continue;
+    if (symbols.madvise(start, end - start, MADV_DONTNEED) === 0) advised += Number(end - start);
   }
   return advised;
+}
+
+/** The `r-xp` mappings of file `path` in smaps text, with their privately written (Anonymous) KiB. */
+export function codeMappings(
+  smaps: string,
+  path: string,
+): { start: bigint; end: bigint; anonymousKb: number }[] {
+  const out: { start: bigint; end: bigint; anonymousKb: number }[] = [];
+  let current: { start: bigint; end: bigint; anonymousKb: number } | null = null;
+  for (const line of smaps.split("\n")) {
+    // A mapping's header: start-end perms offset dev inode path.
+    const head = /^([0-9a-f]+)-([0-9a-f]+) (\S{4}) [0-9a-f]+ \S+ \d+ *(.*)$/.exec(line);
+    if (head) {
+      current = head[3] === "r-xp" && head[4] === path
+        ? { start: BigInt(`0x${head[1]}`), end: BigInt(`0x${head[2]}`), anonymousKb: -1 }
+        : null;
+      if (current) out.push(current);
+      continue;
+    }
+    const anonymous = /^Anonymous:\s+(\d+) kB$/.exec(line);
+    if (anonymous && current) current.anonymousKb = Number(anonymous[1]);
+  }
+  return out;
 }

@@ -3,7 +3,7 @@
  * executable's code pages given back while the process goes on running the same code.
  */
 import { assert, assertEquals } from "../tests/helpers/assert.ts";
-import { dropCodePages, releaseSchedule } from "./memory.ts";
+import { codeMappings, dropCodePages, releaseSchedule } from "./memory.ts";
 
 /** Feeds `due` checks every 500 ms from `fromMs` to `toMs`; returns the times it said release. */
 function releasesBetween(
@@ -71,4 +71,22 @@ Deno.test("code pages at rest: dropped from the process, and run again as before
   const out = await new Deno.Command("git", { args: ["--version"], stdout: "piped" }).output();
   assert(new TextDecoder().decode(out.stdout).startsWith("git version"));
   assert(rssFileKb() < before, "the pages came back all at once");
+});
+
+Deno.test("code pages at rest: only the executable's r-xp mappings, each with its written KiB", () => {
+  const exe = "/usr/local/bin/deno";
+  const mapping = (range: string, perms: string, path: string, anonymousKb: number) =>
+    `${range} ${perms} 00001000 fe:00 1234                       ${path}\n` +
+    `Size:                100 kB\nRss:                 40 kB\nAnonymous:           ${anonymousKb} kB\n` +
+    `AnonHugePages:         0 kB\nVmFlags: rd ex mr mw me\n`;
+  const smaps = mapping("1000-5000", "r--p", exe, 0) +
+    mapping("5000-9000", "r-xp", exe, 0) +
+    mapping("9000-a000", "r-xp", exe, 8) + // a breakpoint's private copy
+    mapping("a000-b000", "rw-p", exe, 4) +
+    mapping("b000-c000", "r-xp", `${exe} (deleted)`, 0) +
+    mapping("c000-d000", "r-xp", "/usr/lib/x86_64-linux-gnu/libc.so.6", 0);
+  assertEquals(codeMappings(smaps, exe), [
+    { start: 0x5000n, end: 0x9000n, anonymousKb: 0 },
+    { start: 0x9000n, end: 0xa000n, anonymousKb: 8 },
+  ]);
 });

@@ -1,7 +1,8 @@
 /**
- * Code search in one commit's files with `git grep`: the query is a plain string (`-F`), matched
- * without regard to case (`-i`), in text files only (`-I`); a few lines a file, a bounded output,
- * within the readers' slots and timeout like every other read.
+ * Code search in one commit's files with `git grep`: the query is a plain string (`-F`), its ASCII
+ * letters matched in either case (`-i` under the C locale every read runs in), in text files only
+ * (`-I`); one thread, a few lines a file, a bounded output, within the readers' slots and timeout
+ * like every other read (what was found by the timeout is returned, marked `timedOut`).
  */
 import type { Signet } from "../../context.ts";
 import { DomainError } from "../../../protocol/errors.ts";
@@ -37,6 +38,8 @@ export interface GrepResult {
   files: GrepFile[];
   /** Files or lines were left out (MAX_FILES, the output bound, or the timeout). */
   cut: boolean;
+  /** The read's time ran out: `files` is what git had found by then. */
+  timedOut?: boolean;
 }
 
 /**
@@ -65,6 +68,8 @@ export async function grep(
 ): Promise<GrepResult> {
   const out = await gitRead(ctx, repo.dir, [
     "grep",
+    // One thread, as every other read is one process: a search shares the cores with the rest.
+    "--threads=1",
     "-I",
     "-i",
     "-F",
@@ -78,8 +83,13 @@ export async function grep(
     commit,
     "--",
   ], { maxBytes: MAX_OUTPUT_BYTES, client, partialOnTimeout: true });
+  const timedOut = out.timedOut === true;
+  // 0: found, 1: nothing found; anything else is git failing (unless it was stopped).
+  if (out.code !== 0 && out.code !== 1 && !out.truncated && !timedOut) {
+    throw new DomainError("unavailable", "searching the repository failed");
+  }
   const result = parseGrep(out.stdout, commit);
-  return { ...result, cut: result.cut || out.truncated || out.timedOut === true };
+  return { ...result, cut: result.cut || out.truncated || timedOut, timedOut };
 }
 
 /**
@@ -100,7 +110,7 @@ export function parseGrep(stdout: Uint8Array, commit: string): GrepResult {
     if (lineEnd < 0) break;
     const path = text.slice(at + prefix.length, pathEnd);
     const number = Number(text.slice(pathEnd + 1, numberEnd));
-    const line = { number, text: text.slice(numberEnd + 1, lineEnd) };
+    const line = { number, text: text.slice(numberEnd + 1, lineEnd).replace(/\r$/, "") };
     at = lineEnd + 1;
     const last = files.at(-1);
     if (last?.path === path) {

@@ -34,6 +34,11 @@ Deno.test("grep output: lines past the per-file bound say more; files past the b
   assertEquals(r.cut, true);
 });
 
+Deno.test("grep output: a CRLF file's lines lose their CR", () => {
+  const out = rec("dos.txt", 1, "hello\r") + rec("dos.txt", 2, "mid\rline");
+  assertEquals(parseGrep(enc(out), id).files[0].lines.map((l) => l.text), ["hello", "mid\rline"]);
+});
+
 Deno.test("grep output: a record cut short by the output bound is dropped", () => {
   const out = rec("a.txt", 1, "hello") + `${id}:b.txt\0${2}\0hel`;
   assertEquals(parseGrep(enc(out), id).files.map((f) => f.path), ["a.txt"]);

@@ -9,15 +9,10 @@ import { compareCommits, MAX_COMPARED_COMMITS } from "../../domain/browse/histor
 import { type Resolved, resolveRef } from "../../domain/browse/refs.ts";
 import { urlSegments } from "../../domain/browse/paths.ts";
 import type { PageRequest } from "./context.ts";
+import type { VNode } from "preact";
 import { Name, notFoundPage, page, type Rendered, RepoHeader } from "./frame.tsx";
 import { CommitList } from "./commits_page.tsx";
 import { ChangedFiles } from "./commit_page.tsx";
-
-/** The URL of the comparison of `base` with `head` (refs or full ids; `direct`: two dots). */
-export function compareUrl(req: PageRequest, base: string, head: string, direct = false): string {
-  const enc = (ref: string) => ref.split("/").map(encodeURIComponent).join("/");
-  return `${req.urls.base}/compare/${enc(base)}${direct ? ".." : "..."}${enc(head)}`;
-}
 
 /** The compare page for the path segments after `compare/`, or a 404 page. */
 export async function renderCompare(req: PageRequest, rest: string[]): Promise<Rendered> {
@@ -56,17 +51,8 @@ export async function renderCompare(req: PageRequest, rest: string[]): Promise<R
         </a>
       </h2>
       <p class="muted">
-        {found.mergeBase === null
-          ? "These have no history in common: there is nothing to compare."
-          : found.commits.length === 0
-          ? `${head.ref} has no commit that ${base.ref} has not.`
-          : `${found.commits.length}${found.more ? "+" : ""} commit${
-            found.commits.length === 1 && !found.more ? "" : "s"
-          } in ${head.ref} that ${base.ref} has not${
-            found.more ? ` (the newest ${MAX_COMPARED_COMMITS} listed)` : ""
-          }; the diff is ${
-            direct ? `${base.ref} against ${head.ref}` : "what merging would bring"
-          }.`} <a href={compareUrl(req, head.ref, base.ref, direct)}>Swap</a>
+        <Summary base={base.ref} head={head.ref} direct={direct} found={found} />{" "}
+        <a href={req.urls.compare(head.ref, base.ref, direct)}>Swap</a>
       </p>
       {found.commits.length > 0 && (
         <section class="box" aria-labelledby="compare-commits">
@@ -95,4 +81,43 @@ async function resolveWhole(req: PageRequest, name: string): Promise<Resolved | 
   if (name === "" || segments.some((s) => s === "")) return null;
   const at = await resolveRef(req.ctx, req.repo, segments, req.client);
   return at && at.path.length === 0 ? at : null;
+}
+
+/** What the comparison found, in a sentence (ref names shown with their bidi controls marked). */
+function Summary(
+  { base, head, direct, found }: {
+    base: string;
+    head: string;
+    direct: boolean;
+    found: { commits: unknown[]; more: boolean; mergeBase: string | null };
+  },
+): VNode {
+  const n = found.commits.length;
+  const diff = direct
+    ? (
+      <>
+        The diff is <Name text={base} /> against <Name text={head} />.
+      </>
+    )
+    : <>The diff is what merging would bring.</>;
+  if (found.mergeBase === null) {
+    return direct
+      ? <>These have no history in common. {diff}</>
+      : <>These have no history in common: there is nothing to merge.</>;
+  }
+  if (n === 0) {
+    return (
+      <>
+        <Name text={head} /> has no commit that <Name text={base} />{" "}
+        has not.{direct && <>{" "}{diff}</>}
+      </>
+    );
+  }
+  return (
+    <>
+      {`${n}${found.more ? "+" : ""} commit${n === 1 && !found.more ? "" : "s"} in `}
+      <Name text={head} /> that <Name text={base} /> has not
+      {found.more ? ` (the newest ${MAX_COMPARED_COMMITS} listed)` : ""}. {diff}
+    </>
+  );
 }

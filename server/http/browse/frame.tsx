@@ -24,6 +24,8 @@ export interface Rendered {
   headers?: Record<string, string>;
   /** What a 400 page says was wrong (what a client other than a browser gets, as JSON). */
   error?: string;
+  /** Shows what a read found before its time ran out: not kept, the next request reads again. */
+  partial?: boolean;
 }
 
 /**
@@ -108,8 +110,13 @@ export function respond(r: Rendered, method = "GET"): Response {
  * in it shown as a visible mark instead of reordering the text around it.
  */
 export function Name({ text }: { text: string }): VNode {
+  return <bdi>{bidiMarked(text)}</bdi>;
+}
+
+/** `text` with each bidi control shown as a visible mark (`U+202E`) instead of applied. */
+export function bidiMarked(text: string): ComponentChildren {
   BIDI_CONTROLS.lastIndex = 0;
-  if (!BIDI_CONTROLS.test(text)) return <bdi>{text}</bdi>;
+  if (!BIDI_CONTROLS.test(text)) return text;
   BIDI_CONTROLS.lastIndex = 0;
   const parts: ComponentChildren[] = [];
   let last = 0;
@@ -120,7 +127,7 @@ export function Name({ text }: { text: string }): VNode {
     last = m.index! + m[0].length;
   }
   parts.push(text.slice(last));
-  return <bdi>{parts}</bdi>;
+  return parts;
 }
 
 /**
@@ -163,6 +170,10 @@ export class RepoUrls {
     if (ref !== null) params.set("ref", refParam(ref));
     const text = params.toString();
     return `${this.base}/search${text ? `?${text}` : ""}`;
+  }
+  /** `/<owner>/<repo>/compare/<base>...<head>` (`direct`: `..`), refs written as in a path. */
+  compare(base: string, head: string, direct = false): string {
+    return `${this.base}/compare/${refParam(base)}${direct ? ".." : "..."}${refParam(head)}`;
   }
   /** `/<owner>/<repo>/tags.atom`: the feed of the newest tags. */
   tagsFeed(): string {

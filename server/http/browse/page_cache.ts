@@ -25,7 +25,7 @@ export class PageCache {
     return this.#pages.bytes;
   }
 
-  /** The page under `key`, made with `make` when not kept (only 200s are kept). */
+  /** The page under `key`, made with `make` when not kept (only 200s not marked `partial`). */
   async get(key: string, make: () => Promise<Rendered>): Promise<Rendered> {
     if (this.maxBytes <= 0) return await make();
     const hit = this.#pages.get(key);
@@ -33,7 +33,9 @@ export class PageCache {
     const running = this.#making.get(key);
     if (running) return await running;
     const made = make().then((page) => {
-      if (page.status === 200) this.#pages.set(key, page, page.body.length + key.length);
+      if (page.status === 200 && !page.partial) {
+        this.#pages.set(key, page, page.body.length + key.length);
+      }
       return page;
     }).finally(() => this.#making.delete(key));
     this.#making.set(key, made);

@@ -1,7 +1,6 @@
 /** `/<owner>/<repo>/branches` and `/<owner>/<repo>/tags`: each ref with its last commit's date. */
 import type { BrowseRepo, RefInfo } from "../../domain/browse/refs.ts";
 import { pageNumber, type PageRequest } from "./context.ts";
-import { compareUrl } from "./compare_page.tsx";
 import {
   ArchiveLinks,
   Name,
@@ -93,7 +92,7 @@ export function renderRefs(req: PageRequest, kind: "branches" | "tags"): Rendere
                     r.name !== repo.refs.defaultBranch && (
                     <a
                       class="compare-link"
-                      href={compareUrl(req, repo.refs.defaultBranch, r.name)}
+                      href={urls.compare(repo.refs.defaultBranch, r.name)}
                       aria-label={`Compare ${plain(r.name)} with ${plain(repo.refs.defaultBranch)}`}
                     >
                       compare

@@ -1,10 +1,11 @@
 /**
  * `/<owner>/<repo>/search?q=<text>[&ref=<ref>]`: the text files of a branch, tag or commit (the
- * default branch unless `ref` names one, written as in a path: frame.tsx's refParam) searched for a plain string, case ignored
- * (server/domain/browse/grep.ts). Each file with its first matching lines, each line linking to
- * that line of the file; the matches marked. Without `q`, the form alone.
+ * default branch unless `ref` names one, written as in a path: frame.tsx's refParam) searched for a
+ * plain string, ASCII letters in either case (server/domain/browse/grep.ts). Each file with its
+ * first matching lines, each line linking to that line of the file; the matches marked, bidi
+ * controls shown, not applied. Without `q`, the form alone.
  */
-import type { VNode } from "preact";
+import type { ComponentChildren, VNode } from "preact";
 import { DomainError } from "../../../protocol/errors.ts";
 import {
   checkQuery,
@@ -12,12 +13,14 @@ import {
   type GrepFile,
   LINES_PER_FILE,
   MAX_FILES,
-  MAX_QUERY_LENGTH,
 } from "../../domain/browse/grep.ts";
 import { type Resolved, resolveRef } from "../../domain/browse/refs.ts";
 import { urlSegments } from "../../domain/browse/paths.ts";
 import type { PageRequest } from "./context.ts";
+import { BidiNotice } from "./blob_page.tsx";
+import { hasBidi } from "./highlight.ts";
 import {
+  bidiMarked,
   messagePage,
   Name,
   notFoundPage,
@@ -90,8 +93,7 @@ function searchPage(
             type="search"
             name="q"
             value={query}
-            maxLength={MAX_QUERY_LENGTH}
-            placeholder="Text to find, case ignored"
+            placeholder="Text to find (A–Z in either case)"
             aria-invalid={problem ? "true" : undefined}
             aria-describedby={problem ? "search-problem" : undefined}
           />
@@ -103,13 +105,15 @@ function searchPage(
       </RepoBar>
       {problem && <p id="search-problem" class="notice notice-danger">{`${problem}.`}</p>}
       {results && <Summary files={results.files} cut={results.cut} />}
+      {results?.files.some((f) => f.lines.some((l) => hasBidi(l.text))) && <BidiNotice />}
       {results?.files.map((f) => (
         <FileMatches key={f.path} req={req} at={at} file={f} query={query} />
       ))}
     </>,
     problem ? 400 : 200,
   );
-  return problem ? { ...rendered, error: problem } : rendered;
+  if (problem) return { ...rendered, error: problem };
+  return results?.timedOut ? { ...rendered, partial: true } : rendered;
 }
 
 function Summary({ files, cut }: { files: GrepFile[]; cut: boolean }): VNode {
@@ -133,6 +137,7 @@ function FileMatches(
 ): VNode {
   const path = file.path.split("/");
   const blob = req.urls.at("blob", at.ref, path);
+  const match = matcher(query);
   return (
     <section class="box search-file">
       <h2 class="box-head">
@@ -146,7 +151,7 @@ function FileMatches(
             <a class="line-no" href={`${blob}#L${l.number}`} aria-label={`Line ${l.number}`}>
               {l.number}
             </a>
-            <code>{marked(shown(l.text, query), query)}</code>
+            <code>{marked(shown(l.text, match), match)}</code>
           </li>
         ))}
       </ol>
@@ -159,25 +164,44 @@ function FileMatches(
   );
 }
 
-// A long line cut to SHOWN_CHARS around its first match.
-function shown(text: string, query: string): string {
-  if (text.length <= SHOWN_CHARS) return text;
-  const at = Math.max(0, text.toLowerCase().indexOf(query.toLowerCase()));
-  const start = Math.max(0, Math.min(at - SHOWN_CHARS / 3, text.length - SHOWN_CHARS));
-  const cut = text.slice(start, start + SHOWN_CHARS);
-  return `${start > 0 ? "…" : ""}${cut}${start + SHOWN_CHARS < text.length ? "…" : ""}`;
+/**
+ * The matches of `query` as git finds them: its ASCII letters in either case (git's `-i` under the
+ * C locale, which reads set), every other character as itself.
+ */
+function matcher(query: string): RegExp {
+  const source = [...query].map((ch) =>
+    /[a-z]/i.test(ch)
+      ? `[${ch.toLowerCase()}${ch.toUpperCase()}]`
+      : ch.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")
+  ).join("");
+  return new RegExp(source, "gu");
 }
 
-// `text` with each occurrence of `query` (case ignored) in a <mark>.
-function marked(text: string, query: string): (string | VNode)[] {
-  const pattern = new RegExp(query.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"), "giu");
-  const out: (string | VNode)[] = [];
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+// A long line cut to about SHOWN_CHARS around its first match (never inside a character).
+function shown(text: string, match: RegExp): string {
+  if (text.length <= SHOWN_CHARS) return text;
+  match.lastIndex = 0;
+  const at = match.exec(text)?.index ?? 0;
+  let start = Math.max(0, Math.min(at - SHOWN_CHARS / 3, text.length - SHOWN_CHARS));
+  if (isLowSurrogate(text.charCodeAt(start))) start++;
+  let end = Math.min(text.length, start + SHOWN_CHARS);
+  if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
+  return `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`;
+}
+
+// `text` with each match in a <mark>, bidi controls shown as marks, not applied.
+function marked(text: string, match: RegExp): ComponentChildren[] {
+  const out: ComponentChildren[] = [];
   let last = 0;
-  for (const m of text.matchAll(pattern)) {
+  match.lastIndex = 0;
+  for (const m of text.matchAll(match)) {
     if (m[0] === "") break;
-    out.push(text.slice(last, m.index), <mark>{m[0]}</mark>);
+    out.push(bidiMarked(text.slice(last, m.index)), <mark>{bidiMarked(m[0])}</mark>);
     last = m.index + m[0].length;
   }
-  out.push(text.slice(last));
+  out.push(bidiMarked(text.slice(last)));
   return out;
 }

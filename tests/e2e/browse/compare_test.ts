@@ -59,7 +59,7 @@ serverTest("compare: what a branch brings, since its merge base", {}, async (ser
     assertEquals(r.status, 200, r.text.slice(0, 400));
     assertEquals(subjects(r.text), ["Change a, remove gone", "Add feature"]);
     assertEquals(changed(r.text), ["a.txt", "feature.txt", "gone.txt"]);
-    assertStringIncludes(r.text, "2 commits in feature/x that main has not");
+    assertStringIncludes(r.text, "2 commits in <bdi>feature/x</bdi> that <bdi>main</bdi> has not");
     assert(!r.text.includes("main-only.txt"), "main's own change shown as brought by feature/x");
     // Files link to head's version; the deleted one to the merge base's.
     assertStringIncludes(r.text, `href="/alice/site/blob/${tip}/feature.txt"`);
@@ -78,7 +78,10 @@ serverTest("compare: what a branch brings, since its merge base", {}, async (ser
     assertEquals(subjects(ids.text), ["Change a, remove gone", "Add feature"]);
     const behind = await get(`${C}/feature/x...${first}`);
     assertEquals(behind.status, 200);
-    assertStringIncludes(behind.text, `${first} has no commit that feature/x has not.`);
+    assertStringIncludes(
+      behind.text,
+      `<bdi>${first}</bdi> has no commit that <bdi>feature/x</bdi> has not.`,
+    );
     assertEquals(changed(behind.text), []);
     const unrelated = await get(`${C}/main...other`);
     assertEquals(unrelated.status, 200);

@@ -107,6 +107,12 @@ serverTest("repository browser: hostile content stays inert and bounded", {}, as
     const search = await page(`${base}/search?q=README&ref=${encodeURIComponent(refPath)}`);
     assertInert(search, "search at the hostile branch");
     assertStringIncludes(search, `href="/mallory/h/blob/${refPath}/README.md#L`);
+    // Compared with main, both ways: the name's override shown, not applied.
+    for (const spec of [`main...${refPath}`, `${refPath}...main`, `main..${refPath}`]) {
+      const compared = await page(`${base}/compare/${spec}`);
+      assertInert(compared, `compare ${spec}`);
+      assertStringIncludes(compared, ">U+202E</span>");
+    }
     // Its archive's file name: quotes, HTML and the override replaced in `filename`, encoded in
     // `filename*` (RFC 8187: ' ( ) too). HEAD: this commit holds 10,000 files and a 100 MB one.
     const res = await fetch(`${base}/archive/${refPath}.zip`, { method: "HEAD" });
@@ -126,6 +132,17 @@ serverTest("repository browser: hostile content stays inert and bounded", {}, as
     const bidi = await page(`${base}/blob/main/bidi.js`);
     assertInert(bidi, "bidi.js");
     assertStringIncludes(bidi, "bidirectional Unicode control characters");
+    // Found by a search: the same marks and warning, in the line and in its match. The query stays
+    // as typed in its own field (a form control's text is isolated from the page), and nowhere else.
+    const query = "const ok = true; /* \u202E";
+    const searched = await page(`${base}/search?q=${encodeURIComponent(query)}`);
+    assertStringIncludes(searched, `value="${query}"`);
+    const found = searched.replace(/<input id="search-q"[^>]*>/, "");
+    assertInert(found, "a search's lines");
+    assert(!found.includes("\u2066"), "a search's lines: a raw isolate");
+    assertStringIncludes(found, "bidirectional Unicode control characters");
+    assertStringIncludes(found, ">U+2066</span>");
+    assertStringIncludes(found, ">U+202E</span></mark>");
     assertStringIncludes(bidi, ">U+2066</span>");
     // Its blame: the file's marks, and the commit's hostile subject as text.
     const blame = await page(`${base}/blame/main/break.html`);

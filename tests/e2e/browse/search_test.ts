@@ -76,7 +76,9 @@ serverTest("code search: a ref's text files, searched for plain text", {}, async
     const regex = await get(`${S}?q=${encodeURIComponent("foo(bar)")}`);
     assertEquals(listedFiles(regex.text), ["src/regex.ts"]);
     assertStringIncludes(regex.text, "<mark>foo(bar)</mark>");
-    assert(!regex.text.includes("foobar</"), "foobar matched foo(bar) as a pattern");
+    // Line 2 (`foobar`) would match foo(bar) read as a pattern.
+    assertEquals(regex.text.match(/class="line-no"/g)?.length, 1);
+    assert(!regex.text.includes("src/regex.ts#L2"), "foobar matched foo(bar) as a pattern");
     const option = await get(`${S}?q=${encodeURIComponent("-n --output=x")}`);
     assertEquals(listedFiles(option.text), ["src/options.txt"]);
     const none = await get(`${S}?q=${encodeURIComponent("nothing holds this")}`);
