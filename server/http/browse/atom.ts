@@ -1,8 +1,9 @@
 /**
  * Atom feeds (RFC 4287) of a repository's pages, as GitHub and cgit offer them for feed readers:
- * one document shape, links absolute (from the public base URL), served sandboxed.
+ * one document shape, links absolute (from the public base URL), served sandboxed like a raw file.
  */
 import { escapeHtml } from "./highlight.ts";
+import { RAW_HEADERS } from "./raw.ts";
 
 /** The feeds' media type. */
 export const ATOM_TYPE = "application/atom+xml; charset=utf-8";
@@ -66,12 +67,5 @@ export function atomResponse(feed: AtomFeed): Response {
     "</feed>",
     "",
   ].join("\n");
-  return new Response(body, {
-    headers: {
-      "Content-Type": ATOM_TYPE,
-      "Content-Security-Policy": "default-src 'none'; sandbox",
-      "X-Content-Type-Options": "nosniff",
-      "Cache-Control": "no-cache",
-    },
-  });
+  return new Response(body, { headers: { ...RAW_HEADERS, "Content-Type": ATOM_TYPE } });
 }

@@ -33,7 +33,7 @@ import { renderRepoHome } from "./repo_home.tsx";
 import { renderTree } from "./tree_page.tsx";
 import { renderBlob } from "./blob_page.tsx";
 import { renderBlame } from "./blame_page.tsx";
-import { serveRaw } from "./raw.ts";
+import { RAW_HEADERS, serveRaw } from "./raw.ts";
 import { serveArchive } from "./archive.ts";
 import { renderCommits } from "./commits_page.tsx";
 import { commitsFeed, feedRef } from "./commits_feed.ts";
@@ -251,11 +251,6 @@ async function patch(req: PageRequest, id: string): Promise<Response | Rendered>
     });
   }
   return new Response(body as Uint8Array<ArrayBuffer>, {
-    headers: {
-      "Content-Type": "text/plain; charset=utf-8",
-      "Content-Security-Policy": "default-src 'none'; sandbox",
-      "X-Content-Type-Options": "nosniff",
-      "Cache-Control": "no-cache",
-    },
+    headers: { ...RAW_HEADERS, "Content-Type": "text/plain; charset=utf-8" },
   });
 }
