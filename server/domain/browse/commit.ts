@@ -159,7 +159,8 @@ async function readChanges(
     "-z",
     "--raw",
     "--no-abbrev",
-    ...(withHeader ? [`--format=${HEADER}`] : []),
+    // --always: a commit that changes nothing still has its header printed.
+    ...(withHeader ? ["--always", `--format=${HEADER}`] : []),
     "--end-of-options",
     ...revs,
   ], { maxBytes: 8 * 1024 * 1024, client });

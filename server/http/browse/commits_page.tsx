@@ -73,7 +73,7 @@ export async function renderCommits(req: PageRequest, at: Resolved): Promise<Ren
           {more && <a class="btn btn-secondary btn-sm" href={`${here}?page=${n + 1}`}>Older</a>}
         </nav>
       )}
-      <p class="muted">{`${COMMITS_PER_PAGE} commits a page.`}</p>
+      {(n > 1 || more) && <p class="muted">{`${COMMITS_PER_PAGE} commits a page.`}</p>}
     </>,
     200,
     feed,

@@ -292,7 +292,8 @@ export function RefSelect(
   const kind = repo.refs.byName.get(current)?.kind;
   const label = kind === "tag" ? "Tag" : kind === "branch" ? "Branch" : "Commit";
   const shown = kind ? current : current.slice(0, 12);
-  const list = (title: string, refs: RefInfo[]) =>
+  // A tag naming no commit (a blob, a tree) has no pages to switch to.
+  const list = (title: string, all: RefInfo[], refs = all.filter((r) => r.commit !== null)) =>
     refs.length > 0 && (
       <>
         <h2>{title}</h2>

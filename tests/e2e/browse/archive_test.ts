@@ -56,6 +56,8 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
   await git(work, "tag", "shadow", first);
   await git(work, "tag", "feature", first);
   await git(work, "branch", "shadow");
+  // A tag naming a blob: listed on the tags page, offered nowhere as a ref to browse.
+  await git(work, "tag", "blobtag", `${first}:README.md`);
   await git(work, "checkout", "-q", "main");
   const remote = `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/site.git`;
   await git(
@@ -70,6 +72,7 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
     "refs/tags/v1.0",
     "refs/tags/shadow",
     "refs/tags/feature",
+    "refs/tags/blobtag",
   );
   const expected = { ...FILES };
   delete expected["private.txt"];
@@ -180,6 +183,8 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
     assertStringIncludes(tags, `href="/alice/site/tree/${first}"`);
     assert(!tags.includes('href="/alice/site/archive/shadow.zip"'), "the tag links the branch");
     assertStringIncludes(branches, 'href="/alice/site/archive/shadow.zip"');
+    assertStringIncludes(tags, "names no commit");
+    assert(!home.includes("/tree/blobtag"), "the ref menu offers a tag that names a blob");
   });
 
   await t.step("the history's feed of feature/x, though a tag is named feature", async () => {

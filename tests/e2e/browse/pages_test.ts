@@ -242,6 +242,10 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     const parent = (await runOk("git", ["rev-parse", `${site.second}^`], { cwd: site.work.dir }))
       .trim();
     assertStringIncludes(html, `href="/alice/site/commit/${parent}"`);
+    // The parent changes no file (an empty commit): its page, with nothing in the list.
+    const empty = await page(`${U}/alice/site/commit/${parent}`);
+    assertStringIncludes(empty, "filler 54");
+    assertStringIncludes(empty, "0 files changed");
     assertStringIncludes(html, '<span class="da">+  return `hello there ${name}`;</span>');
     assertStringIncludes(html, '<span class="dd">-  return `hello ${name}`;</span>');
     assertStringIncludes(html, `href="/alice/site/archive/${site.second}.zip"`);
