@@ -16,7 +16,7 @@ import {
 export const REFS_PER_PAGE = 100;
 
 /** The repository's tags, newest first (those without a date last). */
-export function tagsNewestFirst(repo: BrowseRepo): RefInfo[] {
+function tagsNewestFirst(repo: BrowseRepo): RefInfo[] {
   return [...repo.refs.tags].sort((a, b) => (b.date ?? 0) - (a.date ?? 0));
 }
 
@@ -24,7 +24,10 @@ export function tagsNewestFirst(repo: BrowseRepo): RefInfo[] {
  * How a URL names the ref `r`: by its short name, unless a branch of the same name takes that
  * (a URL's short name means the branch), then by its commit.
  */
-export function refInUrl(repo: BrowseRepo, r: RefInfo): string {
+export function refInUrl(
+  repo: BrowseRepo,
+  r: Pick<RefInfo, "name" | "kind" | "commit">,
+): string {
   return repo.refs.byName.get(r.name)?.kind === r.kind || !r.commit ? r.name : r.commit;
 }
 

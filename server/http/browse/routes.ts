@@ -178,7 +178,7 @@ function repoPage(ctx: Signet, cache: PageCache, c: Context, parts: string[]): P
       const answer = await feed(req, rest, feedSegments);
       if (answer) return answer;
     }
-    if (page === TAGS_FEED && rest.length === 0) return tagsFeed(req);
+    if (page === TAGS_FEED && rest.length === 0) return await tagsFeed(req);
     if (page === "commit" && rest.length === 1 && rest[0].endsWith(".patch")) {
       return await patch(req, rest[0].slice(0, -6));
     }

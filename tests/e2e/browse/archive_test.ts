@@ -56,6 +56,11 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
   await git(work, "tag", "shadow", first);
   await git(work, "tag", "feature", first);
   await git(work, "branch", "shadow");
+  // A release: an annotated tag with notes, by its own tagger.
+  await runOk("git", ["tag", "-a", "v2.0", "-m", "Second release\n\nNotes line.", first], {
+    cwd: work.dir,
+    env: { ...work.env, GIT_COMMITTER_NAME: "Release Manager" },
+  });
   // A tag naming a blob: listed on the tags page, offered nowhere as a ref to browse.
   await git(work, "tag", "blobtag", `${first}:README.md`);
   await git(work, "checkout", "-q", "main");
@@ -73,6 +78,7 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
     "refs/tags/shadow",
     "refs/tags/feature",
     "refs/tags/blobtag",
+    "refs/tags/v2.0",
   );
   const expected = { ...FILES };
   delete expected["private.txt"];
@@ -207,6 +213,7 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
     const res = await fetch(`${U}/alice/site/tags.atom`);
     assertEquals(res.status, 200);
     assertEquals(res.headers.get("content-type"), "application/atom+xml; charset=utf-8");
+    const feedText = await res.text();
     // Well-formed XML (Python's parser): one entry a tag, titled by its name, with its link.
     const parsed = await runOk("python3", [
       "-c",
@@ -215,13 +222,28 @@ serverTest("archives: a ref's files as .tar.gz and .zip", {}, async (server, t) 
       "f = E.fromstring(sys.stdin.buffer.read())\n" +
       "for e in f.findall('a:entry', ns):\n" +
       "  print(e.find('a:title', ns).text, e.find('a:link', ns).get('href'))",
-    ], { stdin: await res.text() });
+    ], { stdin: feedText });
     assertEquals(parsed.trim().split("\n").sort(), [
       `feature ${U}/alice/site/tree/feature`,
       // Hidden by the branch of the same name: linked by its commit.
       `shadow ${U}/alice/site/tree/${first}`,
       `v1.0 ${U}/alice/site/tree/v1.0`,
+      `v2.0 ${U}/alice/site/tree/v2.0`,
     ]);
+    // An annotated tag's entry: its tagger and its whole message, then the commit.
+    const release = await runOk("python3", [
+      "-c",
+      "import sys, xml.etree.ElementTree as E\n" +
+      "ns = {'a': 'http://www.w3.org/2005/Atom'}\n" +
+      "f = E.fromstring(sys.stdin.buffer.read())\n" +
+      "e = [e for e in f.findall('a:entry', ns) if e.find('a:title', ns).text == 'v2.0'][0]\n" +
+      "print(e.find('a:author/a:name', ns).text)\n" +
+      "print(e.find('a:content', ns).text)",
+    ], { stdin: feedText });
+    assertEquals(
+      release.trim(),
+      `Release Manager\nSecond release\n\nNotes line.\n\n${first}`,
+    );
     const none = await fetch(`${U}/alice/nothing/tags.atom`);
     assertEquals(none.status, 404);
     await none.body?.cancel();
