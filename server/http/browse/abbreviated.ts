@@ -57,6 +57,23 @@ export async function expandAbbreviatedId(
 }
 
 /**
+ * The full id of the commit that `name` abbreviates, when `name` is an abbreviated id (and no
+ * branch or tag of the repository, nor any under it, is named so); "ambiguous", or null.
+ */
+export async function expandName(
+  req: PageRequest,
+  name: string,
+): Promise<string | "ambiguous" | null> {
+  if (!isAbbreviatedId(name) || namesRef(req, name)) return null;
+  return await expandCommitId(req.ctx, req.repo, name, req.client);
+}
+
+/** A redirect to `location` as a page answer (never cached: only 200s are). */
+export function redirectTo(location: string): Rendered {
+  return { status: 302, body: "", headers: { Location: location } };
+}
+
+/**
  * Whether the URL segment `segment` begins a branch's or tag's name: the ref itself, or one whose
  * name continues with `/` (`abc1234/fix`), which the page's longest-prefix rule then takes.
  */

@@ -3,12 +3,14 @@
  * `base` has not, as GitHub shows it: the commits (`git log head ^base`, at most 250), then the
  * diff from their merge base to `head` (what merging would bring). `<base>..<head>` (two dots)
  * diffs `base` against `head` directly. Git forbids `..` in ref names, so the split is unambiguous.
+ * An abbreviated commit id on either side redirects to the comparison of the full ids.
  */
 import { readDiff } from "../../domain/browse/commit.ts";
 import { compareCommits, MAX_COMPARED_COMMITS } from "../../domain/browse/history.ts";
 import { type Resolved, resolveRef } from "../../domain/browse/refs.ts";
 import { urlSegments } from "../../domain/browse/paths.ts";
 import type { PageRequest } from "./context.ts";
+import { expandName, redirectTo } from "./abbreviated.ts";
 import type { VNode } from "preact";
 import { Name, notFoundPage, page, type Rendered, RepoHeader } from "./frame.tsx";
 import { CommitList } from "./commits_page.tsx";
@@ -25,11 +27,18 @@ export async function renderCompare(req: PageRequest, rest: string[]): Promise<R
   const direct = threeDots < 0;
   const at = direct ? twoDots : threeDots;
   if (at <= 0) return missing();
-  const [base, head] = await Promise.all([
-    resolveWhole(req, spec.slice(0, at)),
-    resolveWhole(req, spec.slice(at + (direct ? 2 : 3))),
-  ]);
-  if (!base || !head) return missing();
+  const names = [spec.slice(0, at), spec.slice(at + (direct ? 2 : 3))];
+  const [base, head] = await Promise.all(names.map((name) => resolveWhole(req, name)));
+  if (!base || !head) {
+    // An abbreviated commit id on either side: the comparison of the full ids.
+    const full = await Promise.all(
+      [base, head].map(async (side, i) => side ? side.ref : await expandName(req, names[i])),
+    );
+    if (full.every((f) => f !== null && f !== "ambiguous")) {
+      return redirectTo(req.urls.compare(full[0]!, full[1]!, direct));
+    }
+    return missing();
+  }
   const found = await compareCommits(req.ctx, req.repo, base.commit, head.commit, req.client);
   const from = direct ? base.commit : found.mergeBase;
   const changes = from === null || from === head.commit

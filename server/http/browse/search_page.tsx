@@ -17,6 +17,7 @@ import {
 import { type Resolved, resolveRef } from "../../domain/browse/refs.ts";
 import { urlSegments } from "../../domain/browse/paths.ts";
 import type { PageRequest } from "./context.ts";
+import { expandName, redirectTo } from "./abbreviated.ts";
 import { BidiNotice } from "./blob_page.tsx";
 import { hasBidi } from "./highlight.ts";
 import {
@@ -46,6 +47,13 @@ export async function renderSearch(req: PageRequest): Promise<Rendered> {
   // Written as in a path (frame.tsx's refParam): `feature/x`, segments percent-encoded.
   const segments = urlSegments(refName);
   const at = segments && await resolveRef(req.ctx, repo, segments, req.client);
+  if (!at) {
+    // An abbreviated commit id: the same search at the full id.
+    const full = await expandName(req, refName);
+    if (full !== null && full !== "ambiguous") {
+      return redirectTo(urls.search(req.query.get("q") ?? "", full));
+    }
+  }
   if (!at || at.path.length > 0) {
     return notFoundPage(`${repo.row.owner}/${repo.row.name} at ${refName}`, {
       href: urls.base,

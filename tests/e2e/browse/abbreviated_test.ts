@@ -1,9 +1,10 @@
 /**
  * Abbreviated commit ids in the browser's URLs against a real server: each page that takes a ref or
- * a commit id redirects an abbreviation (7+ hex digits) to the full id's URL, path, suffix and query
- * kept; a branch named like hex digits (or `<hex>/fix`) stays the branch; an abbreviation of
- * nothing, of a tree, or shorter than 7 digits is a 404; one that two commits share (found by
- * searching commit texts for a 7-digit collision) is a 404 that says so, as HTML and as JSON.
+ * a commit id (compare's two sides and search's `ref` too) redirects an abbreviation (7+ hex digits)
+ * to the full id's URL, path, suffix and query kept; a branch named like hex digits (or
+ * `<hex>/fix`) stays the branch; an abbreviation of nothing, of a tree, or shorter than 7 digits is
+ * a 404; one that two commits share (found by searching commit texts for a 7-digit collision) is a
+ * 404 that says so, as HTML and as JSON.
  */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
@@ -102,6 +103,13 @@ serverTest("abbreviated commit ids redirect to the full id's page", {}, async (s
       assertEquals(r.status, 302, from);
       assertEquals(r.location, `/alice/site${to}`, from);
     }
+    // Either side of a comparison, and a search's ref.
+    const compared = await get(`${U}/compare/${first.slice(0, 9)}...${short}`);
+    assertEquals(compared.status, 302);
+    assertEquals(compared.location, `/alice/site/compare/${first}...${second}`);
+    const searched = await get(`${U}/search?q=console&ref=${short}`);
+    assertEquals(searched.status, 302);
+    assertEquals(searched.location, `/alice/site/search?q=console&ref=${second}`);
     // The target is the page itself.
     const followed = await fetch(`${U}/commit/${short}`, { headers: HTML });
     assertEquals(followed.status, 200);
