@@ -73,12 +73,30 @@ export async function openRepo(
   return { row, dir, state, refs };
 }
 
-const FORMAT = [
+/**
+ * `for-each-ref` fields naming what a ref points at: its name, its object's type and id, and for an
+ * annotated tag the type and id of what it tags (see targetCommit).
+ */
+export const REF_TARGET_FIELDS = [
   "%(refname)",
   "%(objecttype)",
   "%(objectname)",
   "%(*objecttype)",
   "%(*objectname)",
+];
+
+/** The commit a ref names, from REF_TARGET_FIELDS' values (an annotated tag peeled), or null. */
+export function targetCommit(
+  type: string,
+  oid: string,
+  peeledType: string,
+  peeled: string,
+): string | null {
+  return type === "commit" ? oid : peeledType === "commit" ? peeled : null;
+}
+
+const FORMAT = [
+  ...REF_TARGET_FIELDS,
   "%(committerdate:unix)",
   "%(*committerdate:unix)",
   "%(creatordate:unix)",
@@ -112,7 +130,7 @@ export async function listRefs(ctx: Signet, dir: string, client?: string): Promi
     const [ref, type, oid, ptype, poid, cdate, pdate, created, an, pan, ad, pad, psubject] = f;
     const subject = f.slice(13).join(" ");
     const direct = type === "commit";
-    const commit = direct ? oid : ptype === "commit" ? poid : null;
+    const commit = targetCommit(type, oid, ptype, poid);
     const date = Number(direct ? cdate : ptype === "commit" ? pdate : created) || null;
     const info = {
       commit,

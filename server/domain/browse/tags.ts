@@ -5,7 +5,7 @@
  */
 import type { Signet } from "../../context.ts";
 import { gitRead } from "./git_read.ts";
-import type { BrowseRepo } from "./refs.ts";
+import { type BrowseRepo, REF_TARGET_FIELDS, targetCommit } from "./refs.ts";
 import { isObjectId } from "./paths.ts";
 
 /** One tag that names a commit. */
@@ -22,11 +22,7 @@ export interface TagRelease {
 }
 
 const FORMAT = [
-  "%(refname)",
-  "%(objecttype)",
-  "%(objectname)",
-  "%(*objecttype)",
-  "%(*objectname)",
+  ...REF_TARGET_FIELDS,
   "%(creatordate:unix)",
   "%(taggername)",
   "%(authorname)",
@@ -56,7 +52,7 @@ export async function recentTags(
     const f = record.split("\0");
     if (f.length < 10 || !f[0].startsWith("refs/tags/")) continue;
     const [ref, type, oid, peeledType, peeled, date, tagger, author, subject] = f;
-    const commit = type === "commit" ? oid : peeledType === "commit" ? peeled : null;
+    const commit = targetCommit(type, oid, peeledType, peeled);
     if (commit === null || !isObjectId(commit)) continue;
     tags.push({
       name: ref.slice("refs/tags/".length),
