@@ -71,7 +71,7 @@ export function page(
         <a href="#main" class="skip-link">Skip to content</a>
         <header class="topbar">
           <div class="topbar-inner container">
-            <a href="/" class="brand">
+            <a href={EXPLORE_PATH} class="brand">
               <Logo />
               <span class="brand-name">Signet</span>
               <span class="brand-tag">Code</span>
@@ -142,6 +142,9 @@ export function refParam(ref: string): string {
 export function encodePath(segments: string[]): string {
   return segments.map(encodeURIComponent).join("/");
 }
+
+/** The page listing every repository (`/explore`), where the logo leads. */
+export const EXPLORE_PATH = "/explore";
 
 /** The tags feed's path segment under a repository's (GitHub's address). */
 export const TAGS_FEED = "tags.atom";

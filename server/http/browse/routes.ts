@@ -2,6 +2,7 @@
  * The repository browser's routes on the hosting app, mounted after smart HTTP (whose paths end
  * in `info/refs` and `git-*-pack`, which no page uses):
  *
+ * - `/explore`: every repository, most recently pushed first (what the logo leads to);
  * - `/<owner>`: the user's repositories;
  * - `/<owner>/<repo>`: the repository's home (`/<owner>/<repo>.git` redirects there);
  * - `/<owner>/<repo>/tree|blob|blame|raw|commits/<ref>[/<path>]`, `/commit/<id>[.patch]`,
@@ -25,10 +26,18 @@ import { isObjectId, urlSegments } from "../../domain/browse/paths.ts";
 import { formatPatch } from "../../domain/browse/commit.ts";
 import { clientIp } from "../client_address.ts";
 import { notFound, wantsHtml } from "../ui_static.ts";
-import { messagePage, notFoundPage, type Rendered, respond, TAGS_FEED } from "./frame.tsx";
+import {
+  EXPLORE_PATH,
+  messagePage,
+  notFoundPage,
+  type Rendered,
+  respond,
+  TAGS_FEED,
+} from "./frame.tsx";
 import { type PageRequest, pageRequest } from "./context.ts";
 import { PageCache } from "./page_cache.ts";
 import { renderOwner } from "./owner_page.tsx";
+import { renderExplore } from "./explore_page.tsx";
 import { renderRepoHome } from "./repo_home.tsx";
 import { renderTree } from "./tree_page.tsx";
 import { renderBlob } from "./blob_page.tsx";
@@ -64,6 +73,12 @@ const QUERY_KEYS: Record<string, string[]> = {
 export function browseRoutes(ctx: Signet): Hono {
   const app = new Hono();
   const cache = new PageCache(ctx.config.browseCacheBytes);
+
+  // Before `/:owner`: a user named `explore` has no owner page (as `admin` or `api` have none).
+  app.get(
+    EXPLORE_PATH,
+    (c) => answer(ctx, c, () => renderExplore(ctx, new URL(c.req.url).searchParams)),
+  );
 
   app.get("/:owner", (c) =>
     answer(ctx, c, async () => {

@@ -147,6 +147,7 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
     });
 
     const pages: [string, string][] = [
+      ["explore", "/explore"],
       ["owner", "/alice"],
       ["home", "/alice/site"],
       ["empty", "/alice/empty"],
