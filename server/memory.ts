@@ -192,13 +192,17 @@ export function dropCodePages(): number {
   return advised;
 }
 
-/** The `r-xp` mappings of file `path` in smaps text, with their privately written (Anonymous) KiB. */
-export function codeMappings(
-  smaps: string,
-  path: string,
-): { start: bigint; end: bigint; anonymousKb: number }[] {
-  const out: { start: bigint; end: bigint; anonymousKb: number }[] = [];
-  let current: { start: bigint; end: bigint; anonymousKb: number } | null = null;
+/** A code mapping: its address range and its privately written (Anonymous) KiB. */
+export interface CodeMapping {
+  start: bigint;
+  end: bigint;
+  anonymousKb: number;
+}
+
+/** The `r-xp` mappings of file `path` in smaps text. */
+export function codeMappings(smaps: string, path: string): CodeMapping[] {
+  const out: CodeMapping[] = [];
+  let current: CodeMapping | null = null;
   for (const line of smaps.split("\n")) {
     // A mapping's header: start-end perms offset dev inode path.
     const head = /^([0-9a-f]+)-([0-9a-f]+) (\S{4}) [0-9a-f]+ \S+ \d+ *(.*)$/.exec(line);

@@ -4,12 +4,7 @@
  * prints a summary. The SQLite file is only read (refused while a server serves it), and a note
  * beside it records the copy (db/sqlite/copied_marker.ts).
  */
-import {
-  loadServerConfig,
-  parseDatabaseUrl,
-  redactDatabaseUrl,
-  type ServerConfig,
-} from "../config.ts";
+import { loadServerConfig, parseDatabaseUrl, redactDatabaseUrl } from "../config.ts";
 import { verifyChain } from "../registry/audit.ts";
 import type { LogEntryT } from "../../protocol/registry/schemas.ts";
 import type { Resources } from "../../db/store.ts";
@@ -72,11 +67,10 @@ export async function dbCommand(args: string[]): Promise<number> {
     return 2;
   }
   const shown = redactDatabaseUrl(url);
-  let config: ServerConfig | null = null;
   let atRest: { release(): void } | null = null;
   let copied = false;
   try {
-    config = loadServerConfig();
+    const config = loadServerConfig();
     // Held for the whole copy: a server starting meanwhile is refused, as one already running is.
     atRest = await holdDataDirAtRest(config.dataDir);
     if (atRest === null) {
@@ -102,7 +96,7 @@ export async function dbCommand(args: string[]): Promise<number> {
       (err) => {
         console.error(
           `signet db copy: the copy is complete, but the note ${
-            copiedMarkerPath(config!.databasePath)
+            copiedMarkerPath(config.databasePath)
           } could not be written (${(err as Error).message}): signet backup without ` +
             "SERVICE_DATABASE_URL will not know the embedded file is stale",
         );

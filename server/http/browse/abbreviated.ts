@@ -48,8 +48,8 @@ export async function expandAbbreviatedId(
     );
   if (first === undefined || suffix === undefined) return null;
   const abbreviation = first.slice(0, first.length - suffix.length);
-  if (namesRef(req, first) || namesRef(req, abbreviation)) return null;
-  const id = await expandCommitId(req.ctx, req.repo, abbreviation, req.client);
+  if (namesRef(req, first)) return null;
+  const id = await expandName(req, abbreviation);
   if (id === null) return null;
   if (id === "ambiguous") return { ambiguous: abbreviation };
   const path = [`${id}${suffix}`, ...rest.slice(1)].join("/");

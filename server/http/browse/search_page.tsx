@@ -8,9 +8,9 @@
 import type { ComponentChildren, VNode } from "preact";
 import { DomainError } from "../../../protocol/errors.ts";
 import {
-  checkQuery,
   grep,
   type GrepFile,
+  type GrepResult,
   LINES_PER_FILE,
   MAX_FILES,
 } from "../../domain/browse/grep.ts";
@@ -62,22 +62,24 @@ export async function renderSearch(req: PageRequest): Promise<Rendered> {
   }
   const query = req.query.get("q");
   if (query === null || query === "") return searchPage(req, at, "", null);
-  let problem: string | null = null;
+  let results: GrepResult;
   try {
-    checkQuery(query);
+    results = await grep(req.ctx, repo, at.commit, query, req.client);
   } catch (err) {
-    if (!(err instanceof DomainError)) throw err;
-    problem = err.message;
+    // A query grep refuses (checkQuery, before git runs): the form again, saying why.
+    if (err instanceof DomainError && err.kind === "invalid") {
+      return searchPage(req, at, query, { problem: err.message });
+    }
+    throw err;
   }
-  if (problem) return searchPage(req, at, query, { problem });
-  return searchPage(req, at, query, await grep(req.ctx, repo, at.commit, query, req.client));
+  return searchPage(req, at, query, results);
 }
 
 function searchPage(
   req: PageRequest,
   at: Resolved,
   query: string,
-  found: Awaited<ReturnType<typeof grep>> | { problem: string } | null,
+  found: GrepResult | { problem: string } | null,
 ): Rendered {
   const { urls, repo } = req;
   const problem = found && "problem" in found ? found.problem : null;
