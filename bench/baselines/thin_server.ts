@@ -1,16 +1,16 @@
 /**
  * The thinnest git server Signet's stack allows, as a limit to measure Signet against: ssh2 for
- * SSH (Signet's algorithms and socket handling) and `Deno.serve` for smart HTTP, each running git
- * the way Signet does (the same commands, a cleared environment with the same server-side git
- * configuration, and over HTTP the same cache of protocol v2 advertisements, which saves a git
- * process per clone, fetch and ls-remote) and nothing else: no accounts or database, no look-ups,
- * no limits, no logging, no connection guard. One key is accepted over SSH (its signature checked);
- * HTTP is anonymous, pushes included. Repositories are paths under the root directory it is given.
+ * SSH (loaded as Signet loads it, with Signet's algorithms and socket handling) and `Deno.serve`
+ * for smart HTTP, each running git the way Signet does (the same commands, a cleared environment
+ * with the same server-side git configuration, and over HTTP the same cache of protocol v2
+ * advertisements, which saves a git process per clone, fetch and ls-remote) and nothing else: no
+ * accounts or database, no look-ups, no limits, no logging, no connection guard. One key is
+ * accepted over SSH (its signature checked); HTTP is anonymous, pushes included. Repositories are
+ * paths under the root directory it is given.
  *
  * `deno run -A bench/baselines/thin_server.ts <root dir> <host key file> <authorized public key line>`
  * prints one line `ssh=<port> http=<port>` once both listen on 127.0.0.1. Bench only.
  */
-import ssh2 from "ssh2";
 import { createServer } from "node:net";
 import { spawn } from "node:child_process";
 import { Buffer } from "node:buffer";
@@ -18,7 +18,15 @@ import { coalesceWrites } from "../../server/ssh/write_coalescer.ts";
 import { holdKexInitUntilPeerSpeaks } from "../../server/ssh/kexinit_hold.ts";
 import { ALGORITHMS } from "../../server/ssh/algorithms.ts";
 import { uploadPackV2Advertisement } from "../../server/http/advertisement.ts";
-import type { AuthContext, Connection, ServerChannel, Session } from "../../server/ssh/ssh2.ts";
+import {
+  type AuthContext,
+  type Connection,
+  loadSsh2,
+  type ServerChannel,
+  type Session,
+} from "../../server/ssh/ssh2.ts";
+
+const ssh2 = await loadSsh2();
 
 const [root, hostKeyPath, authorizedLine] = Deno.args;
 const authorizedBlob = Buffer.from(authorizedLine.trim().split(/\s+/)[1], "base64");

@@ -5,6 +5,7 @@
 import type ssh2Module from "ssh2";
 import type { Socket } from "node:net";
 import type { Duplex, Writable } from "node:stream";
+import { loadWithFinalizingChacha20 } from "./chacha20_release.ts";
 
 /** A key parsed by ssh2. */
 export interface ParsedKey {
@@ -95,9 +96,14 @@ export interface Ssh2Server {
 let loaded: typeof ssh2Module | null = null;
 let loading: Promise<typeof ssh2Module> | null = null;
 
-/** Loads ssh2 (once). */
-function loadSsh2(): Promise<typeof ssh2Module> {
-  return loading ??= import("ssh2").then((m) => (loaded = m.default));
+/**
+ * Loads ssh2 (once), with the `node:crypto` functions that release its per-packet chacha20
+ * contexts (chacha20_release.ts).
+ */
+export function loadSsh2(): Promise<typeof ssh2Module> {
+  return loading ??= loadWithFinalizingChacha20(() => import("ssh2")).then((m) =>
+    loaded = m.default
+  );
 }
 
 /** Creates an ssh2 server, loading ssh2 first if no one has yet. */
