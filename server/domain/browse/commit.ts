@@ -1,9 +1,8 @@
 /**
  * One commit with its diff (against its first parent), or the diff between two commits: `git
  * diff-tree` twice, once for the list of changed files (`--raw -z`, with a commit's header), once
- * for the patch, each bounded; files git considers
- * too big (core.bigFileThreshold, see git_read.ts) or whose patch is over the per-file limit are
- * listed without their diff.
+ * for the patch, each bounded; files git considers too big (core.bigFileThreshold, see
+ * git_read.ts) or whose patch is over the per-file limit are listed without their diff.
  */
 import type { Signet } from "../../context.ts";
 import { gitRead } from "./git_read.ts";

@@ -1,6 +1,6 @@
 /** A page of a branch's (or a path's) history with `git log`. */
 import type { Signet } from "../../context.ts";
-import { gitRead } from "./git_read.ts";
+import { type GitOutput, gitRead } from "./git_read.ts";
 import type { BrowseRepo, RefInfo } from "./refs.ts";
 
 /** Commits per page of history. */
@@ -19,7 +19,7 @@ export interface CommitSummary {
   subject: string;
 }
 
-/** A page of history and whether another follows. */
+/** A page of history (or the commits a comparison lists) and whether more follow. */
 export interface HistoryPage {
   commits: CommitSummary[];
   more: boolean;
@@ -46,10 +46,18 @@ export async function history(
   ];
   if (path) args.push("--", path);
   const out = await gitRead(ctx, repo.dir, args, { maxBytes: 4 * 1024 * 1024, client });
+  return summariesUpTo(out, COMMITS_PER_PAGE);
+}
+
+/**
+ * The commits of a `git log --format=FORMAT` read asked for `max + 1` of them: at most `max`, and
+ * whether more followed (a record cut short by the read's byte bound is dropped).
+ */
+function summariesUpTo(out: GitOutput, max: number): HistoryPage {
   const records = new TextDecoder().decode(out.stdout).split("\x1e").slice(1);
   if (out.truncated) records.pop();
   const commits = records.map(parseSummary).filter((c): c is CommitSummary => c !== null);
-  return { commits: commits.slice(0, COMMITS_PER_PAGE), more: commits.length > COMMITS_PER_PAGE };
+  return { commits: commits.slice(0, max), more: commits.length > max };
 }
 
 /**
@@ -84,12 +92,6 @@ export async function lastCommit(
 /** Most commits a comparison lists (GitHub's bound too). */
 export const MAX_COMPARED_COMMITS = 250;
 
-/** The commits a comparison lists (newest first), and whether there are more. */
-export interface CommitsBetween {
-  commits: CommitSummary[];
-  more: boolean;
-}
-
 /**
  * The commits reachable from `head` but not from `base` (full ids), newest first, at most
  * MAX_COMPARED_COMMITS; and their merge base (null when the histories share no commit).
@@ -100,7 +102,7 @@ export async function compareCommits(
   base: string,
   head: string,
   client?: string,
-): Promise<CommitsBetween & { mergeBase: string | null }> {
+): Promise<HistoryPage & { mergeBase: string | null }> {
   const [log, mergeBase] = await Promise.all([
     gitRead(ctx, repo.dir, [
       "log",
@@ -115,13 +117,9 @@ export async function compareCommits(
       client,
     }),
   ]);
-  const records = new TextDecoder().decode(log.stdout).split("\x1e").slice(1);
-  if (log.truncated) records.pop();
-  const commits = records.map(parseSummary).filter((c): c is CommitSummary => c !== null);
   const found = new TextDecoder().decode(mergeBase.stdout).trim();
   return {
-    commits: commits.slice(0, MAX_COMPARED_COMMITS),
-    more: commits.length > MAX_COMPARED_COMMITS,
+    ...summariesUpTo(log, MAX_COMPARED_COMMITS),
     mergeBase: mergeBase.code === 0 && /^[0-9a-f]{40,64}$/.test(found) ? found : null,
   };
 }
