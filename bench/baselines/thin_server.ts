@@ -11,10 +11,10 @@
  * `deno run -A bench/baselines/thin_server.ts <root dir> <host key file> <authorized public key line>`
  * prints one line `ssh=<port> http=<port>` once both listen on 127.0.0.1. Bench only.
  */
-import { createServer } from "node:net";
 import { spawn } from "node:child_process";
 import { Buffer } from "node:buffer";
 import { coalesceWrites } from "../../server/ssh/write_coalescer.ts";
+import { listenTcp } from "../../server/ssh/tcp_socket.ts";
 import { holdKexInitUntilPeerSpeaks } from "../../server/ssh/kexinit_hold.ts";
 import { ALGORITHMS } from "../../server/ssh/algorithms.ts";
 import { uploadPackV2Advertisement } from "../../server/http/advertisement.ts";
@@ -115,15 +115,14 @@ sshServer.on("connection", (client: Connection) => {
   });
 });
 
-const tcp = createServer((socket) => {
+const tcp = listenTcp({ hostname: "127.0.0.1", port: 0 }, (socket) => {
   socket.setNoDelay(true);
   socket.on("error", () => {});
   coalesceWrites(socket);
   holdKexInitUntilPeerSpeaks(socket);
   sshServer.injectSocket(socket);
 });
-await new Promise<void>((resolve) => tcp.listen(0, "127.0.0.1", resolve));
-const sshPort = (tcp.address() as { port: number }).port;
+const sshPort = tcp.port;
 
 // --- smart HTTP ---
 

@@ -9,7 +9,7 @@
  * arrive lets it carry the acknowledgement. Clients that wait for the server's KEXINIT first still
  * get it, after `fallbackMs`.
  */
-import type { Socket } from "node:net";
+import type { Duplex as Socket } from "node:stream";
 
 /**
  * Holds everything written to `socket` after the first write (our version line) until bytes

@@ -1,5 +1,4 @@
 /** The SSH server: ssh2 on a plain TCP listener, with connection caps, deadlines and auth. */
-import { createServer, type Socket } from "node:net";
 import { AddressCounts, addressPrefix, normalizeIp } from "../ip.ts";
 import {
   type BindAddress,
@@ -19,6 +18,7 @@ import { ALGORITHMS } from "./algorithms.ts";
 import { type MaxStartups, type Refusal, StartupSlots } from "./startups.ts";
 import { coalesceWrites } from "./write_coalescer.ts";
 import { type ConnectionTimeline, newTimeline } from "./timeline.ts";
+import { listenTcp, type TcpSocket } from "./tcp_socket.ts";
 
 /** Timeouts and caps of the SSH server (see docs/decisions/ssh.md). */
 export interface SshLimits {
@@ -113,30 +113,30 @@ export async function startSshServer(
       });
       return server;
     });
-  const sockets = new Set<Socket>();
+  const sockets = new Set<TcpSocket>();
   /** Connections not authenticated yet, by `remote:port`: called as they get further. */
   const pending = new Map<
     string,
     { timeline: ConnectionTimeline; identified(): void; authenticated(): void }
   >();
   const perIp = new AddressCounts();
-  const startups = new StartupSlots<Socket>(
+  const startups = new StartupSlots<TcpSocket>(
     limits.maxStartups,
     limits.maxStartupsPerPrefix,
     limits.random,
   );
   const refused = refusalLog();
 
-  const tcp = createServer((socket) => {
+  const tcp = listenTcp(bind, (socket) => {
     // Normalized as HTTP does, so an IPv4 client on a dual-stack listener counts as itself.
-    const remote = normalizeIp(socket.remoteAddress ?? "") ?? socket.remoteAddress ?? "unknown";
+    const remote = normalizeIp(socket.remoteAddress) ?? socket.remoteAddress;
     if (sockets.size >= limits.maxConnections) return refuse(socket, remote, "connections");
     if (perIp.held(remote) >= limits.maxConnectionsPerIp) return refuse(socket, remote, "address");
     const admission = startups.admit(addressPrefix(remote), socket);
     if (!admission.admitted) return refuse(socket, remote, admission.reason);
     if (admission.evicted) {
       log("warn", "ssh unauthenticated connection dropped: a new network needed its slot", {
-        remote_addr: normalizeIp(admission.evicted.remoteAddress ?? ""),
+        remote_addr: normalizeIp(admission.evicted.remoteAddress),
       });
       admission.evicted.destroy();
     }
@@ -188,35 +188,21 @@ export async function startSshServer(
   });
 
   /** Closes a connection refused before the SSH handshake, and logs it (at most every 10 s). */
-  function refuse(socket: Socket, remote: string, reason: RefusalReason): void {
+  function refuse(socket: TcpSocket, remote: string, reason: RefusalReason): void {
     socket.destroy();
     refused(remote, reason, limits);
   }
 
-  await new Promise<void>((resolve, reject) => {
-    tcp.once("error", reject);
-    tcp.listen(bind.port, bind.hostname, () => {
-      tcp.off("error", reject);
-      resolve();
-    });
-  });
-  tcp.on("error", (err) => log("error", "ssh listener error", { error: err.message }));
-  const address = tcp.address();
-  const port = typeof address === "object" && address ? address.port : bind.port;
-
   return {
-    port,
+    port: tcp.port,
     fingerprint: hostKey.fingerprint,
     stopListening() {
-      if (tcp.listening) tcp.close();
+      tcp.close();
     },
-    async close() {
-      const closed = new Promise<void>((resolve) => {
-        if (tcp.listening) tcp.close(() => resolve());
-        else resolve();
-      });
+    close() {
+      tcp.close();
       for (const socket of sockets) socket.destroy();
-      await closed;
+      return Promise.resolve();
     },
   };
 }

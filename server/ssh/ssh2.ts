@@ -3,7 +3,6 @@
  * Node 18's global types, which would replace Deno's own (breaking `node:sqlite` and timers).
  */
 import type ssh2Module from "ssh2";
-import type { Socket } from "node:net";
 import type { Duplex, Writable } from "node:stream";
 import { loadWithFinalizingChacha20 } from "./chacha20_release.ts";
 
@@ -87,7 +86,7 @@ export interface ServerConfig {
 
 /** The ssh2 server; Signet hands it sockets from its own listener. */
 export interface Ssh2Server {
-  injectSocket(socket: Socket): void;
+  injectSocket(socket: Duplex): void;
   on(event: "connection", listener: (client: Connection, info: ClientInfo) => void): this;
 }
 

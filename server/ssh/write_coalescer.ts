@@ -9,7 +9,7 @@
  * that run (a microtask), so a reply leaves as one segment and a 32 KiB data packet as one write.
  */
 import { Buffer } from "node:buffer";
-import type { Socket } from "node:net";
+import type { Duplex as Socket } from "node:stream";
 
 /** Wraps `socket.write` and `socket.end`; call before handing the socket to the SSH library. */
 export function coalesceWrites(socket: Socket): void {
