@@ -2,9 +2,9 @@
  * One socket write per burst instead of one per piece.
  *
  * ssh2 writes every encrypted packet in three or four pieces (length, payload, MAC). On a socket
- * with TCP_NODELAY each piece becomes its own TCP segment, and under Deno's `node:net` every
- * write after the first waits for the previous one's completion to come back through the event
- * loop: a one-line reply cost three segments, three client wake-ups and up to three event-loop
+ * with TCP_NODELAY each piece becomes its own TCP segment, and on a Node stream socket (Deno's
+ * `node:net`, or tcp_socket.ts) every write after the first waits for the previous one's
+ * completion to come back through the event loop: a one-line reply cost three segments, three client wake-ups and up to three event-loop
  * turns. Pieces written in the same synchronous run are joined and written once, at the end of
  * that run (a microtask), so a reply leaves as one segment and a 32 KiB data packet as one write.
  */
