@@ -108,7 +108,8 @@ export function transaction<T>(db: Database, fn: () => T): T {
 export class WriteBatcher {
   readonly #queue: CommitQueue<() => unknown>;
   /**
-   * `onCommit` is called after each batch's COMMIT; `maxWaitMs` bounds a batch's wait for
+   * `onCommit` is called after each batch's COMMIT that changed rows (a batch of deletes that found
+   * nothing wrote nothing to wake a checkpointer for); `maxWaitMs` bounds a batch's wait for
    * announced writes (CommitQueue's default unless given).
    */
   constructor(
@@ -146,6 +147,7 @@ export class WriteBatcher {
   async #attempt(batch: (() => unknown)[], savepoints: boolean): Promise<Outcome[] | null> {
     const outcomes: Outcome[] = [];
     this.db.exec("BEGIN IMMEDIATE");
+    const changesBefore = totalChanges(this.db);
     try {
       for (const write of batch) {
         if (!savepoints) {
@@ -162,7 +164,7 @@ export class WriteBatcher {
         this.db.prepare("RELEASE batched_write").run();
       }
       this.db.exec("COMMIT");
-      this.onCommit();
+      if (totalChanges(this.db) !== changesBefore) this.onCommit();
       return outcomes;
     } catch (err) {
       if (this.db.isTransaction) this.db.exec("ROLLBACK");
@@ -170,6 +172,11 @@ export class WriteBatcher {
       throw err;
     }
   }
+}
+
+/** Rows inserted, updated or deleted on `db`'s connection since it opened (SQLite's count). */
+function totalChanges(db: Database): number {
+  return Number((db.prepare("SELECT total_changes() AS n").get() as { n: number | bigint }).n);
 }
 
 /**

@@ -100,3 +100,22 @@ Deno.test("group commit: a batch waits for an announced write, but not for long"
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("group commit: a batch that changed no row does not report a commit", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "signet-batcher-" });
+  const db = openDatabase(`${dir}/t.db`);
+  try {
+    db.exec("CREATE TABLE t (k TEXT PRIMARY KEY)");
+    let reported = 0;
+    const writes = new WriteBatcher(db, () => reported++);
+    await writes.run(() => db.prepare("DELETE FROM t WHERE k = 'none'").run());
+    assertEquals(reported, 0);
+    await writes.run(() => db.prepare("INSERT INTO t (k) VALUES ('a')").run());
+    assertEquals(reported, 1);
+    await writes.run(() => db.prepare("DELETE FROM t WHERE k = 'a'").run());
+    assertEquals(reported, 2);
+  } finally {
+    db.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
