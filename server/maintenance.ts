@@ -26,6 +26,13 @@ export async function runMaintenance(
   return removed;
 }
 
+let runs = 0;
+
+/** How many timed maintenance runs have finished in this process (the idle watch's chores). */
+export function maintenanceRuns(): number {
+  return runs;
+}
+
 /** Starts running maintenance every `intervalMs`; returns a function that stops it. */
 export function startMaintenance(
   ctx: Signet,
@@ -43,6 +50,7 @@ export function startMaintenance(
       log("error", "maintenance failed", { error: String(err) });
     } finally {
       running = false;
+      runs++;
     }
   }, intervalMs);
   return () => clearInterval(timer);

@@ -104,34 +104,56 @@ export interface IdleWatch {
   activity(): number;
   /** True while work is under way (a transfer, an open SSH session). */
   busy(): boolean;
+  /**
+   * A number that changes whenever housekeeping ran on a timer (maintenance): on a quiet server it
+   * earns one release of what it touched, not a series.
+   */
+  chores?(): number;
   /** Releases what the other threads (the guards' heaps) and the database connections hold. */
   releaseOthers(): void;
 }
 
 /**
- * The release schedule as a pure decision: fed each check's time, activity count and busy flag, it
- * answers whether to release memory now. Never while busy or right after activity: a collection
- * (and, before it ran on its own thread, a trim) stalls the event loop, which on a machine loaded
- * by a burst of clones took seconds (docs/decisions/performance-and-bench.md, "Idle memory release").
+ * The release schedule as a pure decision: fed each check's time, activity count, busy flag and
+ * chores count, it answers whether to release memory now. Never while busy or right after
+ * activity: a collection (and, before it ran on its own thread, a trim) stalls the event loop,
+ * which on a machine loaded by a burst of clones took seconds (docs/decisions/performance-and-bench.md,
+ * "Idle memory release"). Housekeeping on a quiet server (a maintenance run once a minute) brings
+ * back code pages and heap that the last release gave back, and would keep them for good once the
+ * series after the last activity is over: it gets one release of its own, as quiet as the others
+ * ("Housekeeping gives back what it touched").
  */
 export function releaseSchedule(
   startMs: number,
   startActivity: number,
-): (nowMs: number, activity: number, busy: boolean) => boolean {
+  startChores = 0,
+): (nowMs: number, activity: number, busy: boolean, chores?: number) => boolean {
   let lastActivity = startActivity;
   let activeAt = startMs;
   let releasedAt = 0;
   let transferEnded = false;
   let wasBusy = false;
-  return (now, activity, busy) => {
+  let lastChores = startChores;
+  let choresAt: number | null = null;
+  return (now, activity, busy, chores = lastChores) => {
     if (wasBusy && !busy) transferEnded = true;
     wasBusy = busy;
+    if (chores !== lastChores) {
+      lastChores = chores;
+      choresAt = now;
+    }
     if (activity !== lastActivity || busy) {
       lastActivity = activity;
       activeAt = now;
       return false;
     }
     const idle = now - activeAt;
+    if (choresAt !== null && releasedAt >= choresAt) choresAt = null; // a release came after it
+    if (choresAt !== null && now - choresAt >= RELEASE_AFTER_MS && idle >= RELEASE_AFTER_MS) {
+      choresAt = null;
+      releasedAt = now;
+      return true;
+    }
     const quietNeeded = transferEnded ? RELEASE_AFTER_TRANSFER_MS : RELEASE_AFTER_MS;
     if (idle < quietNeeded || idle > RELEASE_UNTIL_MS) return false;
     if (releasedAt > activeAt && now - releasedAt < RELEASE_EVERY_MS) return false;
@@ -144,13 +166,14 @@ export function releaseSchedule(
 /** Releases memory on the schedule above, checking twice a second; returns a stop function. */
 export function releaseMemoryWhenIdle(watch: IdleWatch): () => void {
   const trim = openMallocTrim();
-  const due = releaseSchedule(Date.now(), watch.activity());
+  const chores = () => watch.chores?.() ?? 0;
+  const due = releaseSchedule(Date.now(), watch.activity(), chores());
   const timer = setInterval(() => {
     // During a big transfer, dead buffers pile up faster than V8 collects them (217 MB during a
     // 50 MB push): once they pass DEAD_BUFFERS_BYTES, even while busy, a minor collection frees
     // those that died young (most: each lives for one hop of one chunk).
     if (Deno.memoryUsage().external > DEAD_BUFFERS_BYTES) collectGarbage("minor");
-    if (!due(Date.now(), watch.activity(), watch.busy())) return;
+    if (!due(Date.now(), watch.activity(), watch.busy(), chores())) return;
     watch.releaseOthers();
     // Transfers leave tens of MB of dead buffers on this thread too: V8 collects them only once
     // about 64 MB more are allocated, so collect here, before trimming.

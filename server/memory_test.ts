@@ -10,12 +10,12 @@ function releasesBetween(
   due: ReturnType<typeof releaseSchedule>,
   fromMs: number,
   toMs: number,
-  state: (t: number) => { activity: number; busy: boolean },
+  state: (t: number) => { activity: number; busy: boolean; chores?: number },
 ): number[] {
   const out: number[] = [];
   for (let t = fromMs; t <= toMs; t += 500) {
-    const { activity, busy } = state(t);
-    if (due(t, activity, busy)) out.push(t);
+    const { activity, busy, chores } = state(t);
+    if (due(t, activity, busy, chores)) out.push(t);
   }
   return out;
 }
@@ -47,6 +47,30 @@ Deno.test("memory release: a burst that follows a transfer at once postpones the
     busy: t < 4_000,
   }));
   assertEquals(times[0], 9_000);
+});
+
+Deno.test("memory release: housekeeping earns one release 5 s after it, unless one came since", () => {
+  const due = releaseSchedule(0, 0);
+  // Requests until 2 s; maintenance runs at 60 s (late in the requests' series) and at 120 s.
+  const times = releasesBetween(due, 0, 150_000, (t) => ({
+    activity: Math.min(t, 2_000),
+    busy: false,
+    chores: t < 60_000 ? 0 : t < 120_000 ? 1 : 2,
+  }));
+  // 65 s for the run at 60 s; the series' release due at 67 s then waits its 10 s, past its end.
+  assertEquals(times, [7_000, 17_000, 27_000, 37_000, 47_000, 57_000, 65_000, 125_000]);
+});
+
+Deno.test("memory release: housekeeping amid the requests' releases adds none to the series", () => {
+  const due = releaseSchedule(0, 0);
+  // Maintenance at 10 s, then requests again from 20 to 22 s.
+  const times = releasesBetween(due, 0, 100_000, (t) => ({
+    activity: Math.min(t, 2_000) + (t < 20_000 ? 0 : Math.min(t - 20_000, 2_000)),
+    busy: false,
+    chores: t < 10_000 ? 0 : 1,
+  }));
+  // The run at 10 s takes the release due at 17 s; new requests at 20 s start a series of their own.
+  assertEquals(times, [7_000, 15_000, 27_000, 37_000, 47_000, 57_000, 67_000, 77_000, 87_000]);
 });
 
 /** This process's resident pages of mapped files, KiB (/proc/self/status). */

@@ -27,7 +27,12 @@ import { guardRegistryReads } from "./registry/http/fast_reads.ts";
 import { purgeExpiredRegistryNonces } from "./registry/maintenance.ts";
 import { DEFAULT_SSH_LIMITS, type SshServer, startSshServer } from "./ssh/server.ts";
 import { RateLimiter } from "./ratelimit.ts";
-import { emptyRepoTrash, pruneCloneCache, startMaintenance } from "./maintenance.ts";
+import {
+  emptyRepoTrash,
+  maintenanceRuns,
+  pruneCloneCache,
+  startMaintenance,
+} from "./maintenance.ts";
 import { CloneCache } from "./domain/clone_cache.ts";
 import { recoverAtStart } from "./domain/stale_locks.ts";
 import { emptyTrash } from "./domain/repo_locks.ts";
@@ -160,6 +165,7 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
   const stopIdleRelease = releaseMemoryWhenIdle({
     activity: () => httpRequests.total() + gitTransfers.total() + logins.total(),
     busy: () => activeTransfers() > 0 || sshSessionsActive.total() > 0,
+    chores: maintenanceRuns,
     releaseOthers: () => {
       ctx.store.releaseMemory();
       http?.releaseMemory?.();
