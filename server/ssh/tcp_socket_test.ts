@@ -20,6 +20,21 @@ function acceptOne(): { port: number; socket: Promise<TcpSocket>; close(): void 
   return { port: listener.port, socket, close: () => listener.close() };
 }
 
+/** A client connected to a fresh listener, the server's socket for it, and a teardown. */
+async function connected(): Promise<
+  { client: Deno.TcpConn; socket: TcpSocket; server: ReturnType<typeof acceptOne>; end(): void }
+> {
+  const server = acceptOne();
+  const client = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
+  const socket = await server.socket;
+  const end = () => {
+    socket.destroy();
+    client.close();
+    server.close();
+  };
+  return { client, socket, server, end };
+}
+
 Deno.test("tcp socket: 4 MiB echoed back byte for byte, then both ends close", async () => {
   const server = acceptOne();
   const client = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
@@ -43,24 +58,18 @@ Deno.test("tcp socket: 4 MiB echoed back byte for byte, then both ends close", a
 });
 
 Deno.test("tcp socket: remote address and port are the client's", async () => {
-  const server = acceptOne();
-  const client = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
-  const socket = await server.socket;
+  const { client, socket, end } = await connected();
   const local = client.localAddr as Deno.NetAddr;
   assertEquals([socket.remoteAddress, socket.remotePort, socket.remoteFamily], [
     local.hostname,
     local.port,
     "IPv4",
   ]);
-  socket.destroy();
-  client.close();
-  server.close();
+  end();
 });
 
 Deno.test("tcp socket: nothing is lost while paused; reading resumes where it stopped", async () => {
-  const server = acceptOne();
-  const client = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
-  const socket = await server.socket;
+  const { client, socket, end } = await connected();
   const chunks: Uint8Array[] = [];
   socket.on("data", (c: Uint8Array) => chunks.push(c));
   socket.pause();
@@ -73,15 +82,11 @@ Deno.test("tcp socket: nothing is lost while paused; reading resumes where it st
   socket.resume();
   await ended;
   assertEquals(Buffer.concat(chunks).length, message.length);
-  socket.destroy();
-  client.close();
-  server.close();
+  end();
 });
 
 Deno.test("tcp socket: destroy closes the connection; the listener's close keeps it open", async () => {
-  const server = acceptOne();
-  const client = await Deno.connect({ hostname: "127.0.0.1", port: server.port });
-  const socket = await server.socket;
+  const { client, socket, server } = await connected();
   server.close();
   server.close();
   socket.write("still here");
