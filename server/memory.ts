@@ -108,7 +108,7 @@ export interface IdleWatch {
    * A number that changes whenever housekeeping ran on a timer (maintenance): on a quiet server it
    * earns one release of what it touched, not a series.
    */
-  chores?(): number;
+  chores(): number;
   /** Releases what the other threads (the guards' heaps) and the database connections hold. */
   releaseOthers(): void;
 }
@@ -166,14 +166,13 @@ export function releaseSchedule(
 /** Releases memory on the schedule above, checking twice a second; returns a stop function. */
 export function releaseMemoryWhenIdle(watch: IdleWatch): () => void {
   const trim = openMallocTrim();
-  const chores = () => watch.chores?.() ?? 0;
-  const due = releaseSchedule(Date.now(), watch.activity(), chores());
+  const due = releaseSchedule(Date.now(), watch.activity(), watch.chores());
   const timer = setInterval(() => {
     // During a big transfer, dead buffers pile up faster than V8 collects them (217 MB during a
     // 50 MB push): once they pass DEAD_BUFFERS_BYTES, even while busy, a minor collection frees
     // those that died young (most: each lives for one hop of one chunk).
     if (Deno.memoryUsage().external > DEAD_BUFFERS_BYTES) collectGarbage("minor");
-    if (!due(Date.now(), watch.activity(), watch.busy(), chores())) return;
+    if (!due(Date.now(), watch.activity(), watch.busy(), watch.chores())) return;
     watch.releaseOthers();
     // Transfers leave tens of MB of dead buffers on this thread too: V8 collects them only once
     // about 64 MB more are allocated, so collect here, before trimming.

@@ -76,7 +76,7 @@ export class TcpSocket extends Duplex {
     _encoding: string,
     callback: (err?: Error | null) => void,
   ): void {
-    writeAll(this.#conn, chunk).then(() => callback(), (err) => callback(err));
+    this.#send(chunk, callback);
   }
 
   /** Several writes queued behind one in flight leave as one. */
@@ -84,7 +84,11 @@ export class TcpSocket extends Duplex {
     chunks: { chunk: Uint8Array }[],
     callback: (err?: Error | null) => void,
   ): void {
-    const bytes = Buffer.concat(chunks.map((c) => c.chunk));
+    this.#send(Buffer.concat(chunks.map((c) => c.chunk)), callback);
+  }
+
+  /** Writes all of `bytes`, then calls `callback` (with the error, if the connection failed). */
+  #send(bytes: Uint8Array, callback: (err?: Error | null) => void): void {
     writeAll(this.#conn, bytes).then(() => callback(), (err) => callback(err));
   }
 
