@@ -10,8 +10,9 @@ export type Sql =
 /**
  * Runs `text` with positional `$n` parameters as a prepared statement; returns the rows. With
  * `planEachTime`, PostgreSQL plans it for these parameter values every time (an unnamed statement):
- * for searches, whose best plan depends on the pattern (a cached generic plan of `LIKE $1` cannot
- * use the trigram index and scans every row).
+ * for searches, whose best plan depends on the pattern (a named statement can settle on one generic
+ * plan after five runs, and for a common word with a capability filter that plan sorts every bot
+ * holding the word: 42–57 ms instead of 0.8; docs/decisions/storage.md).
  */
 export async function rows<T>(
   sql: Sql,
