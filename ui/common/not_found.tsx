@@ -11,7 +11,8 @@ export function NotFound(
     /** What was looked for: a path, an id (user text, isolated with `<bdi>`). */
     path: string;
     title?: string;
-    lead?: string;
+    /** What comes before the shown `path` (text, or markup such as a ref's name in `<code>`). */
+    lead?: ComponentChildren;
     /** How `path` is shown, when not as `<bdi>{path}</bdi>`. */
     shown?: ComponentChildren;
     children: ComponentChildren;

@@ -89,6 +89,47 @@ export async function lastCommit(
   return record === undefined ? null : parseSummary(record);
 }
 
+/** Most commits listed for an abbreviated id that several commits begin with. */
+export const MAX_AMBIGUOUS_COMMITS = 20;
+
+/**
+ * The commits whose ids begin with `abbreviation` (hex digits, as paths.ts's isAbbreviatedId
+ * checks), newest first, at most MAX_AMBIGUOUS_COMMITS: what an ambiguous abbreviation could mean.
+ */
+export async function commitsBeginningWith(
+  ctx: Signet,
+  repo: BrowseRepo,
+  abbreviation: string,
+  client?: string,
+): Promise<CommitSummary[]> {
+  const listed = await gitRead(ctx, repo.dir, ["rev-parse", `--disambiguate=${abbreviation}`], {
+    maxBytes: 256 * 1024,
+    client,
+  });
+  const ids = new TextDecoder().decode(listed.stdout).split("\n").filter((id) =>
+    /^[0-9a-f]{40,64}$/.test(id)
+  );
+  if (ids.length === 0) return [];
+  const typed = await gitRead(ctx, repo.dir, ["cat-file", "--batch-check"], {
+    maxBytes: 256 * 1024,
+    stdin: ids.map((id) => `${id}\n`).join(""),
+    client,
+  });
+  const commits = new TextDecoder().decode(typed.stdout).split("\n")
+    .map((line) => /^([0-9a-f]{40,64}) commit /.exec(line)?.[1])
+    .filter((id): id is string => id !== undefined);
+  if (commits.length === 0) return [];
+  const out = await gitRead(ctx, repo.dir, [
+    "log",
+    "--no-walk",
+    `--format=${FORMAT}`,
+    `--max-count=${MAX_AMBIGUOUS_COMMITS}`,
+    "--end-of-options",
+    ...commits,
+  ], { maxBytes: 1024 * 1024, client });
+  return summariesUpTo(out, MAX_AMBIGUOUS_COMMITS).commits;
+}
+
 /** Most commits a comparison lists (GitHub's bound too). */
 export const MAX_COMPARED_COMMITS = 250;
 

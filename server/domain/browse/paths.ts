@@ -94,6 +94,19 @@ export function splitRefAndPath(
   return null;
 }
 
+/**
+ * Whether `segments` start with something splitRefAndPath takes for a ref (a prefix naming a
+ * branch or tag, or a full commit id first), whatever follows: when not, a page can say that no
+ * ref matched rather than that the path is not there.
+ */
+export function startsWithRef(
+  segments: string[],
+  kindOf: (name: string) => "branch" | "tag" | null,
+): boolean {
+  return isObjectId(segments[0] ?? "") ||
+    segments.some((_, n) => kindOf(segments.slice(0, n + 1).join("/")) !== null);
+}
+
 /** `segments` as one path (`a/b/c`; empty for the root). */
 export function joinPath(segments: string[]): string {
   return segments.join("/");

@@ -9,7 +9,13 @@ import { DomainError } from "../../../protocol/errors.ts";
 import { getRepo, repoDir } from "../repos.ts";
 import { refState } from "../ref_state.ts";
 import { gitRead } from "./git_read.ts";
-import { isAbbreviatedId, isObjectId, type RefAndPath, splitRefAndPath } from "./paths.ts";
+import {
+  isAbbreviatedId,
+  isObjectId,
+  type RefAndPath,
+  splitRefAndPath,
+  startsWithRef,
+} from "./paths.ts";
 
 /** One branch or tag. */
 export interface RefInfo {
@@ -182,13 +188,26 @@ export async function resolveRef(
   segments: string[],
   client?: string,
 ): Promise<Resolved | null> {
-  const found = splitRefAndPath(segments, (name) => repo.refs.byName.get(name)?.kind ?? null);
+  const found = splitRefAndPath(segments, refKinds(repo));
   if (!found) return null;
   if (found.kind !== "commit") {
     const commit = repo.refs.byName.get(found.ref)?.commit;
     return commit ? { ...found, commit } : null;
   }
   return await isCommit(ctx, repo, found.ref, client) ? { ...found, commit: found.ref } : null;
+}
+
+/**
+ * Whether `segments` (`<ref>/<path>` of a URL) start with a ref of `repo` or a full commit id, so
+ * that a failed resolveRef means the path (or the commit), not the ref, is missing.
+ */
+export function startsWithRefOf(repo: BrowseRepo, segments: string[]): boolean {
+  return startsWithRef(segments, refKinds(repo));
+}
+
+// Whether a short name is a branch or a tag of `repo` (a branch wins), as URLs' refs are read.
+function refKinds(repo: BrowseRepo): (name: string) => "branch" | "tag" | null {
+  return (name) => repo.refs.byName.get(name)?.kind ?? null;
 }
 
 /** Whether `id` (a full object id) is a commit of `repo`. */

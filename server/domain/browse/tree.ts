@@ -75,3 +75,34 @@ export function findReadme(entries: TreeEntry[]): TreeEntry | null {
   candidates.sort((a, b) => rank(a) - rank(b));
   return candidates[0] ?? null;
 }
+
+/** What a path is in a commit: a directory, a file, a submodule, or nothing. */
+export type PathKind = "tree" | "blob" | "commit" | "missing";
+
+/**
+ * What each of `paths` (a commit and a path in it, `""` the root) is, with one `git cat-file` run.
+ * A path holding a newline cannot be asked that way and counts as missing (paths.ts refuses them
+ * in URLs anyway).
+ */
+export async function pathKinds(
+  ctx: Signet,
+  repo: BrowseRepo,
+  paths: { commit: string; path: string }[],
+  client?: string,
+): Promise<PathKind[]> {
+  const asked = paths.filter((p) => !p.path.includes("\n"));
+  if (asked.length === 0) return paths.map(() => "missing");
+  const out = await gitRead(ctx, repo.dir, ["cat-file", "--batch-check"], {
+    maxBytes: 64 * 1024,
+    stdin: asked.map((p) => `${p.commit}:${p.path}\n`).join(""),
+    client,
+  });
+  const lines = new TextDecoder().decode(out.stdout).split("\n");
+  let line = 0;
+  return paths.map((p): PathKind => {
+    if (p.path.includes("\n")) return "missing";
+    // `<id> <type> <size>` when found; else the question followed by `missing` (or `ambiguous`).
+    const found = /^[0-9a-f]{40,64} (tree|blob|commit) \d+$/.exec(lines[line++] ?? "");
+    return found ? found[1] as PathKind : "missing";
+  });
+}

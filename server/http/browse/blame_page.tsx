@@ -16,7 +16,7 @@ import { READ_TIMEOUT_MS } from "../../domain/browse/git_read.ts";
 /** The blame page (a redirect to the tree page for a directory). */
 export async function renderBlame(req: PageRequest, at: Resolved): Promise<Rendered> {
   const { urls } = req;
-  const file = await fileAt(req, at);
+  const file = await fileAt(req, at, "blame");
   if (!("blob" in file)) return file;
   const { path, name, blob } = file;
   const blobPage = { href: urls.at("blob", at.ref, at.path), label: "Go to the file" };

@@ -25,6 +25,7 @@ import {
 } from "./frame.tsx";
 import { hasBidi, highlightLines, languageOf, MAX_HIGHLIGHT_BYTES } from "./highlight.ts";
 import { codeTable } from "./code_view.ts";
+import { missingPathPage } from "./missing_path.tsx";
 import { isMarkdown, markdownHtml } from "./readme.tsx";
 
 /** Image types shown in the page (served by /raw/ with their own type); never SVG. */
@@ -56,7 +57,11 @@ export interface FileAt {
  * The file at `at` for a file's page, or the answer instead: a redirect to the tree page for a
  * directory, a 404 for the root or a path that is not there.
  */
-export async function fileAt(req: PageRequest, at: Resolved): Promise<FileAt | Rendered> {
+export async function fileAt(
+  req: PageRequest,
+  at: Resolved,
+  view: "blob" | "blame",
+): Promise<FileAt | Rendered> {
   const { urls } = req;
   const path = joinPath(at.path);
   const back = { href: urls.at("tree", at.ref), label: "Go to the repository's root" };
@@ -65,7 +70,7 @@ export async function fileAt(req: PageRequest, at: Resolved): Promise<FileAt | R
   if (blob.kind === "tree") {
     return { status: 302, body: "", headers: { Location: urls.at("tree", at.ref, at.path) } };
   }
-  if (blob.kind === "missing") return notFoundPage(`${at.ref}/${path}`, back);
+  if (blob.kind === "missing") return await missingPathPage(req, at, view);
   return { path, name: at.path.at(-1)!, blob };
 }
 
@@ -100,7 +105,7 @@ export function BidiNotice(): VNode {
 /** The blob page (or a redirect to the tree page when the path is a directory). */
 export async function renderBlob(req: PageRequest, at: Resolved): Promise<Rendered> {
   const { urls } = req;
-  const file = await fileAt(req, at);
+  const file = await fileAt(req, at, "blob");
   if (!("blob" in file)) return file;
   const { path, name, blob } = file;
 

@@ -10,7 +10,7 @@ import { compareCommits, MAX_COMPARED_COMMITS } from "../../domain/browse/histor
 import { type Resolved, resolveRef } from "../../domain/browse/refs.ts";
 import { urlSegments } from "../../domain/browse/paths.ts";
 import type { PageRequest } from "./context.ts";
-import { expandName, redirectTo } from "./abbreviated.ts";
+import { expandName, redirectTo } from "./abbreviated.tsx";
 import type { VNode } from "preact";
 import { Name, notFoundPage, page, type Rendered, RepoHeader } from "./frame.tsx";
 import { CommitList } from "./commits_page.tsx";

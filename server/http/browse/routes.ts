@@ -21,7 +21,7 @@ import type { Context } from "hono";
 import type { Signet } from "../../context.ts";
 import { DomainError } from "../../../protocol/errors.ts";
 import { USERNAME_PATTERN, validateRepoName, validateUsername } from "../../../protocol/names.ts";
-import { isCommit, openRepo, resolveRef } from "../../domain/browse/refs.ts";
+import { isCommit, openRepo, resolveRef, startsWithRefOf } from "../../domain/browse/refs.ts";
 import { isObjectId, urlSegments } from "../../domain/browse/paths.ts";
 import { formatPatch } from "../../domain/browse/commit.ts";
 import { clientIp } from "../client_address.ts";
@@ -36,6 +36,7 @@ import {
 } from "./frame.tsx";
 import { type PageRequest, pageRequest } from "./context.ts";
 import { PageCache } from "./page_cache.ts";
+import { unknownRefPage } from "./missing_path.tsx";
 import { renderOwner } from "./owner_page.tsx";
 import { renderExplore } from "./explore_page.tsx";
 import { renderRepoHome } from "./repo_home.tsx";
@@ -51,7 +52,7 @@ import { renderRefs } from "./refs_page.tsx";
 import { renderSearch } from "./search_page.tsx";
 import { renderCompare } from "./compare_page.tsx";
 import { tagsFeed } from "./tags_feed.ts";
-import { ambiguousError, ambiguousPage, expandAbbreviatedId } from "./abbreviated.ts";
+import { ambiguousError, ambiguousPage, expandAbbreviatedId } from "./abbreviated.tsx";
 
 /** The pages under `/<owner>/<repo>/`. */
 const REF_PAGES = new Set(["tree", "blob", "blame", "raw", "commits"]);
@@ -181,7 +182,7 @@ function repoPage(ctx: Signet, cache: PageCache, c: Context, parts: string[]): P
     }
     if (expanded) {
       if (!wantsHtml(c)) return c.json({ error: ambiguousError(expanded.ambiguous) }, 404);
-      return ambiguousPage(req, expanded.ambiguous);
+      return await ambiguousPage(req, expanded.ambiguous);
     }
     if (page === "raw") return await raw(req, rest, c.req.method);
     if (page === "archive") {
@@ -220,7 +221,11 @@ async function render(req: PageRequest, page: string, rest: string[]): Promise<R
   if (!REF_PAGES.has(page)) return missing(req, label);
   const segments = urlSegments(rest.join("/"));
   const at = segments && await resolveRef(req.ctx, repo, segments, req.client);
-  if (!at) return missing(req, label);
+  if (!at) {
+    return segments && !startsWithRefOf(repo, segments)
+      ? unknownRefPage(req, segments)
+      : missing(req, label);
+  }
   if (page === "tree") return await renderTree(req, at);
   if (page === "blob") return await renderBlob(req, at);
   if (page === "blame") return await renderBlame(req, at);

@@ -17,7 +17,7 @@ import {
 import { type Resolved, resolveRef } from "../../domain/browse/refs.ts";
 import { urlSegments } from "../../domain/browse/paths.ts";
 import type { PageRequest } from "./context.ts";
-import { expandName, redirectTo } from "./abbreviated.ts";
+import { expandName, redirectTo } from "./abbreviated.tsx";
 import { BidiNotice } from "./blob_page.tsx";
 import { hasBidi } from "./highlight.ts";
 import {

@@ -5,9 +5,10 @@ import type { Resolved } from "../../domain/browse/refs.ts";
 import { findReadme, listTree, type TreeEntry } from "../../domain/browse/tree.ts";
 import { type CommitSummary, lastCommit } from "../../domain/browse/history.ts";
 import type { PageRequest } from "./context.ts";
-import { bytes, Crumbs, Name, notFoundPage, page, type Rendered, RepoBar, When } from "./frame.tsx";
+import { bytes, Crumbs, Name, page, type Rendered, RepoBar, When } from "./frame.tsx";
 import { loadReadme, MAX_README_BYTES, quiet, Readme } from "./readme.tsx";
 import { readBlob } from "../../domain/browse/blob.ts";
+import { missingPathPage } from "./missing_path.tsx";
 
 /** The entries of a directory (inside a box): directories first, each linking to its page. */
 export function TreeList(
@@ -110,12 +111,7 @@ export async function renderTree(req: PageRequest, at: Resolved): Promise<Render
   if (tree.kind === "blob") {
     return { status: 302, body: "", headers: { Location: req.urls.at("blob", at.ref, at.path) } };
   }
-  if (tree.kind === "missing") {
-    return notFoundPage(`${at.ref}/${path}`, {
-      href: req.urls.at("tree", at.ref),
-      label: "Go to the repository's root",
-    });
-  }
+  if (tree.kind === "missing") return await missingPathPage(req, at, "tree");
   const entry = findReadme(tree.entries);
   const readme = entry ? await loadReadme(req, at, at.path, entry, guess) : null;
   const title = path ? `${path} at ${at.ref}` : `${req.repo.row.owner}/${req.repo.row.name}`;

@@ -151,6 +151,9 @@ serverTest("abbreviated commit ids redirect to the full id's page", {}, async (s
     assertEquals(json.status, 404);
     assertStringIncludes(JSON.parse(json.text).error, `commit id ${shared} is ambiguous`);
     assertStringIncludes(page.text, "More than one object begins with");
+    // Both commits are listed, each leading to its page.
+    assertStringIncludes(page.text, `Commits that begin with ${shared}`);
+    for (const id of [one, two]) assertStringIncludes(page.text, `href="/alice/site/commit/${id}"`);
     // One more digit tells them apart (the search only matched 7).
     if (one[7] !== two[7]) {
       const r = await get(`${U}/commit/${one.slice(0, 8)}`);

@@ -338,6 +338,39 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     assertStringIncludes(await page(`${U}/alice/site/commits/main`), third.slice(0, 10));
   });
 
+  await t.step(
+    "a missing path names its ref and leads to the nearest folder and to the default branch",
+    async () => {
+      // NEW.txt is on main only (the step before pushed it); src/ is on every ref.
+      await assert404(`${U}/alice/site/blob/feature/x/NEW.txt`);
+      let r = await get(`${U}/alice/site/blob/feature/x/NEW.txt`);
+      assertStringIncludes(r.text, "Branch <code><bdi>feature/x</bdi></code> has no");
+      assertStringIncludes(r.text, 'href="/alice/site/blob/main/NEW.txt"');
+      assertStringIncludes(r.text, 'href="/alice/site/tree/feature/x"');
+      r = await get(`${U}/alice/site/blame/v1.0/NEW.txt`);
+      assertEquals(r.status, 404);
+      assertStringIncludes(r.text, "Tag <code><bdi>v1.0</bdi></code> has no");
+      assertStringIncludes(r.text, 'href="/alice/site/blame/main/NEW.txt"');
+      r = await get(`${U}/alice/site/tree/main/src/nope/deeper`);
+      assertEquals(r.status, 404);
+      assertStringIncludes(r.text, 'href="/alice/site/tree/main/src"');
+      assert(!r.text.includes("See it on"), "main is the default branch: nothing to see elsewhere");
+      r = await get(`${U}/alice/site/blob/${site.first}/src/feature.ts`);
+      assertEquals(r.status, 404);
+      assertStringIncludes(
+        r.text,
+        `Commit <code><bdi>${site.first.slice(0, 10)}</bdi></code> has no`,
+      );
+      assertStringIncludes(r.text, `href="/alice/site/tree/${site.first}/src"`);
+      // No ref at all: the page says so and leads to the branches and tags.
+      r = await get(`${U}/alice/site/tree/nope/README.md`);
+      assertEquals(r.status, 404);
+      assertStringIncludes(r.text, "No branch, tag or commit of this repository starts the path");
+      assertStringIncludes(r.text, 'href="/alice/site/branches"');
+      assertStringIncludes(r.text, 'href="/alice/site/tags"');
+    },
+  );
+
   await t.step("a merge commit's page shows both parents and the diff to the first", async () => {
     await runOk("git", ["merge", "-q", "--no-ff", "-m", "Merge feature/x", "feature/x"], {
       cwd: site.work.dir,

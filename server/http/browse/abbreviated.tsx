@@ -8,7 +8,10 @@
  */
 import { expandCommitId } from "../../domain/browse/refs.ts";
 import { isAbbreviatedId } from "../../domain/browse/paths.ts";
-import { messagePage, type Rendered } from "./frame.tsx";
+import { NotFound } from "../../../ui/common/not_found.tsx";
+import { commitsBeginningWith } from "../../domain/browse/history.ts";
+import { Name, page, type Rendered } from "./frame.tsx";
+import { CommitList } from "./commits_page.tsx";
 import type { PageRequest } from "./context.ts";
 
 /** Pages whose first segment is a ref or commit id, and the suffixes that segment may carry. */
@@ -85,17 +88,40 @@ function namesRef(req: PageRequest, segment: string): boolean {
   return false;
 }
 
-/** The page for an abbreviation several commits begin with (404, leading to the history). */
-export function ambiguousPage(req: PageRequest, abbreviation: string): Rendered {
+/**
+ * The page for an abbreviation several commits begin with (404): those commits, each leading to
+ * its page, and a way to the history.
+ */
+export async function ambiguousPage(req: PageRequest, abbreviation: string): Promise<Rendered> {
   const branch = req.repo.refs.defaultBranch;
-  return messagePage(
-    404,
+  const commits = await commitsBeginningWith(req.ctx, req.repo, abbreviation, req.client);
+  return page(
     "Ambiguous commit id",
-    "More than one object begins with",
-    abbreviation,
-    branch === null
-      ? { href: req.urls.base, label: "Go to the repository" }
-      : { href: req.urls.at("commits", branch), label: "Find it in the history" },
+    <>
+      <NotFound
+        path={abbreviation}
+        title="Ambiguous commit id"
+        lead="More than one object begins with"
+        shown={<Name text={abbreviation} />}
+      >
+        {branch === null
+          ? <a class="btn btn-secondary" href={req.urls.base}>Go to the repository</a>
+          : (
+            <a class="btn btn-secondary" href={req.urls.at("commits", branch)}>
+              Find it in the history
+            </a>
+          )}
+      </NotFound>
+      {commits.length > 0 && (
+        <>
+          <section class="box">
+            <h2 class="box-head">Commits that begin with {abbreviation}</h2>
+            <CommitList req={req} commits={commits} path={[]} empty="" />
+          </section>
+        </>
+      )}
+    </>,
+    404,
   );
 }
 
