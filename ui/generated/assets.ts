@@ -2,7 +2,7 @@
 // change the sources and run `deno task build:ui`.
 
 /** SHA-256 of the sources this was built from (ui/source_hash.ts); a test compares it. */
-export const UI_SOURCE_HASH = "e670a425720fde3cad1a8c5692e763f3188bc55bc5bc14f317fd35fefbe7c87f";
+export const UI_SOURCE_HASH = "f1df8c3e5eed457974bee1855882ed23cb7825041e805c5e357e24e1292e6c32";
 
 /** One embedded file: its Content-Type, text and strong ETag. */
 export interface UiAsset {
