@@ -2,6 +2,7 @@
 import type { Signet } from "../../context.ts";
 import { type GitOutput, gitRead } from "./git_read.ts";
 import type { BrowseRepo, RefInfo } from "./refs.ts";
+import { isObjectId } from "./paths.ts";
 
 /** Commits per page of history. */
 export const COMMITS_PER_PAGE = 50;
@@ -106,9 +107,7 @@ export async function commitsBeginningWith(
     maxBytes: 256 * 1024,
     client,
   });
-  const ids = new TextDecoder().decode(listed.stdout).split("\n").filter((id) =>
-    /^[0-9a-f]{40,64}$/.test(id)
-  );
+  const ids = new TextDecoder().decode(listed.stdout).split("\n").filter(isObjectId);
   if (ids.length === 0) return [];
   const typed = await gitRead(ctx, repo.dir, ["cat-file", "--batch-check"], {
     maxBytes: 256 * 1024,

@@ -78,33 +78,30 @@ export function splitRefAndPath(
   segments: string[],
   kindOf: (name: string) => "branch" | "tag" | null,
 ): RefAndPath | null {
-  if (segments.length === 0) return null;
-  for (let n = segments.length; n >= 1; n--) {
-    const name = segments.slice(0, n).join("/");
-    const kind = kindOf(name);
-    if (kind) {
-      const path = segments.slice(n);
-      return isSafePath(path) ? { ref: name, kind, path } : null;
-    }
-  }
-  if (isObjectId(segments[0])) {
-    const path = segments.slice(1);
-    return isSafePath(path) ? { ref: segments[0], kind: "commit", path } : null;
-  }
-  return null;
+  const found = refAtStart(segments, kindOf);
+  if (!found) return null;
+  const path = segments.slice(found.length);
+  return isSafePath(path) ? { ref: found.ref, kind: found.kind, path } : null;
 }
 
 /**
- * Whether `segments` start with something splitRefAndPath takes for a ref (a prefix naming a
- * branch or tag, or a full commit id first), whatever follows: when not, a page can say that no
- * ref matched rather than that the path is not there.
+ * The ref splitRefAndPath finds at the start of `segments` and how many segments it takes, whatever
+ * follows (an unsafe path included); null when none does. A page whose address starts with no ref
+ * can say so rather than that the path is not there.
  */
-export function startsWithRef(
+export function refAtStart(
   segments: string[],
   kindOf: (name: string) => "branch" | "tag" | null,
-): boolean {
-  return isObjectId(segments[0] ?? "") ||
-    segments.some((_, n) => kindOf(segments.slice(0, n + 1).join("/")) !== null);
+): { ref: string; kind: RefKind; length: number } | null {
+  for (let n = segments.length; n >= 1; n--) {
+    const name = segments.slice(0, n).join("/");
+    const kind = kindOf(name);
+    if (kind) return { ref: name, kind, length: n };
+  }
+  if (segments.length > 0 && isObjectId(segments[0])) {
+    return { ref: segments[0], kind: "commit", length: 1 };
+  }
+  return null;
 }
 
 /** `segments` as one path (`a/b/c`; empty for the root). */

@@ -2,6 +2,7 @@ import { assertEquals } from "../../../tests/helpers/assert.ts";
 import {
   isAbbreviatedId,
   isSafePath,
+  refAtStart,
   resolveRelative,
   splitRefAndPath,
   urlSegments,
@@ -40,6 +41,18 @@ Deno.test("a full commit id is a ref when no ref name matches; an abbreviated on
   });
   assertEquals(splitRefAndPath([id.slice(0, 12)], kindOf), null);
   assertEquals(splitRefAndPath([id.toUpperCase()], kindOf), null);
+});
+
+Deno.test("the ref at the start is found whatever follows it; none is null", () => {
+  assertEquals(refAtStart(["feature", "x", "..", "etc"], kindOf), {
+    ref: "feature/x",
+    kind: "branch",
+    length: 2,
+  });
+  assertEquals(splitRefAndPath(["feature", "x", "..", "etc"], kindOf), null);
+  assertEquals(refAtStart([id, "a"], kindOf), { ref: id, kind: "commit", length: 1 });
+  assertEquals(refAtStart(["nope", "main"], kindOf), null);
+  assertEquals(refAtStart([], kindOf), null);
 });
 
 Deno.test("an abbreviated id is 7 to 63 lower-case hex digits, never a full id", () => {

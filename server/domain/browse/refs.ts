@@ -13,8 +13,8 @@ import {
   isAbbreviatedId,
   isObjectId,
   type RefAndPath,
+  refAtStart,
   splitRefAndPath,
-  startsWithRef,
 } from "./paths.ts";
 
 /** One branch or tag. */
@@ -202,7 +202,7 @@ export async function resolveRef(
  * that a failed resolveRef means the path (or the commit), not the ref, is missing.
  */
 export function startsWithRefOf(repo: BrowseRepo, segments: string[]): boolean {
-  return startsWithRef(segments, refKinds(repo));
+  return refAtStart(segments, refKinds(repo)) !== null;
 }
 
 // Whether a short name is a branch or a tag of `repo` (a branch wins), as URLs' refs are read.

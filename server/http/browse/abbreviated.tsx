@@ -113,12 +113,10 @@ export async function ambiguousPage(req: PageRequest, abbreviation: string): Pro
           )}
       </NotFound>
       {commits.length > 0 && (
-        <>
-          <section class="box">
-            <h2 class="box-head">Commits that begin with {abbreviation}</h2>
-            <CommitList req={req} commits={commits} path={[]} empty="" />
-          </section>
-        </>
+        <section class="box">
+          <h2 class="box-head">Commits that begin with {abbreviation}</h2>
+          <CommitList req={req} commits={commits} path={[]} empty="" />
+        </section>
       )}
     </>,
     404,
