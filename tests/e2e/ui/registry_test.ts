@@ -90,8 +90,10 @@ serverTest(
         await page.getByRole("button", { name: "Search" }).click();
         await page.waitForURL(/status=revoked/);
         await waitForResults(page, ["old-crawler"]);
+        // textContent, not innerText: a card has `content-visibility: auto`, and Chromium gives
+        // innerText "" for one inserted since the last rendering update (or kept off screen).
         assertStringIncludes(
-          await page.locator('[data-bot-id="old-crawler"]').innerText(),
+          (await page.locator('[data-bot-id="old-crawler"]').textContent()) ?? "",
           "revoked",
         );
 
