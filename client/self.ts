@@ -2,7 +2,9 @@
 
 /**
  * The argv that runs this signet: the executable itself when compiled (`deno compile`), else
- * `deno run -A --config <deno.json> <main.ts>` from this source tree.
+ * `deno run -A --quiet --no-config <main.ts>` from this source tree. No config: the client's
+ * commands import no package (tests/project/cli_startup_graph_test.ts), and reading deno.json and
+ * checking its lock file cost every credential-helper start ~6 ms (docs/decisions/client-cli.md).
  */
 export function selfCommand(): string[] {
   if (Deno.build.standalone) return [Deno.execPath()];
@@ -12,8 +14,7 @@ export function selfCommand(): string[] {
     "run",
     "-A",
     "--quiet",
-    "--config",
-    decodeURIComponent(new URL("deno.json", root).pathname),
+    "--no-config",
     decodeURIComponent(new URL("main.ts", root).pathname),
   ];
 }

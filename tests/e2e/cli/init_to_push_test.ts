@@ -80,7 +80,7 @@ serverTest("signet client: from init to a pushed commit another clone sees", {},
   assert.equal(helpers[1], credentialHelperValue());
   assert.match(
     helpers[1],
-    /^!\S+deno run -A --quiet --config \S+deno\.json \S+main\.ts credential$/,
+    /^!\S+deno run -A --quiet --no-config \S+main\.ts credential$/,
   );
   assert.deepEqual(
     (await git(alice, ["config", "credential.useHttpPath"], { cwd: work })).stdout.trim(),
