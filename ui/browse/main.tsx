@@ -1,7 +1,8 @@
 /**
  * The repository browser's only script (its pages are rendered on the server and work without
- * it): copy buttons for clone URLs and push commands, and line ranges (`#L10-L20`) in code views:
- * highlighted on load, extended with shift-click on a line number.
+ * it): copy buttons for clone URLs and push commands, line ranges (`#L10-L20`) in code views:
+ * highlighted on load, extended with shift-click on a line number, and the current tab scrolled
+ * into sight when the tab row is wider than a phone's screen.
  */
 
 const LINE_HASH = /^#L(\d+)(?:-L(\d+))?$/;
@@ -67,6 +68,17 @@ function lineClicks(): void {
   addEventListener("hashchange", markLines);
 }
 
+/** On a narrow screen the tab row scrolls sideways: the current tab starts in sight. */
+function currentTabInSight(): void {
+  const row = document.querySelector<HTMLElement>(".repo-tabs");
+  const current = row?.querySelector<HTMLElement>('[aria-current="page"]');
+  if (!row || !current || row.scrollWidth <= row.clientWidth) return;
+  const beyond = current.getBoundingClientRect().right - row.getBoundingClientRect().right;
+  // Past the fade at the row's end too (pages.css).
+  if (beyond > 0) row.scrollLeft += beyond + 40;
+}
+
 copyButtons();
 lineClicks();
 markLines();
+currentTabInSight();

@@ -1,8 +1,10 @@
 /**
- * Code search in one commit's files with `git grep`: the query is a plain string (`-F`), its ASCII
- * letters matched in either case (`-i` under the C locale every read runs in), in text files only
+ * Code search in one commit's files with `git grep`: the query is a plain string (`-F`) or, when
+ * asked, a POSIX extended regular expression (`-E`), its ASCII letters matched in either case
+ * (`-i` under the C locale every read runs in) unless the case must match, in text files only
  * (`-I`); one thread, a few lines a file, a bounded output, within the readers' slots and timeout
- * like every other read (what was found by the timeout is returned, marked `timedOut`).
+ * like every other read (what was found by the timeout is returned, marked `timedOut`: the
+ * timeout also bounds a pattern that is slow to match).
  */
 import type { Signet } from "../../context.ts";
 import { DomainError } from "../../../protocol/errors.ts";
@@ -17,6 +19,17 @@ export const LINES_PER_FILE = 10;
 export const MAX_FILES = 100;
 /** Output read from git at most (beyond it the results are cut short). */
 const MAX_OUTPUT_BYTES = 2 * 1024 * 1024;
+
+/** How a query is matched. */
+export interface GrepOptions {
+  /** A POSIX extended regular expression (`git grep -E`), not a plain string. */
+  regex: boolean;
+  /** Letters match only in the case written (no `-i`). */
+  matchCase: boolean;
+}
+
+/** A plain string, ASCII letters in either case: what a search is unless asked otherwise. */
+export const PLAIN_SEARCH: GrepOptions = { regex: false, matchCase: false };
 
 /** One matching line. */
 export interface GrepLine {
@@ -58,12 +71,16 @@ export function checkQuery(query: string): string {
   return query;
 }
 
-/** Searches the text files of `commit` (a full id) for `query` (checked by checkQuery). */
+/**
+ * Searches the text files of `commit` (a full id) for `query` (checked by checkQuery); a regular
+ * expression git cannot read is refused as `invalid`, in git's words.
+ */
 export async function grep(
   ctx: Signet,
   repo: BrowseRepo,
   commit: string,
   query: string,
+  options: GrepOptions = PLAIN_SEARCH,
   client?: string,
 ): Promise<GrepResult> {
   const out = await gitRead(ctx, repo.dir, [
@@ -71,8 +88,8 @@ export async function grep(
     // One thread, as every other read is one process: a search shares the cores with the rest.
     "--threads=1",
     "-I",
-    "-i",
-    "-F",
+    ...(options.matchCase ? [] : ["-i"]),
+    options.regex ? "-E" : "-F",
     "-n",
     "-z",
     "--full-name",
@@ -84,12 +101,22 @@ export async function grep(
     "--",
   ], { maxBytes: MAX_OUTPUT_BYTES, client, partialOnTimeout: true });
   const timedOut = out.timedOut === true;
+  if (options.regex && out.code === 128 && !timedOut) {
+    throw new DomainError("invalid", `not a regular expression git can read (${badPattern(out)})`);
+  }
   // 0: found, 1: nothing found; anything else is git failing (unless it was stopped).
   if (out.code !== 0 && out.code !== 1 && !out.truncated && !timedOut) {
     throw new DomainError("unavailable", "searching the repository failed");
   }
   const result = parseGrep(out.stdout, commit);
   return { ...result, cut: result.cut || out.truncated || timedOut, timedOut };
+}
+
+// git's reason for refusing a pattern: "fatal: -e option, '<pattern>': Unmatched ( or \(".
+function badPattern(out: { stderr: string }): string {
+  const line = out.stderr.split("\n").find((l) => l.startsWith("fatal: ")) ?? "";
+  const reason = line.slice(line.lastIndexOf("': ") + 3).trim();
+  return line.includes("': ") && reason ? reason : "git refused it";
 }
 
 /**

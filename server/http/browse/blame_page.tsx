@@ -1,8 +1,10 @@
 /**
  * `/<owner>/<repo>/blame/<ref>/<path>`: a text file's lines, highlighted as on its blob page, each
- * run of lines from one commit headed, on one line, by that commit (short id, date, summary; the
- * author in its title). Files the blob page would not show as text (binary, over MAX_SHOWN_BYTES),
- * and blames too large or too slow to make, get a page saying so that leads to the file.
+ * run of lines from one commit headed, on one line, by that commit (short id, author, date,
+ * summary), and every line marked by its commit's age among the file's commits, as forges shade
+ * blame: the newest darkest (a legend says which end is which). Files the blob page would not show
+ * as text (binary, over MAX_SHOWN_BYTES), and blames too large or too slow to make, get a page
+ * saying so that leads to the file.
  */
 import type { Resolved } from "../../domain/browse/refs.ts";
 import { looksBinary } from "../../domain/browse/blob.ts";
@@ -53,6 +55,7 @@ export async function renderBlame(req: PageRequest, at: Resolved): Promise<Rende
             {`lines from ${result.commits.size} commit${result.commits.size === 1 ? "" : "s"}`}
           </span>
           <span class="spacer" />
+          {result.commits.size > 1 && <AgeLegend />}
           <span class="box-actions">
             <a class="btn btn-ghost btn-sm" href={urls.at("blob", at.ref, at.path)}>File</a>
             <a class="btn btn-ghost btn-sm" href={urls.at("commits", at.ref, at.path)}>History</a>
@@ -71,6 +74,41 @@ export async function renderBlame(req: PageRequest, at: Resolved): Promise<Rende
   );
 }
 
+/** How many shades of age a blame's lines are marked with (classes `age-0`, oldest, to `age-4`). */
+const AGE_SHADES = 5;
+
+/** "Older ▮▮▮▮▮ Newer": what the shades beside the lines mean. */
+function AgeLegend() {
+  return (
+    <span class="blame-legend muted" aria-hidden="true">
+      Older
+      {Array.from(
+        { length: AGE_SHADES },
+        (_, i) => <span key={i} class={`blame-swatch age-${i}`} />,
+      )}
+      Newer
+    </span>
+  );
+}
+
+/**
+ * Each commit's shade: its author date's place between the oldest and the newest of the blame's
+ * commits, in AGE_SHADES steps (all newest when they share one date).
+ */
+export function ageShades(commits: Map<string, { date: number }>): Map<string, number> {
+  const dates = [...commits.values()].map((c) => c.date);
+  const oldest = Math.min(...dates);
+  const span = Math.max(...dates) - oldest;
+  const shades = new Map<string, number>();
+  for (const [id, c] of commits) {
+    shades.set(
+      id,
+      span > 0 ? Math.round(((c.date - oldest) / span) * (AGE_SHADES - 1)) : AGE_SHADES - 1,
+    );
+  }
+  return shades;
+}
+
 /** `2026-11-26` of Unix seconds. */
 function day(unix: number): string {
   return unix ? new Date(unix * 1000).toISOString().slice(0, 10) : "";
@@ -78,10 +116,11 @@ function day(unix: number): string {
 
 /**
  * The lines as a numbered table (the code view's, so `#L10-L20` works), a first column naming the
- * commit of each run of lines on the run's first row.
+ * commit of each run of lines on the run's first row and shaded by its age on every row.
  */
 function blameTable(req: PageRequest, result: Blame, name: string): string {
   const html = highlightLines(result.lines.join("\n"), name);
+  const shades = ageShades(result.commits);
   const rows: string[] = [];
   for (let i = 0; i < result.lines.length; i++) {
     const n = i + 1;
@@ -91,7 +130,8 @@ function blameTable(req: PageRequest, result: Blame, name: string): string {
     if (first) {
       const c = result.commits.get(id)!;
       const summary = escapeHtml(plain(c.summary));
-      const title = `${summary} (${escapeHtml(plain(c.author))}, ${day(c.date)})`;
+      const author = escapeHtml(plain(c.author));
+      const title = `${summary} (${author}, ${day(c.date)})`;
       // Blame prior to this change: the file as it was in the commit before this one.
       const prior = c.previous
         ? `<a class="blame-prior" href="${
@@ -101,11 +141,14 @@ function blameTable(req: PageRequest, result: Blame, name: string): string {
         }">&#8630;</a>`
         : `<span class="blame-prior"></span>`;
       who = prior + `<a href="${escapeHtml(req.urls.commit(id))}" title="${title}">` +
-        `<code>${id.slice(0, 8)}</code> <span class="blame-date">${day(c.date)}</span> ` +
+        `<code>${id.slice(0, 8)}</code> <span class="blame-author">${author}</span> ` +
+        `<span class="blame-date">${day(c.date)}</span> ` +
         `<span class="blame-summary">${summary}</span></a>`;
     }
     rows.push(
-      `<tr id="L${n}"${first ? ' class="blame-start"' : ""}><td class="blame">${who}</td>` +
+      `<tr id="L${n}"${first ? ' class="blame-start"' : ""}><td class="blame age-${
+        shades.get(id)
+      }">${who}</td>` +
         `<td class="ln"><a href="#L${n}">${n}</a></td><td class="lc">${html[i] ?? ""}</td></tr>`,
     );
   }

@@ -3,6 +3,7 @@
  * script from ui/generated, no inline script or style, the UI's CSP), the repository header with
  * its tabs, the ref selector, breadcrumbs, names shown safely, and URL building.
  */
+import type { GrepOptions } from "../../domain/browse/grep.ts";
 import type { ComponentChildren, VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import { UI_PAGES } from "../../../ui/generated/assets.ts";
@@ -164,13 +165,15 @@ export class RepoUrls {
     return `${this.base}/commit/${id}`;
   }
   /**
-   * `/<owner>/<repo>/search[?q=…&ref=…]`: code search (`ref` left out for the default branch; it
-   * is written as in a path, see refParam).
+   * `/<owner>/<repo>/search[?q=…&ref=…&regex=1&case=1]`: code search (`ref` left out for the
+   * default branch; it is written as in a path, see refParam).
    */
-  search(query = "", ref: string | null = null): string {
+  search(query = "", ref: string | null = null, options?: GrepOptions): string {
     const params = new URLSearchParams();
     if (query) params.set("q", query);
     if (ref !== null) params.set("ref", refParam(ref));
+    if (options?.regex) params.set("regex", "1");
+    if (options?.matchCase) params.set("case", "1");
     const text = params.toString();
     return `${this.base}/search${text ? `?${text}` : ""}`;
   }

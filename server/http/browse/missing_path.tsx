@@ -88,7 +88,13 @@ export function unknownRefPage(req: PageRequest, segments: string[]): Rendered {
     "Page not found",
     <NotFound
       path={what}
-      lead="No branch, tag or commit of this repository starts the path"
+      lead={
+        <>
+          No branch, tag or commit of <Name text={`${req.repo.row.owner}/${req.repo.row.name}`} />
+          {" "}
+          starts the path
+        </>
+      }
       shown={<Name text={what} />}
     >
       <a class="btn btn-secondary" href={`${urls.base}/branches`}>See the branches</a>{" "}

@@ -7,7 +7,8 @@
  * - `/<owner>/<repo>`: the repository's home (`/<owner>/<repo>.git` redirects there);
  * - `/<owner>/<repo>/tree|blob|blame|raw|commits/<ref>[/<path>]`, `/commit/<id>[.patch]`,
  *   `/commits/<ref>.atom` and `/tags.atom` (feeds),
- *   `/archive/<ref>.tar.gz|.zip`, `/branches`, `/tags`, `/search?q=<text>[&ref=<ref>]`,
+ *   `/archive/<ref>.tar.gz|.zip`, `/branches`, `/tags`,
+ *   `/search?q=<text>[&ref=<ref>][&regex=1][&case=1]`,
  *   `/compare/<base>...<head>` (or `..`);
  *   an abbreviated commit id in place of `<ref>` or `<id>` redirects to the full id's URL
  *   (abbreviated.ts).
@@ -67,7 +68,7 @@ const QUERY_KEYS: Record<string, string[]> = {
   "commits": ["page"],
   "branches": ["page"],
   "tags": ["page"],
-  "search": ["q", "ref"],
+  "search": ["q", "ref", "regex", "case"],
 };
 
 /** Routes of the repository browser. */
@@ -85,7 +86,7 @@ export function browseRoutes(ctx: Signet): Hono {
     answer(ctx, c, async () => {
       const owner = c.req.param("owner");
       validateUsername(owner);
-      return await renderOwner(ctx, owner);
+      return await renderOwner(ctx, owner, new URL(c.req.url).searchParams);
     }));
 
   // `/<owner>/` (a trailing slash) is the owner's page.

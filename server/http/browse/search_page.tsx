@@ -1,15 +1,17 @@
 /**
- * `/<owner>/<repo>/search?q=<text>[&ref=<ref>]`: the text files of a branch, tag or commit (the
- * default branch unless `ref` names one, written as in a path: frame.tsx's refParam) searched for a
- * plain string, ASCII letters in either case (server/domain/browse/grep.ts). Each file with its
- * first matching lines, each line linking to that line of the file; the matches marked, bidi
- * controls shown, not applied. Without `q`, the form alone.
+ * `/<owner>/<repo>/search?q=<text>[&ref=<ref>][&regex=1][&case=1]`: the text files of a branch, tag
+ * or commit (the default branch unless `ref` names one, written as in a path: frame.tsx's refParam)
+ * searched for a plain string, or a POSIX extended regular expression with `regex=1`, ASCII letters
+ * in either case unless `case=1` (server/domain/browse/grep.ts). Each file with its first matching
+ * lines, each line linking to that line of the file; the matches marked, bidi controls shown, not
+ * applied. Without `q`, the form alone.
  */
 import type { ComponentChildren, VNode } from "preact";
 import { DomainError } from "../../../protocol/errors.ts";
 import {
   grep,
   type GrepFile,
+  type GrepOptions,
   type GrepResult,
   LINES_PER_FILE,
   MAX_FILES,
@@ -20,6 +22,7 @@ import type { PageRequest } from "./context.ts";
 import { expandName, redirectTo } from "./abbreviated.tsx";
 import { BidiNotice } from "./blob_page.tsx";
 import { hasBidi } from "./highlight.ts";
+import { type Matches, matchesOf } from "./search_marks.ts";
 import {
   bidiMarked,
   messagePage,
@@ -37,6 +40,10 @@ const SHOWN_CHARS = 240;
 /** The search page. */
 export async function renderSearch(req: PageRequest): Promise<Rendered> {
   const { repo, urls } = req;
+  const options: GrepOptions = {
+    regex: req.query.get("regex") === "1",
+    matchCase: req.query.get("case") === "1",
+  };
   const refName = req.query.get("ref") ?? repo.refs.defaultBranch;
   if (refName === null) {
     return messagePage(200, "Nothing to search", "There are no files yet in", repo.row.name, {
@@ -51,7 +58,7 @@ export async function renderSearch(req: PageRequest): Promise<Rendered> {
     // An abbreviated commit id: the same search at the full id.
     const full = await expandName(req, refName);
     if (full !== null && full !== "ambiguous") {
-      return redirectTo(urls.search(req.query.get("q") ?? "", full));
+      return redirectTo(urls.search(req.query.get("q") ?? "", full, options));
     }
   }
   if (!at || at.path.length > 0) {
@@ -61,30 +68,32 @@ export async function renderSearch(req: PageRequest): Promise<Rendered> {
     });
   }
   const query = req.query.get("q");
-  if (query === null || query === "") return searchPage(req, at, "", null);
+  if (query === null || query === "") return searchPage(req, at, "", options, null);
   let results: GrepResult;
   try {
-    results = await grep(req.ctx, repo, at.commit, query, req.client);
+    results = await grep(req.ctx, repo, at.commit, query, options, req.client);
   } catch (err) {
-    // A query grep refuses (checkQuery, before git runs): the form again, saying why.
+    // A query grep refuses (checkQuery, or a pattern git cannot read): the form, saying why.
     if (err instanceof DomainError && err.kind === "invalid") {
-      return searchPage(req, at, query, { problem: err.message });
+      return searchPage(req, at, query, options, { problem: err.message });
     }
     throw err;
   }
-  return searchPage(req, at, query, results);
+  return searchPage(req, at, query, options, results);
 }
 
 function searchPage(
   req: PageRequest,
   at: Resolved,
   query: string,
+  options: GrepOptions,
   found: GrepResult | { problem: string } | null,
 ): Rendered {
   const { urls, repo } = req;
   const problem = found && "problem" in found ? found.problem : null;
   const results = found && "files" in found ? found : null;
   const title = query ? `Search for “${query}” at ${at.ref}` : `Search the files at ${at.ref}`;
+  const matches = results && matchesOf(query, options);
   const rendered = page(
     `${title} · ${repo.row.owner}/${repo.row.name}`,
     <>
@@ -92,7 +101,7 @@ function searchPage(
         repo={repo}
         tab="code"
         gitRef={at.ref}
-        link={(ref) => urls.search(query, ref === repo.refs.defaultBranch ? null : ref)}
+        link={(ref) => urls.search(query, ref === repo.refs.defaultBranch ? null : ref, options)}
         searchBox={false}
       >
         <form class="search-form" role="search" action={urls.search()} method="get">
@@ -103,13 +112,20 @@ function searchPage(
             type="search"
             name="q"
             value={query}
-            placeholder="Text to find (A–Z in either case)"
+            placeholder={options.regex ? "Pattern to find" : "Text to find"}
             aria-invalid={problem ? "true" : undefined}
             aria-describedby={problem ? "search-problem" : undefined}
           />
           {at.ref !== repo.refs.defaultBranch && (
             <input type="hidden" name="ref" value={refParam(at.ref)} />
           )}
+          <label class="search-option">
+            <input type="checkbox" name="regex" value="1" checked={options.regex} />{" "}
+            Regular expression
+          </label>
+          <label class="search-option">
+            <input type="checkbox" name="case" value="1" checked={options.matchCase} /> Match case
+          </label>
           <button class="btn btn-primary" type="submit">Search</button>
         </form>
       </RepoBar>
@@ -117,7 +133,7 @@ function searchPage(
       {results && <Summary files={results.files} cut={results.cut} />}
       {results?.files.some((f) => f.lines.some((l) => hasBidi(l.text))) && <BidiNotice />}
       {results?.files.map((f) => (
-        <FileMatches key={f.path} req={req} at={at} file={f} query={query} />
+        <FileMatches key={f.path} req={req} at={at} file={f} matches={matches} />
       ))}
     </>,
     problem ? 400 : 200,
@@ -143,11 +159,15 @@ function Summary({ files, cut }: { files: GrepFile[]; cut: boolean }): VNode {
 }
 
 function FileMatches(
-  { req, at, file, query }: { req: PageRequest; at: Resolved; file: GrepFile; query: string },
+  { req, at, file, matches }: {
+    req: PageRequest;
+    at: Resolved;
+    file: GrepFile;
+    matches: Matches | null;
+  },
 ): VNode {
   const path = file.path.split("/");
   const blob = req.urls.at("blob", at.ref, path);
-  const match = matcher(query);
   return (
     <section class="box search-file">
       <h2 class="box-head">
@@ -161,7 +181,7 @@ function FileMatches(
             <a class="line-no" href={`${blob}#L${l.number}`} aria-label={`Line ${l.number}`}>
               {l.number}
             </a>
-            <code>{marked(shown(l.text, match), match)}</code>
+            <code>{markedLine(l.text, matches)}</code>
           </li>
         ))}
       </ol>
@@ -174,44 +194,34 @@ function FileMatches(
   );
 }
 
-/**
- * The matches of `query` as git finds them: its ASCII letters in either case (git's `-i` under the
- * C locale, which reads set), every other character as itself.
- */
-function matcher(query: string): RegExp {
-  const source = [...query].map((ch) =>
-    /[a-z]/i.test(ch)
-      ? `[${ch.toLowerCase()}${ch.toUpperCase()}]`
-      : ch.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&")
-  ).join("");
-  return new RegExp(source, "gu");
-}
-
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
-// A long line cut to about SHOWN_CHARS around its first match (never inside a character).
-function shown(text: string, match: RegExp): string {
-  if (text.length <= SHOWN_CHARS) return text;
-  match.lastIndex = 0;
-  const at = match.exec(text)?.index ?? 0;
-  let start = Math.max(0, Math.min(at - SHOWN_CHARS / 3, text.length - SHOWN_CHARS));
+// A long line cut to about SHOWN_CHARS around its first match (never inside a character): the
+// text shown, and where it starts in the line.
+function shown(text: string, first: number): { text: string; from: number; to: number } {
+  if (text.length <= SHOWN_CHARS) return { text, from: 0, to: text.length };
+  let start = Math.max(0, Math.min(first - SHOWN_CHARS / 3, text.length - SHOWN_CHARS));
   if (isLowSurrogate(text.charCodeAt(start))) start++;
   let end = Math.min(text.length, start + SHOWN_CHARS);
   if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
-  return `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`;
+  return { text: text.slice(start, end), from: start, to: end };
 }
 
-// `text` with each match in a <mark>, bidi controls shown as marks, not applied.
-function marked(text: string, match: RegExp): ComponentChildren[] {
-  const out: ComponentChildren[] = [];
-  let last = 0;
-  match.lastIndex = 0;
-  for (const m of text.matchAll(match)) {
-    if (m[0] === "") break;
-    out.push(bidiMarked(text.slice(last, m.index)), <mark>{bidiMarked(m[0])}</mark>);
-    last = m.index + m[0].length;
+// The shown part of `text` with each match in it in a <mark>, bidi controls shown as marks, not
+// applied; an ellipsis where the line goes on.
+function markedLine(text: string, matches: Matches | null): ComponentChildren[] {
+  const spans = matches ? matches(text) : [];
+  const part = shown(text, spans[0]?.[0] ?? 0);
+  const out: ComponentChildren[] = [part.from > 0 ? "…" : ""];
+  let last = part.from;
+  for (const [start, end] of spans) {
+    const a = Math.max(start, last);
+    const b = Math.min(end, part.to);
+    if (b <= a) continue;
+    out.push(bidiMarked(text.slice(last, a)), <mark>{bidiMarked(text.slice(a, b))}</mark>);
+    last = b;
   }
-  out.push(bidiMarked(text.slice(last)));
+  out.push(bidiMarked(text.slice(last, part.to)), part.to < text.length ? "…" : "");
   return out;
 }

@@ -4,7 +4,7 @@
  * that run nothing (no dialog, no CSP violation), no sideways scroll at 375 px outside code blocks,
  * and axe-core with no serious or critical hit, light and dark. (And code search from the header.)
  */
-import { assert, assertEquals } from "../../helpers/assert.ts";
+import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
 import { serverTest } from "../../helpers/server.ts";
 import { gitSshEnv } from "../../helpers/ssh.ts";
@@ -176,6 +176,10 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
       ["search, long line", `/alice/h/search?q=${"x".repeat(200)}`],
       ["search, hostile files", "/alice/h/search?q=alert"],
       ["search, bad query", `/alice/site/search?q=${"x".repeat(300)}`],
+      [
+        "search, a pattern",
+        `/alice/site/search?q=${encodeURIComponent("h(e|a)llo")}&regex=1&case=1`,
+      ],
     ];
 
     await t.step(
@@ -212,6 +216,23 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
           await screenshot(page, `browse-${name.replace(" ", "-")}-phone`);
         }
       }
+      // The tab row scrolls sideways here: the current tab starts in sight, past the fade.
+      await page.goto(`${U}/alice/site/tags`);
+      const tabs = await page.locator(".repo-tabs").evaluate((row) => {
+        const current = row.querySelector('[aria-current="page"]')!.getBoundingClientRect();
+        const box = row.getBoundingClientRect();
+        return {
+          scrolls: row.scrollWidth > row.clientWidth,
+          // Within a pixel: the boxes are laid out in fractions of one.
+          inSight: current.left >= box.left - 1 && current.right <= box.right + 1,
+          scrolled: row.scrollLeft > 0,
+          mask: getComputedStyle(row).maskImage,
+        };
+      });
+      assert(tabs.scrolls, "the tab row fits at 375 px: this check checks nothing");
+      assert(tabs.inSight, `the current tab is out of sight: ${JSON.stringify(tabs)}`);
+      assert(tabs.scrolled, "the row was not scrolled to the current tab");
+      assertStringIncludes(tabs.mask, "linear-gradient");
       // The long line scrolls inside its code block.
       await page.goto(`${U}/alice/h/blob/main/long.ts`);
       const inner = await page.locator(".code-view").evaluate((el) =>

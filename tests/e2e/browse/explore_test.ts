@@ -91,6 +91,25 @@ serverTest("explore: every repository, newest push first, paged", {}, async (ser
     }
   });
 
+  await t.step(
+    "an owner's page: the same list within the owner's, paged and filtered",
+    async () => {
+      const names = (html: string) =>
+        [...html.matchAll(/<a class="name" href="\/alice\/([^"]+)">/g)].map((m) => m[1]);
+      const all = await get(`${server.httpUrl}/alice`);
+      assertEquals(names(all.text), ["older", "empty"]);
+      assertStringIncludes(all.text, "2 repositories, most recently pushed first");
+      const first = await get(`${server.httpUrl}/alice?limit=1`);
+      assertEquals(names(first.text), ["older"]);
+      const next = /href="(\/alice\?after=[^"]+)"/.exec(first.text)?.[1].replaceAll("&amp;", "&");
+      assert(next, "no link to the owner's next page");
+      assertEquals(names((await get(`${server.httpUrl}${next}`)).text), ["empty"]);
+      assertEquals(names((await get(`${server.httpUrl}/alice?q=emp`)).text), ["empty"]);
+      assertEquals((await get(`${server.httpUrl}/alice?limit=0`)).status, 400);
+      assertEquals((await get(`${server.httpUrl}/nobody-here`)).status, 404);
+    },
+  );
+
   await t.step("the repository pages' logo leads here", async () => {
     const r = await get(`${server.httpUrl}/bob/newer`);
     assertStringIncludes(r.text, '<a href="/explore" class="brand">');

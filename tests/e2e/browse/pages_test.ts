@@ -138,6 +138,9 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     assertStringIncludes(row(3), `href="/alice/site/commit/${site.second}"`);
     assertStringIncludes(row(3), "Greet more warmly");
     assertStringIncludes(row(3), "hello there");
+    // The author named on the run's first row; every row shaded by its commit's age.
+    assertStringIncludes(row(1), '<span class="blame-author">Test</span>');
+    for (const n of [1, 2, 3]) assert(/<td class="blame age-[0-4]">/.test(row(n)), row(n));
     assertStringIncludes(row(4), `href="/alice/site/commit/${site.first}"`);
     assert(!row(2).includes("/commit/"), "a run's later rows repeat its commit");
     assertStringIncludes(row(2), '<td class="ln"><a href="#L2">2</a></td>');
@@ -274,8 +277,9 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     const owner = await page(`${U}/alice`);
     assertStringIncludes(owner, 'href="/alice/site"');
     assertStringIncludes(owner, 'href="/alice/empty"');
-    assertStringIncludes(owner, "Never pushed");
-    assertStringIncludes(owner, "Last push");
+    assertStringIncludes(owner, "never pushed");
+    assertStringIncludes(owner, "2 repositories, most recently pushed first");
+    assertStringIncludes(owner, '<a class="name" href="/alice/site"><bdi>site</bdi></a>');
   });
 
   await t.step("an empty repository shows the exact push lines for both transports", async () => {
@@ -365,7 +369,10 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
       // No ref at all: the page says so and leads to the branches and tags.
       r = await get(`${U}/alice/site/tree/nope/README.md`);
       assertEquals(r.status, 404);
-      assertStringIncludes(r.text, "No branch, tag or commit of this repository starts the path");
+      assertStringIncludes(
+        r.text,
+        "No branch, tag or commit of <bdi>alice/site</bdi> starts the path",
+      );
       assertStringIncludes(r.text, 'href="/alice/site/branches"');
       assertStringIncludes(r.text, 'href="/alice/site/tags"');
     },

@@ -1,6 +1,7 @@
 /**
  * Code search (`/<owner>/<repo>/search?q=…[&ref=…]`) against a real server and a pushed repository:
- * case ignored, the query taken as plain text (regex characters and option-like text included),
+ * case ignored, the query taken as plain text (regex characters and option-like text included)
+ * unless a regular expression or matching case is asked for,
  * binary files left out, each line linking to that line of the file with the match marked, a file's
  * lines bounded with a link to the rest, another branch by `ref`; bad queries a 400 (HTML to
  * browsers, JSON to others), unknown refs a 404; markup in files and queries shown as text; the
@@ -84,6 +85,42 @@ serverTest("code search: a ref's text files, searched for plain text", {}, async
     const none = await get(`${S}?q=${encodeURIComponent("nothing holds this")}`);
     assertEquals(none.status, 200);
     assertStringIncludes(none.text, "No text file here holds that.");
+  });
+
+  await t.step("a regular expression, and matching case, when asked", async () => {
+    // `foo(bar)` as a pattern: `foobar` (line 2), not the text `foo(bar)` (line 1).
+    const group = await get(`${S}?q=${encodeURIComponent("foo(bar)")}&regex=1`);
+    assertEquals(group.status, 200);
+    assertEquals(listedFiles(group.text), ["src/regex.ts"]);
+    assertEquals(group.text.match(/class="line-no"/g)?.length, 1);
+    assertStringIncludes(group.text, 'href="/alice/site/blob/main/src/regex.ts#L2"');
+    assertStringIncludes(group.text, "<mark>foobar</mark>");
+    assertStringIncludes(group.text, 'name="regex" value="1" checked');
+    // Alternatives: both lines.
+    const either = await get(`${S}?q=${encodeURIComponent("foo(bar|\\(bar)")}&regex=1`);
+    assertEquals(either.text.match(/class="line-no"/g)?.length, 2);
+    assertStringIncludes(either.text, "<mark>foo(bar</mark>");
+    // POSIX classes, as git reads them, marked too.
+    const digits = await get(`${S}?q=${encodeURIComponent("line 1[[:digit:]]$")}&regex=1`);
+    assertEquals(listedFiles(digits.text), ["many.txt"]);
+    assertStringIncludes(digits.text, "hello <mark>line 15</mark>");
+    // Case: HELLO only in src/main.ts.
+    const exact = await get(`${S}?q=HELLO&case=1`);
+    assertEquals(listedFiles(exact.text), ["src/main.ts"]);
+    assertStringIncludes(exact.text, 'name="case" value="1" checked');
+    // The ref selector keeps both options.
+    const kept = await get(`${S}?q=x&regex=1&case=1&ref=feature%2Fx`);
+    assertStringIncludes(kept.text, 'href="/alice/site/search?q=x&amp;regex=1&amp;case=1"');
+    // A pattern git cannot read: 400 saying why, HTML or JSON; nothing listed.
+    const bad = await get(`${S}?q=${encodeURIComponent("foo(")}&regex=1`);
+    assertEquals(bad.status, 400);
+    assertStringIncludes(bad.text, "not a regular expression git can read (Unmatched ( or \\()");
+    assertEquals(listedFiles(bad.text), []);
+    const json = await get(`${S}?q=${encodeURIComponent("foo(")}&regex=1`, {
+      Accept: "application/json",
+    });
+    assertEquals(json.status, 400);
+    assertStringIncludes(JSON.parse(json.text).error, "not a regular expression");
   });
 
   await t.step("another branch by ref; an unknown ref is a 404", async () => {
