@@ -1,8 +1,10 @@
 /**
  * The repository browser's only script (its pages are rendered on the server and work without
  * it): copy buttons for clone URLs and push commands, line ranges (`#L10-L20`) in code views:
- * highlighted on load, extended with shift-click on a line number, and the current tab scrolled
- * into sight when the tab row is wider than a phone's screen.
+ * highlighted on load, extended with shift-click on a line number, the current tab scrolled
+ * into sight when the tab row is wider than a phone's screen, and each entry of a directory's list
+ * given its last commit (fetched after the page is shown: the walk through history can take
+ * seconds on a long one).
  */
 
 const LINE_HASH = /^#L(\d+)(?:-L(\d+))?$/;
@@ -78,7 +80,45 @@ function currentTabInSight(): void {
   if (beyond > 0) row.scrollLeft += beyond + 40;
 }
 
+/** One entry's last commit, as `/<owner>/<repo>/tree-commits/…` answers it. */
+interface EntryCommit {
+  href: string;
+  subject: string;
+  author: string;
+  date: string;
+}
+
+/** Puts each listed entry's last commit beside its name, as text (never as markup). */
+async function entryCommits(): Promise<void> {
+  const list = document.querySelector<HTMLElement>("ul.entries[data-commits]");
+  if (!list?.dataset.commits) return;
+  let commits: Record<string, EntryCommit>;
+  try {
+    const res = await fetch(list.dataset.commits, { headers: { Accept: "application/json" } });
+    if (!res.ok) return;
+    commits = (await res.json()).commits ?? {};
+  } catch {
+    return; // The list stays as it was rendered.
+  }
+  for (const item of list.querySelectorAll<HTMLElement>("li[data-name]")) {
+    const c = Object.hasOwn(commits, item.dataset.name!) ? commits[item.dataset.name!] : null;
+    if (!c || !c.href.startsWith("/")) continue;
+    const link = document.createElement("a");
+    link.className = "entry-commit optional";
+    link.href = c.href;
+    link.textContent = c.subject;
+    link.title = `${c.subject} (${c.author})`;
+    const when = document.createElement("time");
+    when.className = "meta entry-date";
+    when.dateTime = c.date;
+    when.textContent = c.date.slice(0, 10);
+    when.title = `${c.date.slice(0, 16).replace("T", " ")} UTC`;
+    item.append(link, when);
+  }
+}
+
 copyButtons();
 lineClicks();
 markLines();
 currentTabInSight();
+entryCommits();

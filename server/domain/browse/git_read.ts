@@ -62,6 +62,8 @@ export interface GitReadOptions {
   slots?: GitSlots;
   /** At the timeout, return the output so far (`timedOut`) instead of throwing ReadTimeout. */
   partialOnTimeout?: boolean;
+  /** Sees each piece of standard output as it comes (to stop git through `signal` once enough). */
+  onOutput?: (chunk: Uint8Array) => void;
 }
 
 /**
@@ -177,7 +179,7 @@ async function runBounded(
       w.write(new TextEncoder().encode(opts.stdin)).then(() => w.close()).catch(() => {});
     }
     const [out, err, status] = await Promise.all([
-      readAtMost(child.stdout, opts.maxBytes, () => kill(child)),
+      readAtMost(child.stdout, opts.maxBytes, () => kill(child), opts.onOutput),
       readAtMost(child.stderr, 4096, () => {}),
       child.status,
     ]);
@@ -202,12 +204,13 @@ function kill(child: Deno.ChildProcess): void {
 
 /**
  * Reads `stream` keeping at most `max` bytes; past them calls `over` once and drains the rest
- * (so the process can exit) without keeping it.
+ * (so the process can exit) without keeping it; `seen` gets each kept piece as it comes.
  */
 async function readAtMost(
   stream: ReadableStream<Uint8Array>,
   max: number,
   over: () => void,
+  seen?: (chunk: Uint8Array) => void,
 ): Promise<{ bytes: Uint8Array; truncated: boolean }> {
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -216,12 +219,14 @@ async function readAtMost(
     if (truncated) continue;
     if (size + chunk.length > max) {
       chunks.push(chunk.subarray(0, max - size));
+      seen?.(chunk.subarray(0, max - size));
       size = max;
       truncated = true;
       over();
       continue;
     }
     chunks.push(chunk);
+    seen?.(chunk);
     size += chunk.length;
   }
   const bytes = new Uint8Array(size);

@@ -6,7 +6,8 @@
  * - `/<owner>`: the user's repositories;
  * - `/<owner>/<repo>`: the repository's home (`/<owner>/<repo>.git` redirects there);
  * - `/<owner>/<repo>/tree|blob|blame|raw|commits/<ref>[/<path>]`, `/commit/<id>[.patch]`,
- *   `/commits/<ref>.atom` and `/tags.atom` (feeds),
+ *   `/commits/<ref>.atom` and `/tags.atom` (feeds), `/tree-commits/<ref>[/<path>]` (JSON: each
+ *   entry's last commit, for the tree page's script),
  *   `/archive/<ref>.tar.gz|.zip`, `/branches`, `/tags`,
  *   `/search?q=<text>[&ref=<ref>][&regex=1][&case=1]`,
  *   `/compare/<base>...<head>` (or `..`);
@@ -51,12 +52,13 @@ import { commitsFeed, feedRef } from "./commits_feed.ts";
 import { renderCommit } from "./commit_page.tsx";
 import { renderRefs } from "./refs_page.tsx";
 import { renderSearch } from "./search_page.tsx";
+import { renderTreeCommits } from "./tree_commits.ts";
 import { renderCompare } from "./compare_page.tsx";
 import { tagsFeed } from "./tags_feed.ts";
 import { ambiguousError, ambiguousPage, expandAbbreviatedId } from "./abbreviated.tsx";
 
 /** The pages under `/<owner>/<repo>/`. */
-const REF_PAGES = new Set(["tree", "blob", "blame", "raw", "commits"]);
+const REF_PAGES = new Set(["tree", "blob", "blame", "raw", "commits", "tree-commits"]);
 
 /**
  * Query parameters each page reads (others are ignored, and left out of the cache key, so they
@@ -230,6 +232,7 @@ async function render(req: PageRequest, page: string, rest: string[]): Promise<R
   if (page === "tree") return await renderTree(req, at);
   if (page === "blob") return await renderBlob(req, at);
   if (page === "blame") return await renderBlame(req, at);
+  if (page === "tree-commits") return await renderTreeCommits(req, at);
   return await renderCommits(req, at);
 }
 

@@ -10,7 +10,10 @@ import { loadReadme, MAX_README_BYTES, quiet, Readme } from "./readme.tsx";
 import { readBlob } from "../../domain/browse/blob.ts";
 import { missingPathPage } from "./missing_path.tsx";
 
-/** The entries of a directory (inside a box): directories first, each linking to its page. */
+/**
+ * The entries of a directory (inside a box): directories first, each linking to its page; the
+ * page's script adds each entry's last commit from `data-commits` (tree_commits.ts).
+ */
 export function TreeList(
   { req, gitRef: ref, path, entries, total }: {
     req: PageRequest;
@@ -23,7 +26,7 @@ export function TreeList(
   const { urls } = req;
   return (
     <>
-      <ul class="entries" aria-label="Files">
+      <ul class="entries" aria-label="Files" data-commits={urls.at("tree-commits", ref, path)}>
         {path.length > 0 && (
           <li>
             <span class="kind" aria-hidden="true">↑</span>
@@ -33,7 +36,7 @@ export function TreeList(
         {entries.map((e) => {
           const at = [...path, e.name];
           return (
-            <li>
+            <li data-name={e.name}>
               <span class="kind" aria-hidden="true">
                 {e.type === "tree" ? "▸" : e.type === "commit" ? "◆" : "·"}
               </span>

@@ -66,6 +66,9 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
       const { page, problems } = await openPage(browser);
       await page.goto(`${U}/alice/site`);
       await page.getByRole("heading", { name: "Site", exact: true }).waitFor();
+      // Each entry's last commit comes in after the page is shown, as a link to the commit.
+      await page.locator('li[data-name="src"] a.entry-commit')
+        .filter({ hasText: "Greet more warmly" }).waitFor();
       await page.getByRole("link", { name: "src/" }).click();
       await page.waitForURL(`${U}/alice/site/tree/main/src`);
       await page.getByRole("link", { name: "main.ts" }).click();

@@ -192,6 +192,41 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     },
   );
 
+  await t.step("each entry's last commit, as JSON for the tree page's script", async () => {
+    const tree = await page(`${U}/alice/site/tree/main`);
+    assertStringIncludes(tree, 'data-commits="/alice/site/tree-commits/main"');
+    assertStringIncludes(tree, '<li data-name="src">');
+    const json = async (path: string) => {
+      const r = await get(`${U}${path}`, { Accept: "application/json" });
+      assertEquals(r.status, 200, r.text);
+      assertEquals(r.headers.get("content-type"), "application/json; charset=utf-8");
+      return JSON.parse(r.text) as {
+        commits: Record<string, { id: string; href: string; subject: string; date: string }>;
+        complete: boolean;
+      };
+    };
+    const root = await json("/alice/site/tree-commits/main");
+    assertEquals(root.complete, true);
+    assertEquals(
+      Object.keys(root.commits).sort(),
+      ["README.md", "docs", "icon.svg", "img", "page.html", "src"],
+    );
+    assertEquals(root.commits.src.id, site.second);
+    assertEquals(root.commits.src.subject, "Greet more warmly");
+    assertEquals(root.commits.src.href, `/alice/site/commit/${site.second}`);
+    assertEquals(root.commits["README.md"].id, site.first);
+    assert(/^\d{4}-\d\d-\d\dT/.test(root.commits.src.date), root.commits.src.date);
+    const feature = await json("/alice/site/tree-commits/feature/x/src");
+    assertEquals(feature.commits["feature.ts"].id, site.feature);
+    assertEquals(feature.commits["main.ts"].id, site.second);
+    // A file, or a path that is not there: 404 JSON.
+    for (const path of ["main/README.md", "main/nope", "nope"]) {
+      const r = await get(`${U}/alice/site/tree-commits/${path}`, { Accept: "application/json" });
+      assertEquals(r.status, 404, path);
+      assertEquals(typeof JSON.parse(r.text).error, "string", path);
+    }
+  });
+
   await t.step("history: paged, of a path too", async () => {
     const first = await page(`${U}/alice/site/commits/main`);
     assertStringIncludes(first, "Greet more warmly");
