@@ -75,9 +75,12 @@ function currentTabInSight(): void {
   const row = document.querySelector<HTMLElement>(".repo-tabs");
   const current = row?.querySelector<HTMLElement>('[aria-current="page"]');
   if (!row || !current || row.scrollWidth <= row.clientWidth) return;
-  const beyond = current.getBoundingClientRect().right - row.getBoundingClientRect().right;
-  // Past the fade at the row's end too (pages.css).
-  if (beyond > 0) row.scrollLeft += beyond + 40;
+  // Clear of the fade at the row's end too: the row's scroll-padding (pages.css). Not by
+  // scrollIntoView, which would also scroll the page away from a line the address points at.
+  const padding = parseFloat(getComputedStyle(row).scrollPaddingRight) || 0;
+  const beyond = current.getBoundingClientRect().right + padding -
+    row.getBoundingClientRect().right;
+  if (beyond > 0) row.scrollLeft += beyond;
 }
 
 /** One entry's last commit, as `/<owner>/<repo>/tree-commits/…` answers it. */
@@ -101,7 +104,8 @@ async function entryCommits(): Promise<void> {
     return; // The list stays as it was rendered.
   }
   for (const item of list.querySelectorAll<HTMLElement>("li[data-name]")) {
-    const c = Object.hasOwn(commits, item.dataset.name!) ? commits[item.dataset.name!] : null;
+    const name = decodeURIComponent(item.dataset.name!);
+    const c = Object.hasOwn(commits, name) ? commits[name] : null;
     if (!c || !c.href.startsWith("/")) continue;
     const link = document.createElement("a");
     link.className = "entry-commit optional";

@@ -2,10 +2,12 @@
  * The last commit of each entry of a directory, as a forge's file list shows beside each name: one
  * `git log --name-only` of the directory, newest first, read as it comes and stopped once every
  * entry has its commit. An entry not reached within the time given keeps none (a long history
- * whose old files were not touched for years): the rest is still answered.
+ * whose old files were not touched for years): the rest is still answered. Walks have reader slots
+ * of their own.
  */
 import type { Signet } from "../../context.ts";
 import { gitRead } from "./git_read.ts";
+import { GitSlots } from "../git.ts";
 import type { BrowseRepo } from "./refs.ts";
 
 /** The commit that last changed an entry. */
@@ -25,9 +27,14 @@ export interface EntryCommits {
 
 /** Time the walk may take before what it found is answered (ms). */
 export const ENTRY_COMMITS_TIMEOUT_MS = 5_000;
+/**
+ * Walks run in slots of their own, one per client address (as blames do): a walk can take seconds,
+ * and the pages' readers stay free for the pages meanwhile.
+ */
+const walkSlots = new GitSlots(Math.max(1, Math.floor(navigator.hardwareConcurrency / 2)), 1);
 /** Output read at most (names of the files each commit changed in the directory). */
 const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
-const FORMAT = "%x1e%H%x00%at%x00%an%x00%s";
+const FORMAT = "%x00%H%x00%at%x00%an%x00%s";
 
 /**
  * The last commit of `commit`'s history to change each of `names` (entries of the directory
@@ -68,6 +75,7 @@ export async function entryCommits(
       timeoutMs: ENTRY_COMMITS_TIMEOUT_MS,
       partialOnTimeout: true,
       signal: stop.signal,
+      slots: walkSlots,
       client,
       onOutput: (chunk) => {
         if (!stop.signal.aborted) take(decoder.decode(chunk, { stream: true }));
@@ -79,53 +87,44 @@ export async function entryCommits(
 }
 
 /**
- * Reads `git log --format=FORMAT --name-only -z` output piece by piece: each record is `\x1e`, the
- * id, date, author and subject each ended by NUL, a newline (none for a commit that lists no
- * path), then the changed paths, each ended by NUL. Gives, per path under `prefix`, its first segment below it and the record's commit.
+ * Reads `git log --format=FORMAT --name-only -z` output piece by piece. Split at NUL, the output is
+ * a run of records, each an empty token (FORMAT's leading NUL: no path is empty, so nothing else
+ * can be one), the id, date, author and subject, then the paths the commit changed, the first of
+ * them after a newline. Gives, per path under `prefix`, its first segment below it and the
+ * record's commit.
  */
 export class LogNames {
-  #rest = "";
+  #partial = "";
+  #header: string[] | null = null;
   #commit: EntryCommit | null = null;
+  #firstPath = false;
   constructor(private readonly prefix: string) {}
 
   /** The (entry, commit) pairs completed by `text`, in output order. */
   *feed(text: string): Generator<[string, EntryCommit]> {
-    this.#rest += text;
-    let at = 0;
-    while (at < this.#rest.length) {
-      if (this.#rest[at] === "\x1e") {
-        HEADER.lastIndex = at;
-        const header = HEADER.exec(this.#rest);
-        // The newline after a header may not have come yet: wait for it before reading names.
-        if (header && at + header[0].length === this.#rest.length && !header[0].endsWith("\n")) {
-          break;
+    const tokens = (this.#partial + text).split("\0");
+    this.#partial = tokens.pop()!;
+    for (const token of tokens) {
+      if (this.#header) {
+        this.#header.push(token);
+        if (this.#header.length === 4) {
+          const [id, date, author, subject] = this.#header;
+          this.#commit = { id, date: Number(date), author, subject };
+          this.#header = null;
+          this.#firstPath = true;
         }
-        if (!header) {
-          // Incomplete: wait for more, unless it cannot be a header at all.
-          if (this.#rest.length - at < 4096) break;
-          at++;
-          continue;
-        }
-        this.#commit = {
-          id: header[1],
-          date: Number(header[2]),
-          author: header[3],
-          subject: header[4],
-        };
-        at += header[0].length;
         continue;
       }
-      const end = this.#rest.indexOf("\0", at);
-      if (end < 0) break;
-      const path = this.#rest.slice(at, end);
-      at = end + 1;
+      if (token === "") {
+        this.#header = [];
+        this.#commit = null;
+        continue;
+      }
+      const path = this.#firstPath && token.startsWith("\n") ? token.slice(1) : token;
+      this.#firstPath = false;
       if (this.#commit && path.startsWith(this.prefix) && path.length > this.prefix.length) {
         yield [path.slice(this.prefix.length).split("/")[0], this.#commit];
       }
     }
-    this.#rest = this.#rest.slice(at);
   }
 }
-
-// deno-lint-ignore no-control-regex
-const HEADER = /\x1e([0-9a-f]{40,64})\0(\d+)\0([^\0]*)\0([^\0]*)\0\n?/y;

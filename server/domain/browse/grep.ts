@@ -9,6 +9,7 @@
 import type { Signet } from "../../context.ts";
 import { DomainError } from "../../../protocol/errors.ts";
 import { gitRead } from "./git_read.ts";
+import { RE2JS } from "re2js";
 import type { BrowseRepo } from "./refs.ts";
 
 /** Longest query, in characters. */
@@ -35,6 +36,8 @@ export const PLAIN_SEARCH: GrepOptions = { regex: false, matchCase: false };
 export interface GrepLine {
   /** From 1. */
   number: number;
+  /** Where its first match starts: a byte offset from 1 (git's `--column`). */
+  column: number;
   text: string;
 }
 
@@ -71,9 +74,47 @@ export function checkQuery(query: string): string {
   return query;
 }
 
+/** Largest regular expression accepted, in instructions of its RE2 program. */
+export const MAX_PATTERN_SIZE = 400;
+/** Escapes of a letter or digit both git's POSIX expressions and RE2 read alike. */
+const SHARED_ESCAPES = new Set(["w", "W", "s", "S", "b", "B"]);
+
 /**
- * Searches the text files of `commit` (a full id) for `query` (checked by checkQuery); a regular
- * expression git cannot read is refused as `invalid`, in git's words.
+ * Checks a regular expression before git runs it, and returns it compiled by RE2 (re2js), which
+ * marks its matches: it must be one RE2 reads, so no back-reference (glibc backtracks on those) and
+ * no repetition count over 1,000 (glibc copies the pattern for each); at most MAX_PATTERN_SIZE
+ * instructions (marking stays cheap); and no escape of a letter or digit that means one thing to
+ * git and another to RE2 (git reads `\d` as `d`). Throws `invalid` saying what is wrong.
+ */
+export function checkRegex(query: string, matchCase: boolean): RE2JS {
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile(query, matchCase ? 0 : RE2JS.CASE_INSENSITIVE);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.replace(/^error parsing regexp: /, "") : "";
+    throw new DomainError("invalid", `not a regular expression this search reads (${reason})`);
+  }
+  for (let i = 0; i < query.length; i++) {
+    if (query[i] !== "\\") continue;
+    const next = query[++i] ?? "";
+    if (/[A-Za-z0-9]/.test(next) && !SHARED_ESCAPES.has(next)) {
+      throw new DomainError(
+        "invalid",
+        `\\${next} is not part of POSIX regular expressions (git reads it as "${next}"): ` +
+          "use a bracket expression such as [0-9] or [[:space:]]",
+      );
+    }
+  }
+  if (compiled.programSize() > MAX_PATTERN_SIZE) {
+    throw new DomainError("invalid", "the regular expression is too large: use fewer repetitions");
+  }
+  return compiled;
+}
+
+/**
+ * Searches the text files of `commit` (a full id) for `query` (checked by checkQuery, and by
+ * checkRegex when it is a regular expression); one git cannot read is refused as `invalid`, in
+ * git's words.
  */
 export async function grep(
   ctx: Signet,
@@ -83,6 +124,8 @@ export async function grep(
   options: GrepOptions = PLAIN_SEARCH,
   client?: string,
 ): Promise<GrepResult> {
+  checkQuery(query);
+  if (options.regex) checkRegex(query, options.matchCase);
   const out = await gitRead(ctx, repo.dir, [
     "grep",
     // One thread, as every other read is one process: a search shares the cores with the rest.
@@ -91,12 +134,13 @@ export async function grep(
     ...(options.matchCase ? [] : ["-i"]),
     options.regex ? "-E" : "-F",
     "-n",
+    "--column",
     "-z",
     "--full-name",
     "--no-color",
     `--max-count=${LINES_PER_FILE + 1}`,
     "-e",
-    checkQuery(query),
+    query,
     commit,
     "--",
   ], { maxBytes: MAX_OUTPUT_BYTES, client, partialOnTimeout: true });
@@ -120,8 +164,8 @@ function badPattern(out: { stderr: string }): string {
 }
 
 /**
- * Parses `git grep -n -z` output for a tree: `<commit>:<path>\0<line>\0<text>\n` per match (a
- * path may hold a newline; a text cannot). A record cut short at the end is dropped.
+ * Parses `git grep -n --column -z` output for a tree: `<commit>:<path>\0<line>\0<column>\0<text>\n`
+ * per match (a path may hold a newline; a text cannot). A record cut short at the end is dropped.
  */
 export function parseGrep(stdout: Uint8Array, commit: string): GrepResult {
   const text = new TextDecoder().decode(stdout);
@@ -133,11 +177,15 @@ export function parseGrep(stdout: Uint8Array, commit: string): GrepResult {
     if (!text.startsWith(prefix, at)) break;
     const pathEnd = text.indexOf("\0", at + prefix.length);
     const numberEnd = pathEnd < 0 ? -1 : text.indexOf("\0", pathEnd + 1);
-    const lineEnd = numberEnd < 0 ? -1 : text.indexOf("\n", numberEnd + 1);
+    const columnEnd = numberEnd < 0 ? -1 : text.indexOf("\0", numberEnd + 1);
+    const lineEnd = columnEnd < 0 ? -1 : text.indexOf("\n", columnEnd + 1);
     if (lineEnd < 0) break;
     const path = text.slice(at + prefix.length, pathEnd);
-    const number = Number(text.slice(pathEnd + 1, numberEnd));
-    const line = { number, text: text.slice(numberEnd + 1, lineEnd).replace(/\r$/, "") };
+    const line = {
+      number: Number(text.slice(pathEnd + 1, numberEnd)),
+      column: Number(text.slice(numberEnd + 1, columnEnd)),
+      text: text.slice(columnEnd + 1, lineEnd).replace(/\r$/, ""),
+    };
     at = lineEnd + 1;
     const last = files.at(-1);
     if (last?.path === path) {

@@ -11,6 +11,7 @@ import { DomainError } from "../../../protocol/errors.ts";
 import {
   grep,
   type GrepFile,
+  type GrepLine,
   type GrepOptions,
   type GrepResult,
   LINES_PER_FILE,
@@ -93,7 +94,7 @@ function searchPage(
   const problem = found && "problem" in found ? found.problem : null;
   const results = found && "files" in found ? found : null;
   const title = query ? `Search for “${query}” at ${at.ref}` : `Search the files at ${at.ref}`;
-  const matches = results && matchesOf(query, options);
+  const matches = results ? matchesOf(query, options) : null;
   const rendered = page(
     `${title} · ${repo.row.owner}/${repo.row.name}`,
     <>
@@ -132,9 +133,10 @@ function searchPage(
       {problem && <p id="search-problem" class="notice notice-danger">{`${problem}.`}</p>}
       {results && <Summary files={results.files} cut={results.cut} />}
       {results?.files.some((f) => f.lines.some((l) => hasBidi(l.text))) && <BidiNotice />}
-      {results?.files.map((f) => (
-        <FileMatches key={f.path} req={req} at={at} file={f} matches={matches} />
-      ))}
+      {matches &&
+        results?.files.map((f) => (
+          <FileMatches key={f.path} req={req} at={at} file={f} matches={matches} />
+        ))}
     </>,
     problem ? 400 : 200,
   );
@@ -163,7 +165,7 @@ function FileMatches(
     req: PageRequest;
     at: Resolved;
     file: GrepFile;
-    matches: Matches | null;
+    matches: Matches;
   },
 ): VNode {
   const path = file.path.split("/");
@@ -181,7 +183,7 @@ function FileMatches(
             <a class="line-no" href={`${blob}#L${l.number}`} aria-label={`Line ${l.number}`}>
               {l.number}
             </a>
-            <code>{markedLine(l.text, matches)}</code>
+            <code>{markedLine(l, matches)}</code>
           </li>
         ))}
       </ol>
@@ -197,31 +199,44 @@ function FileMatches(
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
-// A long line cut to about SHOWN_CHARS around its first match (never inside a character): the
-// text shown, and where it starts in the line.
-function shown(text: string, first: number): { text: string; from: number; to: number } {
-  if (text.length <= SHOWN_CHARS) return { text, from: 0, to: text.length };
+// The UTF-16 index in `text` of the character at UTF-8 byte `offset`.
+function indexOfByte(text: string, offset: number): number {
+  let bytes = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (bytes >= offset) return i;
+    const code = text.codePointAt(i)!;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+    if (code > 0xffff) i++;
+  }
+  return text.length;
+}
+
+// A long line cut to about SHOWN_CHARS around `first` (never inside a character): where the shown
+// part starts and ends.
+function shown(text: string, first: number): { from: number; to: number } {
+  if (text.length <= SHOWN_CHARS) return { from: 0, to: text.length };
   let start = Math.max(0, Math.min(first - SHOWN_CHARS / 3, text.length - SHOWN_CHARS));
   if (isLowSurrogate(text.charCodeAt(start))) start++;
   let end = Math.min(text.length, start + SHOWN_CHARS);
   if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--;
-  return { text: text.slice(start, end), from: start, to: end };
+  return { from: start, to: end };
 }
 
-// The shown part of `text` with each match in it in a <mark>, bidi controls shown as marks, not
-// applied; an ellipsis where the line goes on.
-function markedLine(text: string, matches: Matches | null): ComponentChildren[] {
-  const spans = matches ? matches(text) : [];
-  const part = shown(text, spans[0]?.[0] ?? 0);
-  const out: ComponentChildren[] = [part.from > 0 ? "…" : ""];
-  let last = part.from;
-  for (const [start, end] of spans) {
-    const a = Math.max(start, last);
-    const b = Math.min(end, part.to);
-    if (b <= a) continue;
-    out.push(bidiMarked(text.slice(last, a)), <mark>{bidiMarked(text.slice(a, b))}</mark>);
-    last = b;
+// The shown part of a line (around its first match, git's column) with each match in it in a
+// <mark>, bidi controls shown as marks, not applied; an ellipsis where the line goes on.
+function markedLine(line: GrepLine, matches: Matches): ComponentChildren[] {
+  const { text } = line;
+  const { from, to } = shown(text, indexOfByte(text, line.column - 1));
+  const part = text.slice(from, to);
+  const out: ComponentChildren[] = [from > 0 ? "…" : ""];
+  let last = 0;
+  for (const [start, end] of matches(part)) {
+    out.push(
+      bidiMarked(part.slice(last, start)),
+      <mark>{bidiMarked(part.slice(start, end))}</mark>,
+    );
+    last = end;
   }
-  out.push(bidiMarked(text.slice(last, part.to)), part.to < text.length ? "…" : "");
+  out.push(bidiMarked(part.slice(last)), to < text.length ? "…" : "");
   return out;
 }

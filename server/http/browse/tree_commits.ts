@@ -9,14 +9,16 @@ import type { Resolved } from "../../domain/browse/refs.ts";
 import { listTree } from "../../domain/browse/tree.ts";
 import { entryCommits } from "../../domain/browse/entry_commits.ts";
 import type { PageRequest } from "./context.ts";
-import { notFoundPage, type Rendered } from "./frame.tsx";
+import { notFoundPage, plain, type Rendered } from "./frame.tsx";
 
 /** One entry's last commit, as the JSON carries it. */
 export interface TreeCommitView {
   /** The commit page's path. */
   href: string;
   id: string;
+  /** The subject ("(no message)" when empty), bidi controls written out (frame.tsx's plain). */
   subject: string;
+  /** The author's name, bidi controls written out. */
   author: string;
   /** Author date, ISO 8601. */
   date: string;
@@ -43,16 +45,18 @@ export async function renderTreeCommits(req: PageRequest, at: Resolved): Promise
     tree.entries.map((e) => e.name),
     req.client,
   );
-  const commits: Record<string, TreeCommitView> = {};
-  for (const [name, c] of found.commits) {
-    commits[name] = {
+  // An own property per name, `__proto__` included (an object literal would take it as its
+  // prototype). Subject and author as plain() shows names where no markup goes: a bidi control
+  // written out, never applied.
+  const commits = Object.fromEntries(
+    [...found.commits].map(([name, c]): [string, TreeCommitView] => [name, {
       href: req.urls.commit(c.id),
       id: c.id,
-      subject: c.subject,
-      author: c.author,
+      subject: plain(c.subject || "(no message)"),
+      author: plain(c.author),
       date: new Date(c.date * 1000).toISOString(),
-    };
-  }
+    }]),
+  );
   return {
     status: 200,
     body: JSON.stringify({ commits, complete: found.complete }),

@@ -12,7 +12,8 @@ import { missingPathPage } from "./missing_path.tsx";
 
 /**
  * The entries of a directory (inside a box): directories first, each linking to its page; the
- * page's script adds each entry's last commit from `data-commits` (tree_commits.ts).
+ * page's script adds each entry's last commit from `data-commits` (tree_commits.ts), finding each
+ * entry by its name percent-encoded in `data-name` (a name's bidi controls stay out of the markup).
  */
 export function TreeList(
   { req, gitRef: ref, path, entries, total }: {
@@ -36,7 +37,7 @@ export function TreeList(
         {entries.map((e) => {
           const at = [...path, e.name];
           return (
-            <li data-name={e.name}>
+            <li data-name={encodeURIComponent(e.name)}>
               <span class="kind" aria-hidden="true">
                 {e.type === "tree" ? "▸" : e.type === "commit" ? "◆" : "·"}
               </span>

@@ -96,6 +96,16 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
       await page.context().close();
     });
 
+    await t.step("hostile names get their last commits too, as text", async () => {
+      const { page, problems } = await openPage(browser);
+      await page.goto(`${U}/alice/h/tree/main/names`);
+      const entries = page.locator("li[data-name]");
+      await page.locator("a.entry-commit").nth((await entries.count()) - 1).waitFor();
+      assertEquals(await page.locator("a.entry-commit").count(), await entries.count());
+      assertEquals(problems, []);
+      await page.context().close();
+    });
+
     await t.step("the header's search box finds a line, which links to it", async () => {
       const { page, problems } = await openPage(browser);
       await page.goto(`${U}/alice/site/tree/main/src`);

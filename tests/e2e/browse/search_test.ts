@@ -111,11 +111,21 @@ serverTest("code search: a ref's text files, searched for plain text", {}, async
     // The ref selector keeps both options.
     const kept = await get(`${S}?q=x&regex=1&case=1&ref=feature%2Fx`);
     assertStringIncludes(kept.text, 'href="/alice/site/search?q=x&amp;regex=1&amp;case=1"');
-    // A pattern git cannot read: 400 saying why, HTML or JSON; nothing listed.
-    const bad = await get(`${S}?q=${encodeURIComponent("foo(")}&regex=1`);
-    assertEquals(bad.status, 400);
-    assertStringIncludes(bad.text, "not a regular expression git can read (Unmatched ( or \\()");
-    assertEquals(listedFiles(bad.text), []);
+    // Patterns refused before git runs, or by git: 400 saying why, HTML or JSON; nothing listed.
+    const refused: [string, string][] = [
+      ["foo(", "not a regular expression this search reads (missing closing )"],
+      ["(a)\\1", "not a regular expression this search reads (invalid escape"],
+      ["a{2000}", "not a regular expression this search reads (invalid repeat count"],
+      ["\\d+", "\\d is not part of POSIX regular expressions"],
+      // RE2 reads it; git's POSIX expressions do not.
+      ["(?i)x", "not a regular expression git can read ("],
+    ];
+    for (const [pattern, why] of refused) {
+      const bad = await get(`${S}?q=${encodeURIComponent(pattern)}&regex=1`);
+      assertEquals(bad.status, 400, pattern);
+      assertStringIncludes(bad.text, why);
+      assertEquals(listedFiles(bad.text), [], pattern);
+    }
     const json = await get(`${S}?q=${encodeURIComponent("foo(")}&regex=1`, {
       Accept: "application/json",
     });
