@@ -1,5 +1,5 @@
 /**
- * Crash: 20 pushes and registry writes in flight, `kill -9`, restart on the same data dir. The
+ * Crash: pushes and registry writes in flight, `kill -9`, restart on the same data dir. The
  * server starts, git fsck is clean, every acknowledged push and write is present, every branch takes
  * a new push, and SQLite's integrity check passes.
  */
@@ -10,7 +10,10 @@ import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { assertDatabaseIntact, serverTest, startTestServer } from "../../helpers/server.ts";
 
 const PUSHES = 10;
-const WRITES = 10;
+/** Registry writes made ready; they are sent one by one until the kill. */
+const WRITES = 40;
+/** Writes sent before the next waits for one to be acknowledged (a slow machine's first commit). */
+const WRITES_BEFORE_WAITING = 20;
 /** Spacing of the registry writes, so they reach the server in different group commits. */
 const WRITE_GAP_MS = 5;
 
@@ -66,15 +69,21 @@ serverTest(
     // sent a few ms apart: the server commits the writes of one event-loop turn together, so
     // writes sent at once would all be acknowledged in the same instant, leaving none in flight.
     await waitFor(() => ackedPushes.size >= 2);
-    const writes = bodies.map((b, i) =>
-      new Promise((r) => setTimeout(r, i * WRITE_GAP_MS)).then(() =>
-        reg.raw("POST", "/v1/bots", JSON.stringify(b))
-      ).then((r) => {
-        if (r.status === 201) ackedWrites.add(i);
-      }).catch(() => {})
-    );
-    await waitFor(() => ackedWrites.size >= 1);
-    const inFlight = PUSHES - ackedPushes.size + WRITES - ackedWrites.size;
+    // The kill comes in the same turn as a write is sent, once one write has been acknowledged:
+    // that write's answer cannot have come yet, so something is in flight however fast the server
+    // (all ten pushes and every write sent so far may be done by then).
+    const writes: Promise<void>[] = [];
+    let inFlight = 0;
+    for (let i = 0; i < WRITES && inFlight === 0; i++) {
+      writes.push(
+        reg.raw("POST", "/v1/bots", JSON.stringify(bodies[i])).then((r) => {
+          if (r.status === 201) ackedWrites.add(i);
+        }).catch(() => {}),
+      );
+      if (ackedWrites.size >= 1) inFlight = PUSHES - ackedPushes.size + (i + 1) - ackedWrites.size;
+      else if (i + 1 < WRITES_BEFORE_WAITING) await new Promise((r) => setTimeout(r, WRITE_GAP_MS));
+      else await waitFor(() => ackedWrites.size >= 1);
+    }
     await server.kill();
     await Promise.all([...pushes, ...writes]);
     const acked = { pushes: [...ackedPushes], writes: [...ackedWrites] };
