@@ -5,7 +5,7 @@
  * git_read.ts) or whose patch is over the per-file limit are listed without their diff.
  */
 import type { Signet } from "../../context.ts";
-import { gitRead } from "./git_read.ts";
+import { checkObjects, gitRead } from "./git_read.ts";
 import type { BrowseRepo } from "./refs.ts";
 
 /** Most bytes of a commit's whole patch read; files past it are listed without their diff. */
@@ -213,15 +213,15 @@ async function bigBlobs(
     for (const oid of [f.oldOid, f.newOid]) if (oid && !ZERO_OID.test(oid)) oids.add(oid);
   }
   if (oids.size === 0) return new Set();
-  const out = await gitRead(ctx, repo.dir, ["cat-file", "--batch-check"], {
-    stdin: [...oids].join("\n") + "\n",
+  const infos = await checkObjects(ctx, repo.dir, [...oids], {
     maxBytes: 4 * 1024 * 1024,
     client,
   });
   const big = new Set<string>();
-  for (const line of new TextDecoder().decode(out.stdout).split("\n")) {
-    const [oid, type, size] = line.split(" ");
-    if (type === "blob" && Number(size) > BIG_BLOB_BYTES) big.add(oid);
+  for (const info of infos) {
+    if (typeof info === "object" && info.type === "blob" && info.size > BIG_BLOB_BYTES) {
+      big.add(info.id);
+    }
   }
   return big;
 }

@@ -366,3 +366,42 @@ export async function catObject(
     }
   }
 }
+
+/** What `git cat-file --batch-check` says of one object name. */
+export type ObjectInfo =
+  | { id: string; type: string; size: number }
+  | "missing"
+  /** An abbreviation several objects begin with. */
+  | "ambiguous";
+
+/**
+ * What each of `names` (ids, abbreviations, `<commit>:<path>`) is, with one
+ * `git cat-file --batch-check`, in the order asked. A name git cannot be asked (one holding a line
+ * break or NUL) is "missing". `preferCommits` resolves an abbreviation to the one commit among the
+ * objects beginning with it (git's `core.disambiguate=commit`).
+ */
+export async function checkObjects(
+  ctx: Signet,
+  dir: string,
+  names: string[],
+  opts: { maxBytes: number; client?: string; preferCommits?: boolean },
+): Promise<ObjectInfo[]> {
+  const askable = (name: string) => !/[\n\r\0]/.test(name);
+  const asked = names.filter(askable);
+  if (asked.length === 0) return names.map(() => "missing");
+  const out = await gitRead(ctx, dir, [
+    ...(opts.preferCommits ? ["-c", "core.disambiguate=commit"] : []),
+    "cat-file",
+    "--batch-check",
+  ], { maxBytes: opts.maxBytes, stdin: asked.map((n) => `${n}\n`).join(""), client: opts.client });
+  const lines = new TextDecoder().decode(out.stdout).split("\n");
+  let at = 0;
+  return names.map((name): ObjectInfo => {
+    if (!askable(name)) return "missing";
+    // `<id> <type> <size>` when found; else the name asked, then `missing` or `ambiguous`.
+    const line = lines[at++] ?? "";
+    const found = /^([0-9a-f]{40,64}) ([a-z]+) (\d+)$/.exec(line);
+    if (found) return { id: found[1], type: found[2], size: Number(found[3]) };
+    return line.endsWith(" ambiguous") ? "ambiguous" : "missing";
+  });
+}

@@ -1,6 +1,6 @@
 import { assertEquals, assertRejects } from "../../../tests/helpers/assert.ts";
 import type { Signet } from "../../context.ts";
-import { gitRead, ReadTimeout } from "./git_read.ts";
+import { checkObjects, gitRead, ReadTimeout } from "./git_read.ts";
 
 /** Just what a read needs of the server: where git is, and a home. */
 async function readContext(): Promise<{ ctx: Signet; dir: string }> {
@@ -36,6 +36,27 @@ Deno.test("a read past its timeout fails, or gives what it read when asked to", 
     });
     assertEquals(quick.timedOut, false);
     assertEquals(new TextDecoder().decode(quick.stdout), "true\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("objects checked in one run: found, missing, unaskable, in the order asked", async () => {
+  const { ctx, dir } = await readContext();
+  try {
+    const hash = await new Deno.Command("git", {
+      args: ["--git-dir", dir, "hash-object", "-w", "--stdin"],
+      stdin: "piped",
+      stdout: "piped",
+    }).spawn();
+    const w = hash.stdin.getWriter();
+    await w.write(new TextEncoder().encode("hello\n"));
+    await w.close();
+    const blob = new TextDecoder().decode((await hash.output()).stdout).trim();
+    const infos = await checkObjects(ctx, dir, ["0".repeat(40), "a\nb", blob, "HEAD:x y"], {
+      maxBytes: 4096,
+    });
+    assertEquals(infos, ["missing", "missing", { id: blob, type: "blob", size: 6 }, "missing"]);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -1,6 +1,6 @@
 /** A page of a branch's (or a path's) history with `git log`. */
 import type { Signet } from "../../context.ts";
-import { type GitOutput, gitRead } from "./git_read.ts";
+import { checkObjects, type GitOutput, gitRead } from "./git_read.ts";
 import type { BrowseRepo, RefInfo } from "./refs.ts";
 import { isObjectId } from "./paths.ts";
 
@@ -109,14 +109,10 @@ export async function commitsBeginningWith(
   });
   const ids = new TextDecoder().decode(listed.stdout).split("\n").filter(isObjectId);
   if (ids.length === 0) return [];
-  const typed = await gitRead(ctx, repo.dir, ["cat-file", "--batch-check"], {
-    maxBytes: 256 * 1024,
-    stdin: ids.map((id) => `${id}\n`).join(""),
-    client,
-  });
-  const commits = new TextDecoder().decode(typed.stdout).split("\n")
-    .map((line) => /^([0-9a-f]{40,64}) commit /.exec(line)?.[1])
-    .filter((id): id is string => id !== undefined);
+  const typed = await checkObjects(ctx, repo.dir, ids, { maxBytes: 256 * 1024, client });
+  const commits = typed.flatMap((info) =>
+    typeof info === "object" && info.type === "commit" ? [info.id] : []
+  );
   if (commits.length === 0) return [];
   const out = await gitRead(ctx, repo.dir, [
     "log",

@@ -8,7 +8,7 @@ import type { Signet } from "../../context.ts";
 import { DomainError } from "../../../protocol/errors.ts";
 import { getRepo, repoDir } from "../repos.ts";
 import { refState } from "../ref_state.ts";
-import { gitRead } from "./git_read.ts";
+import { checkObjects, gitRead } from "./git_read.ts";
 import {
   isAbbreviatedId,
   isObjectId,
@@ -218,12 +218,8 @@ export async function isCommit(
   client?: string,
 ): Promise<boolean> {
   if (!isObjectId(id)) return false;
-  const out = await gitRead(ctx, repo.dir, ["cat-file", "--batch-check"], {
-    maxBytes: 4096,
-    stdin: `${id}\n`,
-    client,
-  });
-  return new TextDecoder().decode(out.stdout).startsWith(`${id} commit `);
+  const [info] = await checkObjects(ctx, repo.dir, [id], { maxBytes: 4096, client });
+  return typeof info === "object" && info.id === id && info.type === "commit";
 }
 
 /**
@@ -239,20 +235,17 @@ export async function expandCommitId(
   client?: string,
 ): Promise<string | "ambiguous" | null> {
   if (!isAbbreviatedId(abbreviation)) return null;
-  const out = await gitRead(ctx, repo.dir, [
-    "-c",
-    "core.disambiguate=commit",
-    "cat-file",
-    "--batch-check",
-  ], {
+  const [info] = await checkObjects(ctx, repo.dir, [abbreviation], {
     maxBytes: 4096,
-    stdin: `${abbreviation}\n`,
     client,
+    preferCommits: true,
   });
-  const [id, type] = new TextDecoder().decode(out.stdout).trim().split(" ");
-  if (type === "ambiguous") return "ambiguous";
+  if (info === "ambiguous") return "ambiguous";
   // A ref named like the abbreviation resolves to whatever it names: only an id beginning with it.
-  return type === "commit" && isObjectId(id) && id.startsWith(abbreviation) ? id : null;
+  return typeof info === "object" && info.type === "commit" && isObjectId(info.id) &&
+      info.id.startsWith(abbreviation)
+    ? info.id
+    : null;
 }
 
 /** Throws not_found unless `value` is set (a missing ref, path or commit). */

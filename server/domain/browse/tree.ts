@@ -1,6 +1,6 @@
 /** Listing a directory of a commit's tree with `git ls-tree`. */
 import type { Signet } from "../../context.ts";
-import { gitRead } from "./git_read.ts";
+import { checkObjects, gitRead } from "./git_read.ts";
 import type { BrowseRepo } from "./refs.ts";
 
 /** Entries shown of one directory (GitHub shows 1,000 too); the rest are counted. */
@@ -81,8 +81,8 @@ export type PathKind = "tree" | "blob" | "commit" | "missing";
 
 /**
  * What each of `paths` (a commit and a path in it, `""` the root) is, with one `git cat-file` run.
- * A path holding a newline cannot be asked that way and counts as missing (paths.ts refuses them
- * in URLs anyway).
+ * A path holding a line break cannot be asked that way and counts as missing (paths.ts refuses
+ * them in URLs anyway).
  */
 export async function pathKinds(
   ctx: Signet,
@@ -90,19 +90,14 @@ export async function pathKinds(
   paths: { commit: string; path: string }[],
   client?: string,
 ): Promise<PathKind[]> {
-  const asked = paths.filter((p) => !p.path.includes("\n"));
-  if (asked.length === 0) return paths.map(() => "missing");
-  const out = await gitRead(ctx, repo.dir, ["cat-file", "--batch-check"], {
+  const infos = await checkObjects(ctx, repo.dir, paths.map((p) => `${p.commit}:${p.path}`), {
     maxBytes: 64 * 1024,
-    stdin: asked.map((p) => `${p.commit}:${p.path}\n`).join(""),
     client,
   });
-  const lines = new TextDecoder().decode(out.stdout).split("\n");
-  let line = 0;
-  return paths.map((p): PathKind => {
-    if (p.path.includes("\n")) return "missing";
-    // `<id> <type> <size>` when found; else the question followed by `missing` (or `ambiguous`).
-    const found = /^[0-9a-f]{40,64} (tree|blob|commit) \d+$/.exec(lines[line++] ?? "");
-    return found ? found[1] as PathKind : "missing";
-  });
+  return infos.map((info): PathKind =>
+    typeof info === "object" && (info.type === "tree" || info.type === "blob" ||
+        info.type === "commit")
+      ? info.type
+      : "missing"
+  );
 }

@@ -232,7 +232,7 @@ async function render(req: PageRequest, page: string, rest: string[]): Promise<R
   if (page === "tree") return await renderTree(req, at);
   if (page === "blob") return await renderBlob(req, at);
   if (page === "blame") return await renderBlame(req, at);
-  if (page === "tree-commits") return await renderTreeCommits(req, at);
+  if (page === "tree-commits") return (await renderTreeCommits(req, at)) ?? missing(req, label);
   return await renderCommits(req, at);
 }
 

@@ -9,7 +9,7 @@ import type { Resolved } from "../../domain/browse/refs.ts";
 import { listTree } from "../../domain/browse/tree.ts";
 import { entryCommits } from "../../domain/browse/entry_commits.ts";
 import type { PageRequest } from "./context.ts";
-import { notFoundPage, plain, type Rendered } from "./frame.tsx";
+import { plain, type Rendered } from "./frame.tsx";
 
 /** One entry's last commit, as the JSON carries it. */
 export interface TreeCommitView {
@@ -24,19 +24,10 @@ export interface TreeCommitView {
   date: string;
 }
 
-/** The JSON answer (a 404 when the path is not a directory at that ref). */
-export async function renderTreeCommits(req: PageRequest, at: Resolved): Promise<Rendered> {
-  const path = joinPath(at.path);
-  const tree = await listTree(req.ctx, req.repo, at.commit, path, req.client);
-  if (tree.kind !== "tree") {
-    return notFoundPage(
-      `${req.repo.row.owner}/${req.repo.row.name}/tree-commits/${at.ref}/${path}`,
-      {
-        href: req.urls.base,
-        label: "Go to the repository",
-      },
-    );
-  }
+/** The JSON answer; null when the path is not a directory at that ref. */
+export async function renderTreeCommits(req: PageRequest, at: Resolved): Promise<Rendered | null> {
+  const tree = await listTree(req.ctx, req.repo, at.commit, joinPath(at.path), req.client);
+  if (tree.kind !== "tree") return null;
   const found = await entryCommits(
     req.ctx,
     req.repo,
