@@ -123,6 +123,37 @@ const CASES: Record<string, Case> = {
       keysByStatus: { active: 2, revoked: 1 },
       controllers: 0,
     });
+    // A broad term with a capability is answered from the capability's rows (PostgreSQL: they
+    // carry the bot's status and search text), so those follow every update too.
+    const broad: PlanMemory = {
+      broad: { get: () => true, set() {}, clear() {} },
+      trigramDocs: { get: () => 100_000, set() {}, clear() {} },
+    };
+    const found = async (extra: Partial<BotQuery>) =>
+      (await s.bots.search(q(extra), broad)).map((h) => h.botId);
+    assertEquals(await found({ q: "renamed", capability: "code" }), ["b1"]);
+    assertEquals(await found({ q: "first", capability: "code" }), []);
+    assertEquals(await found({ q: "renamed", capability: "code", status: "active" }), []);
+    assertEquals(await found({ q: "renamed", capability: "code", status: "revoked" }), ["b1"]);
+    await s.transaction((tx) =>
+      tx.bots.save(bot("b1", "B1 Again", { version: 3, capabilities: ["code"] }))
+    );
+    assertEquals(await found({ q: "again", capability: "code", status: "active" }), ["b1"]);
+    assertEquals(await found({ q: "renamed", capability: "code" }), []);
+    // The longest search text a record allows (a 1,000-character description of 3-byte UTF-8
+    // characters, varied so that nothing compresses it), with many capabilities: stored, and
+    // found through each of them.
+    const cjk = Array.from(
+      { length: 1000 },
+      (_, i) => String.fromCharCode(0x4e00 + i * 7919 % 20000),
+    )
+      .join("");
+    const many = Array.from({ length: 32 }, (_, i) => `cap-${i}`);
+    await s.transaction((tx) =>
+      tx.bots.save(bot("b3", `b3\nlong\n${cjk}`, { capabilities: many }))
+    );
+    assertEquals(await found({ q: cjk.slice(500, 504), capability: "cap-31" }), ["b3"]);
+    assertEquals(await found({ q: cjk.slice(500, 504), capability: "code" }), []);
     return counts;
   },
 
@@ -257,6 +288,10 @@ const SEARCHES: Partial<BotQuery>[] = [
   { capability: "chat" },
   { capability: "code", status: "suspended" },
   { capability: "ops", q: "be" },
+  { capability: "ops", q: "alpha" },
+  { capability: "search", q: "serves", status: "active" },
+  { capability: "search", q: "100%", after: "bot1" },
+  { capability: "ops", q: "ünï", limit: 3 },
   { after: "bot5" },
   { after: "Bot", limit: 5 },
   { after: "böt", q: "0" },

@@ -12,7 +12,6 @@ import { migrate as migrateSqlite, openDatabase } from "./sqlite/database.ts";
 import { MIGRATIONS as SQLITE_MIGRATIONS } from "./sqlite/migrations/index.ts";
 import { sortedSearchStatement } from "./sqlite/registry_bots.ts";
 import { migrate as migratePostgres } from "./postgres/migrate.ts";
-import { MIGRATIONS as POSTGRES_MIGRATIONS } from "./postgres/migrations/index.ts";
 import { searchStatement } from "./postgres/registry_bots.ts";
 import { planMemory } from "../server/registry/search.ts";
 import type { BotQuery, BotSort } from "./registry_bots.ts";
@@ -77,7 +76,7 @@ Deno.test("search sorts on SQLite: migration 7 keys the bots stored before it; w
 
 Deno.test("search sorts on PostgreSQL: migration 4 keys the bots stored before it; writes keep it", async () => {
   await withPostgres(async (sql) => {
-    await migratePostgres(sql, POSTGRES_MIGRATIONS.length - 1);
+    await migratePostgres(sql, 3); // the schema before migration 4
     for (const [id, record] of NAMED) {
       await sql.unsafe(`${insertBot}($1, 'active', '', $2, 1, 'c', 'u')`, [
         id,
@@ -198,8 +197,9 @@ Deno.test("search sorts on PostgreSQL at 100,000 bots: an index walk or a few ro
           to_char(timestamp '2026-03-01' + make_interval(mins => i * 53 % 86400), 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
         FROM generate_series(1, ${BOTS}) AS i`);
     await sql.unsafe(`
-        INSERT INTO registry_capabilities (capability, bot_id)
-        SELECT CASE WHEN rid % 2000 = 0 THEN 'rare' ELSE 'deploy' END, bot_id FROM registry_bots`);
+        INSERT INTO registry_capabilities (capability, bot_id, status, search_text)
+        SELECT CASE WHEN rid % 2000 = 0 THEN 'rare' ELSE 'deploy' END, bot_id, status, search_text
+        FROM registry_bots`);
     await sql.unsafe("ANALYZE");
     const memory = planMemory();
     for (const { name, query, walk } of searches()) {

@@ -33,9 +33,10 @@ try {
     [SEED_WORDS as never],
   );
   await sql.unsafe(
-    `INSERT INTO registry_capabilities (capability, bot_id)
-     SELECT DISTINCT c, 'seed-' || lpad(i::text, 6, '0')
-     FROM generate_series(0, ${BOTS - 1}) AS i,
+    `INSERT INTO registry_capabilities (capability, bot_id, status, search_text)
+     SELECT DISTINCT c, b.bot_id, b.status, b.search_text
+     FROM generate_series(0, ${BOTS - 1}) AS i
+       JOIN registry_bots b ON b.bot_id = 'seed-' || lpad(i::text, 6, '0'),
        LATERAL unnest(ARRAY[($1::text[])[1 + i % 8], ($1::text[])[1 + (i / 8) % 8]]) AS c`,
     [CAPS as never],
   );

@@ -104,10 +104,12 @@ if (isPostgres && !flags.includes("--store")) {
         const caps = writes.flatMap((w) =>
           w.capabilities.map((c) => ({ botId: w.botId, capability: c }))
         );
+        // Each capability row carries its bot's status and search text (PostgreSQL migration 5).
         await tx.unsafe(
-          `INSERT INTO registry_capabilities (capability, bot_id)
-           SELECT c.capability, c."botId"
-           FROM jsonb_to_recordset($1::text::jsonb) AS c("botId" text, capability text)`,
+          `INSERT INTO registry_capabilities (capability, bot_id, status, search_text)
+           SELECT c.capability, c."botId", b.status, b.search_text
+           FROM jsonb_to_recordset($1::text::jsonb) AS c("botId" text, capability text)
+           JOIN registry_bots b ON b.bot_id = c."botId"`,
           [json(caps)],
         );
         const controllers = writes.flatMap((w) =>

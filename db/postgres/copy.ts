@@ -57,7 +57,13 @@ const TABLES: readonly TableSpec[] = [
   identified("repos", "id owner_id name created_at pushed_at size_bytes"),
   identified("registry_bots", "rid bot_id status search_text record version created_at updated_at"),
   table("registry_keys", "bot_id key_id public_key status", "bot_id, key_id"),
-  table("registry_capabilities", "capability bot_id", "capability, bot_id"),
+  {
+    ...table("registry_capabilities", "capability bot_id status search_text", "capability, bot_id"),
+    // PostgreSQL's capability rows carry their bot's status and search text (its migration 5).
+    select: `capability, bot_id,
+      (SELECT b.status FROM registry_bots b WHERE b.bot_id = registry_capabilities.bot_id),
+      (SELECT b.search_text FROM registry_bots b WHERE b.bot_id = registry_capabilities.bot_id)`,
+  },
   table("registry_controllers", "bot_id controller_id", "bot_id, controller_id"),
   identified("registry_attestations", "seq attestation_id issuer subject record published_at"),
   table("registry_log", "seq bot_id operation entry hash created_ms", "seq"),

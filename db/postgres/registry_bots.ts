@@ -15,37 +15,46 @@ import { botHit, botRowValues } from "../registry_bots.ts";
 import { changes, rows, type Sql } from "./sql.ts";
 
 /**
- * The statements inserting one bot's index rows from JSON lists (no array types needed): `id` is
- * the bot id's SQL, `from` what it comes from ("b, " for a bot row a statement inserts first, so
- * nothing is inserted when it inserted nothing), and `lists` the three lists' parameters.
+ * The statements inserting one bot's index rows from JSON lists (no array types needed), reading
+ * the bot's id, status and search text from `b`, its row: the one a statement inserts first (so
+ * nothing is inserted when it inserted nothing), or the stored one after an update. Each capability
+ * row carries the bot's status and search text as they are now (migration 5): an update of the bot
+ * writes its capability rows again, whether or not they changed. `lists` are the three lists'
+ * parameters.
  */
-function indexRowInserts(id: string, from: string, lists: [string, string, string]): string[] {
+function indexRowInserts(from: string, lists: [string, string, string]): string[] {
   return [
     `INSERT INTO registry_keys (bot_id, key_id, public_key, status)
-     SELECT ${id}, k."keyId", k."publicKey", k.status FROM ${from}
+     SELECT b.bot_id, k."keyId", k."publicKey", k.status FROM ${from},
        jsonb_to_recordset(${
       lists[0]
     }::text::jsonb) AS k("keyId" text, "publicKey" text, status text)`,
-    `INSERT INTO registry_capabilities (capability, bot_id)
-     SELECT t.c, ${id} FROM ${from} jsonb_array_elements_text(${lists[1]}::text::jsonb) AS t(c)`,
+    `INSERT INTO registry_capabilities (capability, bot_id, status, search_text)
+     SELECT t.c, b.bot_id, b.status, b.search_text
+     FROM ${from}, jsonb_array_elements_text(${lists[1]}::text::jsonb) AS t(c)`,
     `INSERT INTO registry_controllers (bot_id, controller_id)
-     SELECT ${id}, t.c FROM ${from} jsonb_array_elements_text(${lists[2]}::text::jsonb) AS t(c)`,
+     SELECT b.bot_id, t.c FROM ${from}, jsonb_array_elements_text(${
+      lists[2]
+    }::text::jsonb) AS t(c)`,
   ];
 }
 
 /** A new bot and its index rows in one statement; returns 1 when inserted, 0 when it existed. */
 const INSERT_BOT = (() => {
-  const [keys, capabilities, controllers] = indexRowInserts("b.bot_id", "b,", ["$8", "$9", "$10"]);
+  const [keys, capabilities, controllers] = indexRowInserts("b", ["$8", "$9", "$10"]);
   return `WITH b AS (
       INSERT INTO registry_bots (bot_id, status, search_text, record, version, created_at, updated_at)
       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (bot_id) DO NOTHING
-      RETURNING bot_id
+      RETURNING bot_id, status, search_text
     ), k AS (${keys}), c AS (${capabilities}), n AS (${controllers})
     SELECT count(*)::int AS inserted FROM b`;
 })();
 
 /** An existing bot's index rows, inserted again after an update deleted them. */
-const REINSERT_INDEX_ROWS = indexRowInserts("$1", "", ["$2", "$2", "$2"]);
+const REINSERT_INDEX_ROWS = indexRowInserts(
+  "(SELECT bot_id, status, search_text FROM registry_bots WHERE bot_id = $1) AS b",
+  ["$2", "$2", "$2"],
+);
 
 /**
  * The stored rows of several bots in one statement, each record as the UTF-8 bytes PostgreSQL
@@ -102,6 +111,8 @@ export function pgBots(sql: Sql): BotStore {
          WHERE bot_id = $6`,
         [bot.status, bot.record, bot.version, bot.updatedAt, bot.searchText, bot.botId],
       );
+      // Every index row is written again, the capability rows even when the list is unchanged:
+      // they carry the bot's status and search text.
       for (const table of ["registry_keys", "registry_capabilities", "registry_controllers"]) {
         await changes(sql, `DELETE FROM ${table} WHERE bot_id = $1`, [bot.botId]);
       }
@@ -186,11 +197,16 @@ export async function searchStatement(
   return searchSql(query, probe, column);
 }
 
-/** The part of q to search the trigram index for, and whether q is known to be rare. */
+/** The part of q to search the trigram index for, and whether q is known to be rare or broad. */
 interface Probe {
   text: string;
   /** Fewer bots than COMMON hold q's rarest trigram: the index finds them all at little cost. */
   rare: boolean;
+  /**
+   * At least COMMON bots hold each of q's trigrams, or q has none (under 3 characters): the
+   * trigram index cannot narrow it down. (Neither rare nor broad: q's trigrams were not counted.)
+   */
+  broad: boolean;
 }
 
 /**
@@ -206,10 +222,15 @@ function searchSql(
   probe: Probe | null,
   column: "record" | "status",
 ): { text: string; params: unknown[] } {
+  if (
+    query.capability !== null && (query.q === null || probe?.broad) &&
+    (query.sort ?? "bot_id") === "bot_id"
+  ) {
+    return capabilityWalkSql({ ...query, capability: query.capability }, column);
+  }
   const where: string[] = [];
   const params: unknown[] = [];
   const arg = (v: unknown) => `$${params.push(v)}`;
-  const like = (text: string) => `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
   if (query.q !== null) {
     const q = query.q.toLowerCase();
     if (probe === null || probe.text === q) {
@@ -244,6 +265,37 @@ function searchSql(
     : `SELECT b.bot_id, b.${column} FROM registry_bots b${filter} ORDER BY b.bot_id LIMIT ${
       arg(query.limit)
     }`;
+  return { text, params };
+}
+
+/** A LIKE pattern matching `text` anywhere (`\` escaping `%`, `_` and `\`). */
+function like(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+}
+
+/**
+ * A page of bots holding a capability, with no `q` or a broad one, in bot_id order: the
+ * capability's rows are walked in bot_id order and `q` and the status checked on the status and
+ * search text each row carries (migration 5), without reading the bots that lack the capability;
+ * the records of the page's bots are read afterwards. Walking every bot instead read several
+ * thousand rows for a page of 50 with a common word (docs/decisions/storage.md).
+ */
+function capabilityWalkSql(
+  query: BotQuery & { capability: string },
+  column: "record" | "status",
+): { text: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const arg = (v: unknown) => `$${params.push(v)}`;
+  const where = [`c.capability = ${arg(query.capability)}`];
+  if (query.q !== null) {
+    where.push(`c.search_text LIKE ${arg(like(query.q.toLowerCase()))} ESCAPE '\\'`);
+  }
+  if (query.status !== null) where.push(`c.status = ${arg(query.status)}`);
+  if (query.after !== null) where.push(`c.bot_id > ${arg(query.after)}`);
+  const text = `SELECT b.bot_id, b.${column} FROM registry_bots b JOIN (
+      SELECT c.bot_id FROM registry_capabilities c WHERE ${where.join(" AND ")}
+      ORDER BY c.bot_id LIMIT ${arg(query.limit)}
+    ) AS page ON page.bot_id = b.bot_id ORDER BY b.bot_id`;
   return { text, params };
 }
 
@@ -297,8 +349,9 @@ const COMMON = 2000;
  * no trigram, and outside ASCII no count: PostgreSQL's own estimate decides.
  */
 async function probeFor(sql: Sql, q: string, memory: PlanMemory): Promise<Probe> {
+  if (q.length < 3) return { text: q, rare: false, broad: true };
   // deno-lint-ignore no-control-regex
-  if (q.length < 3 || !/^[\x00-\x7f]*$/.test(q)) return { text: q, rare: false };
+  if (!/^[\x00-\x7f]*$/.test(q)) return { text: q, rare: false, broad: false };
   const counts: number[] = [];
   for (let i = 0; i + 3 <= q.length; i++) {
     const trigram = q.slice(i, i + 3);
@@ -306,8 +359,8 @@ async function probeFor(sql: Sql, q: string, memory: PlanMemory): Promise<Probe>
     if (n === undefined) memory.trigramDocs.set(trigram, n = await trigramDocs(sql, trigram));
     counts.push(n);
   }
-  if (Math.min(...counts) >= COMMON) return { text: q, rare: false };
-  return { text: q.length <= 6 ? q : rarestWindow(q, counts), rare: true };
+  if (Math.min(...counts) >= COMMON) return { text: q, rare: false, broad: true };
+  return { text: q.length <= 6 ? q : rarestWindow(q, counts), rare: true, broad: false };
 }
 
 // How many bots' search text holds `trigram`, up to COMMON.

@@ -242,7 +242,7 @@ Deno.test("postgres: a transaction inside a transaction, and store calls inside 
   });
 });
 
-Deno.test("postgres: search at 100,000 bots uses the trigram index for a selective term", async () => {
+Deno.test("postgres: search at 100,000 bots uses the trigram index for a selective term, the capability's for a broad term with one", async () => {
   await withCluster(async (pg) => {
     const url = await pg.createDatabase();
     const store = await openPostgresStore(url);
@@ -255,7 +255,14 @@ Deno.test("postgres: search at 100,000 bots uses the trigram index for a selecti
            '{}', 1, 'x', 'x'
          FROM generate_series(1, 100000) AS i`,
       );
+      await query(
+        url,
+        `INSERT INTO registry_capabilities (capability, bot_id, status, search_text)
+         SELECT CASE WHEN rid % 4 = 0 THEN 'deploy' ELSE 'chat' END, bot_id, status, search_text
+         FROM registry_bots`,
+      );
       await query(url, "ANALYZE registry_bots");
+      await query(url, "ANALYZE registry_capabilities");
       const plan = (await query<{ "QUERY PLAN": string }>(
         url,
         `EXPLAIN SELECT b.bot_id, b.record FROM registry_bots b
@@ -282,6 +289,29 @@ Deno.test("postgres: search at 100,000 bots uses the trigram index for a selecti
           assert(rarePlan.includes("registry_bots_search"), rarePlan);
           assert(!rarePlan.includes("registry_bots_bot_id_key"), rarePlan);
         }
+        // A broad term with a capability: the capability's rows are walked in bot_id order with
+        // the term checked on each (the row carries the search text); no bot is read that lacks
+        // the capability, and nothing is sorted.
+        const withCapability = { ...q, q: "task 1", capability: "deploy", status: "active" };
+        const { text, params } = await searchStatement(sql, withCapability, {
+          broad: { get: () => undefined, set() {}, clear() {} },
+          trigramDocs: { get: () => 100_000, set() {}, clear() {} },
+        });
+        const walkPlan = (await sql.unsafe(`EXPLAIN ${text}`, params as never[]))
+          .map((r) => r["QUERY PLAN"]).join("\n");
+        assert(walkPlan.includes("using registry_capabilities_pkey"), walkPlan);
+        assert(!walkPlan.includes("Seq Scan"), walkPlan);
+        assert(!/\bSort\b/.test(walkPlan), walkPlan);
+        const expected = (await query<{ bot_id: string }>(
+          url,
+          `SELECT bot_id FROM registry_bots WHERE rid % 4 = 0 AND search_text LIKE '%task 1%'
+           ORDER BY bot_id LIMIT 50`,
+        )).map((r) => r.bot_id);
+        assertEquals(expected.length, 50);
+        assertEquals(
+          (await store.bots.search(withCapability)).map((h) => h.botId),
+          expected,
+        );
       } finally {
         await sql.end();
       }
