@@ -127,19 +127,19 @@ export function pgBots(sql: Sql): BotStore {
      * ones, or q under 3 characters); both give the same rows.
      */
     async search(query, memory) {
-      const { text, params } = await searchStatement(sql, query, memory);
+      const { text, params, stable } = await searchStatement(sql, query, memory);
       const found = await rows<{ bot_id: string; record: string; sort_key?: string }>(
         sql,
         text,
         params,
-        { planEachTime: true },
+        { planEachTime: !stable },
       );
       return found.map(botHit);
     },
     async matches(query, memory) {
-      const { text, params } = await searchStatement(sql, query, memory, "status");
+      const { text, params, stable } = await searchStatement(sql, query, memory, "status");
       const found = await rows<{ bot_id: string; status: string }>(sql, text, params, {
-        planEachTime: true,
+        planEachTime: !stable,
       });
       return found.map((r): BotMatch => ({ botId: r.bot_id, status: r.status }));
     },
@@ -185,13 +185,24 @@ export function pgBots(sql: Sql): BotStore {
   };
 }
 
-/** The statement `search` runs for `query` (exported for the search bench's EXPLAIN). */
+/**
+ * The statement `search` runs for `query` (exported for the search bench's EXPLAIN), and whether
+ * its best plan is the same for any values (`stable`): then it is a named statement, planned once
+ * per connection, not at every search.
+ */
+export interface SearchStatement {
+  text: string;
+  params: unknown[];
+  stable: boolean;
+}
+
+/** The statement `search` runs for `query` (see SearchStatement). */
 export async function searchStatement(
   sql: Sql,
   query: BotQuery,
   memory?: PlanMemory,
   column: "record" | "status" = "record",
-): Promise<{ text: string; params: unknown[] }> {
+): Promise<SearchStatement> {
   const q = query.q?.toLowerCase() ?? null;
   const probe = q === null ? null : await probeFor(sql, q, memory ?? fallbackMemory);
   return searchSql(query, probe, column);
@@ -221,12 +232,15 @@ function searchSql(
   query: BotQuery,
   probe: Probe | null,
   column: "record" | "status",
-): { text: string; params: unknown[] } {
+): SearchStatement {
   if (
     query.capability !== null && (query.q === null || probe?.broad) &&
     (query.sort ?? "bot_id") === "bot_id"
   ) {
-    return capabilityWalkSql({ ...query, capability: query.capability }, column);
+    return {
+      ...capabilityWalkSql({ ...query, capability: query.capability }, column),
+      stable: true,
+    };
   }
   const where: string[] = [];
   const params: unknown[] = [];
@@ -258,14 +272,19 @@ function searchSql(
   }
   if (query.status !== null) where.push(`b.status = ${arg(query.status)}`);
   const filter = where.length ? ` WHERE ${where.join(" AND ")}` : "";
-  if (sort !== "bot_id") return sortedSql(sort, probe, column, filter, arg(query.limit), params);
+  if (sort !== "bot_id") {
+    return { ...sortedSql(sort, probe, column, filter, arg(query.limit), params), stable: false };
+  }
   const text = probe?.rare
     ? `WITH hits AS MATERIALIZED (SELECT b.bot_id, b.${column} FROM registry_bots b${filter})
        SELECT bot_id, ${column} FROM hits ORDER BY bot_id LIMIT ${arg(query.limit)}`
     : `SELECT b.bot_id, b.${column} FROM registry_bots b${filter} ORDER BY b.bot_id LIMIT ${
       arg(query.limit)
     }`;
-  return { text, params };
+  // A rare probe's generic plan reads the trigram index whatever the pattern (0.08 ms, no
+  // planning); with a capability it could walk the capability's rows instead, and a broad or
+  // uncounted term's best plan depends on the term (docs/decisions/storage.md).
+  return { text, params, stable: probe?.rare === true && query.capability === null };
 }
 
 /** A LIKE pattern matching `text` anywhere (`\` escaping `%`, `_` and `\`). */
