@@ -9,7 +9,7 @@ import { DomainError } from "../../protocol/errors.ts";
 import { PASSWORD_ROLE, startPostgres, type TestPostgres } from "../../testing/postgres.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
 import { openPostgresStore } from "./store.ts";
-import { searchStatement } from "./registry_bots.ts";
+import { pgBots, searchStatement } from "./registry_bots.ts";
 import type { Store } from "../store.ts";
 
 // A shared cluster (SERVICE_TEST_POSTGRES_URL) cannot be stopped, frozen or given a password role.
@@ -341,6 +341,53 @@ Deno.test("postgres: a libpq-style ?host=/dir URL connects over the Unix-domain 
         1,
       );
     } finally {
+      await store.close();
+    }
+  });
+});
+
+Deno.test("postgres: searches planned for their values run as named statements on the custom-plan pool", async () => {
+  await withCluster(async (pg) => {
+    const url = await pg.createDatabase();
+    const store = await openPostgresStore(url);
+    const sql = postgres(url, { max: 1, onnotice: () => {} });
+    const customPlans = postgres(url, {
+      max: 1,
+      onnotice: () => {},
+      connection: { plan_cache_mode: "force_custom_plan" },
+    });
+    try {
+      await query(
+        url,
+        `INSERT INTO registry_bots (bot_id, status, search_text, record, version, created_at, updated_at)
+         SELECT 'bot-' || lpad(i::text, 4, '0'), 'active', 'bot-' || lpad(i::text, 4, '0') || E'\\nhelper', '{}', 1, 'x', 'x'
+         FROM generate_series(1, 3000) AS i`,
+      );
+      const bots = pgBots(sql as never, customPlans as never);
+      const q = { status: null, capability: null, after: null, limit: 5 };
+      // Every trigram of "helper" is held by 3,000 bots: a broad term, planned for its value.
+      for (let i = 0; i < 12; i++) {
+        const after = `bot-${String(i * 100).padStart(4, "0")}`;
+        const hits = await bots.search({ ...q, q: "helper", after });
+        assertEquals(hits.length, 5, JSON.stringify(hits));
+      }
+      const plans = await customPlans.unsafe<{ generic_plans: number; custom_plans: number }[]>(
+        `SELECT generic_plans::int, custom_plans::int FROM pg_prepared_statements
+         WHERE statement LIKE '%registry_bots%'`,
+      );
+      assertEquals(plans.length, 1);
+      assertEquals(plans[0].generic_plans, 0);
+      assertEquals(plans[0].custom_plans, 12);
+      // Without the pool, the same search runs unnamed: nothing is prepared on `sql`.
+      const alone = pgBots(sql as never);
+      assertEquals((await alone.search({ ...q, q: "helper" })).length, 5);
+      const named = await sql.unsafe(
+        "SELECT count(*)::int AS n FROM pg_prepared_statements WHERE statement LIKE '%search_text%'",
+      );
+      assertEquals(named[0].n, 0);
+    } finally {
+      await sql.end();
+      await customPlans.end();
       await store.close();
     }
   });

@@ -10,7 +10,10 @@ import { loadBotRowBytes, pgBots } from "../../../db/postgres/registry_bots.ts";
 import { INT8_AS_NUMBER, socketOptions, withTimeout } from "../../../db/postgres/store.ts";
 import type { GuardReadSource } from "./guard_read_source.ts";
 
-/** Connections of the guard's pool (searches, and the bot reads' statements). */
+/**
+ * Connections of each of the guard's two pools: bot reads and searches with one plan for any
+ * values; searches planned for their values.
+ */
 const POOL_SIZE = 4;
 /**
  * Bot-read statements running at once. Fewer means more ids per statement under load: measured
@@ -29,24 +32,34 @@ const READ_TIMEOUT_MS = 2_000;
 /** Reads from the PostgreSQL database at `url` (connecting lazily, on the first read). */
 export function openPostgresReads(url: string): GuardReadSource {
   const { url: driverUrl, path } = socketOptions(url);
-  const sql = postgres(driverUrl, {
-    ...(path ? { path } : {}),
-    max: POOL_SIZE,
-    connect_timeout: Math.ceil(READ_TIMEOUT_MS / 1000),
-    idle_timeout: 60,
-    prepare: true,
-    fetch_types: false,
-    onnotice: () => {},
-    types: { int8: INT8_AS_NUMBER },
-    connection: { application_name: "signet-guard", statement_timeout: READ_TIMEOUT_MS },
-  }) as unknown as postgres.Sql<Record<string, never>>;
-  const bots = pgBots(sql);
+  const pool = (settings: { plan_cache_mode?: string }) =>
+    postgres(driverUrl, {
+      ...(path ? { path } : {}),
+      max: POOL_SIZE,
+      connect_timeout: Math.ceil(READ_TIMEOUT_MS / 1000),
+      idle_timeout: 60,
+      prepare: true,
+      fetch_types: false,
+      onnotice: () => {},
+      types: { int8: INT8_AS_NUMBER },
+      connection: {
+        application_name: "signet-guard",
+        statement_timeout: READ_TIMEOUT_MS,
+        ...settings,
+      },
+    }) as unknown as postgres.Sql<Record<string, never>>;
+  const sql = pool({});
+  // Searches whose plan depends on their values, planned for them at every run (pgBots).
+  const customPlans = pool({ plan_cache_mode: "force_custom_plan" });
+  const bots = pgBots(sql, customPlans);
   const loads = new BatchedLoads((ids) => bounded(loadBotRowBytes(sql, ids)));
   return {
     loadBot: (botId: string) => loads.load(botId),
     search: (query: BotQuery, memory: PlanMemory) => bounded(bots.search(query, memory)),
     releaseMemory: () => {},
-    close: () => sql.end({ timeout: 1 }),
+    close: async () => {
+      await Promise.all([sql.end({ timeout: 1 }), customPlans.end({ timeout: 1 })]);
+    },
   };
 }
 
