@@ -235,7 +235,7 @@ function renderScale(r: {
     `full_page_writes off; shared_buffers ${BENCH_POSTGRES_SETTINGS.shared_buffers}; data on ` +
     "disk; Signet connects over its Unix-domain socket), seeded by bench/load/seed_registry.ts (SQLite " +
     "through storeBot; PostgreSQL through its bench-only bulk path, the same rows as multi-row " +
-    "INSERTs, then ANALYZE). At each size: untimed loads (1 s GET, 5 s search), then " +
+    "INSERTs, then VACUUM (ANALYZE)). At each size: untimed loads (1 s GET, 5 s search), then " +
     `${r.rounds} rounds of GET bot (${r.getSeconds} s) and of search (${r.seconds} s, the ` +
     "normal bench's mix) per engine, alternating between the engines, 16 connections (wrk, 1 " +
     "thread). Cells: median (lowest–highest round). RSS is Signet's process after the loads " +
