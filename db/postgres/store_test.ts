@@ -8,6 +8,7 @@ import { assert, assertEquals, assertRejects } from "../../tests/helpers/assert.
 import { DomainError } from "../../protocol/errors.ts";
 import { PASSWORD_ROLE, startPostgres, type TestPostgres } from "../../testing/postgres.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
+import { migrate } from "./migrate.ts";
 import { openPostgresStore } from "./store.ts";
 import { pgBots, searchStatement } from "./registry_bots.ts";
 import type { Store } from "../store.ts";
@@ -389,6 +390,53 @@ Deno.test("postgres: searches planned for their values run as named statements o
       await sql.end();
       await customPlans.end();
       await store.close();
+    }
+  });
+});
+
+Deno.test("postgres: migration 5 gives the capability rows stored before it their bot's status and search text", async () => {
+  await withCluster(async (pg) => {
+    const url = await pg.createDatabase();
+    const sql = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      await migrate(sql as never, 4);
+      await sql.unsafe(
+        `INSERT INTO registry_bots (bot_id, status, search_text, record, version, created_at, updated_at)
+         VALUES ('b1', 'active', 'b1 first helper', '{}', 1, 'x', 'x'),
+                ('b2', 'revoked', 'b2 second helper', '{}', 1, 'x', 'x')`,
+      );
+      await sql.unsafe(
+        `INSERT INTO registry_capabilities (capability, bot_id)
+         VALUES ('chat', 'b1'), ('code', 'b1'), ('chat', 'b2')`,
+      );
+      await migrate(sql as never);
+      assertEquals(
+        Array.from(
+          await sql.unsafe<Record<string, string>[]>(
+            "SELECT capability, bot_id, status, search_text FROM registry_capabilities ORDER BY 1, 2",
+          ),
+          (r) => ({ ...r }),
+        ),
+        [
+          { capability: "chat", bot_id: "b1", status: "active", search_text: "b1 first helper" },
+          { capability: "chat", bot_id: "b2", status: "revoked", search_text: "b2 second helper" },
+          { capability: "code", bot_id: "b1", status: "active", search_text: "b1 first helper" },
+        ],
+      );
+      // Searched through the capability's rows (the term taken as broad): the same bots as before.
+      const bots = pgBots(sql as never);
+      const broad = {
+        broad: { get: () => true as const, set() {}, clear() {} },
+        trigramDocs: { get: () => 100_000, set() {}, clear() {} },
+      };
+      const q = { q: "helper", status: null, capability: "chat", after: null, limit: 10 };
+      assertEquals((await bots.search(q, broad)).map((h) => h.botId), ["b1", "b2"]);
+      assertEquals(
+        (await bots.search({ ...q, status: "active" }, broad)).map((h) => h.botId),
+        ["b1"],
+      );
+    } finally {
+      await sql.end();
     }
   });
 });
