@@ -137,9 +137,10 @@ export function pgBots(sql: Sql, customPlans?: Sql): BotStore {
     },
     /**
      * The same filters as SQLite's search: `q` is a substring of the lower-cased search text
-     * (LIKE with `\` escaping `%`, `_` and `\`), bot_id in byte order ("C" collation). The planner
-     * picks between the pg_trgm GIN index (selective terms) and walking bot_id in order (broad
-     * ones, or q under 3 characters); both give the same rows.
+     * (LIKE with `\` escaping `%`, `_` and `\`), bot_id in byte order ("C" collation). A rare
+     * term is found through the pg_trgm GIN index; a capability with no term or a broad one walks
+     * the capability's rows; otherwise the planner picks between the GIN index and walking bot_id
+     * in order. All give the same rows.
      */
     async search(query, memory) {
       const found = await searchRows<{ bot_id: string; record: string; sort_key?: string }>(
@@ -218,16 +219,17 @@ export async function searchStatement(
   return searchSql(query, probe, column);
 }
 
-/** The part of q to search the trigram index for, and whether q is known to be rare or broad. */
+/**
+ * The part of q to search the trigram index for, and what its trigram counts say of q:
+ * - `rare`: fewer bots than COMMON hold q's rarest trigram; the index finds them all at little
+ *   cost;
+ * - `broad`: at least COMMON bots hold each of q's trigrams, or q has none (under 3 characters);
+ *   the index cannot narrow it down;
+ * - `uncounted`: q's trigrams were not counted (outside ASCII).
+ */
 interface Probe {
   text: string;
-  /** Fewer bots than COMMON hold q's rarest trigram: the index finds them all at little cost. */
-  rare: boolean;
-  /**
-   * At least COMMON bots hold each of q's trigrams, or q has none (under 3 characters): the
-   * trigram index cannot narrow it down. (Neither rare nor broad: q's trigrams were not counted.)
-   */
-  broad: boolean;
+  kind: "rare" | "broad" | "uncounted";
 }
 
 /**
@@ -244,7 +246,7 @@ function searchSql(
   column: "record" | "status",
 ): SearchStatement {
   if (
-    query.capability !== null && (query.q === null || probe?.broad) &&
+    query.capability !== null && (query.q === null || probe?.kind === "broad") &&
     (query.sort ?? "bot_id") === "bot_id"
   ) {
     return {
@@ -285,7 +287,7 @@ function searchSql(
   if (sort !== "bot_id") {
     return { ...sortedSql(sort, probe, column, filter, arg(query.limit), params), stable: false };
   }
-  const text = probe?.rare
+  const text = probe?.kind === "rare"
     ? `WITH hits AS MATERIALIZED (SELECT b.bot_id, b.${column} FROM registry_bots b${filter})
        SELECT bot_id, ${column} FROM hits ORDER BY bot_id LIMIT ${arg(query.limit)}`
     : `SELECT b.bot_id, b.${column} FROM registry_bots b${filter} ORDER BY b.bot_id LIMIT ${
@@ -294,7 +296,7 @@ function searchSql(
   // A rare probe's generic plan reads the trigram index whatever the pattern (0.08 ms, no
   // planning); with a capability it could walk the capability's rows instead, and a broad or
   // uncounted term's best plan depends on the term (docs/decisions/storage.md).
-  return { text, params, stable: probe?.rare === true && query.capability === null };
+  return { text, params, stable: probe?.kind === "rare" && query.capability === null };
 }
 
 /** A LIKE pattern matching `text` anywhere (`\` escaping `%`, `_` and `\`). */
@@ -355,7 +357,7 @@ function sortedSql(
   params: unknown[],
 ): { text: string; params: unknown[] } {
   const { column: key, dir } = SORT_KEYS[sort];
-  const text = probe?.rare
+  const text = probe?.kind === "rare"
     ? `WITH hits AS MATERIALIZED (
          SELECT b.bot_id, b.${column}, ${key} AS sort_key FROM registry_bots b${filter})
        SELECT bot_id, ${column}, sort_key FROM hits
@@ -378,9 +380,9 @@ const COMMON = 2000;
  * no trigram, and outside ASCII no count: PostgreSQL's own estimate decides.
  */
 async function probeFor(sql: Sql, q: string, memory: PlanMemory): Promise<Probe> {
-  if (q.length < 3) return { text: q, rare: false, broad: true };
+  if (q.length < 3) return { text: q, kind: "broad" };
   // deno-lint-ignore no-control-regex
-  if (!/^[\x00-\x7f]*$/.test(q)) return { text: q, rare: false, broad: false };
+  if (!/^[\x00-\x7f]*$/.test(q)) return { text: q, kind: "uncounted" };
   const counts: number[] = [];
   for (let i = 0; i + 3 <= q.length; i++) {
     const trigram = q.slice(i, i + 3);
@@ -388,8 +390,8 @@ async function probeFor(sql: Sql, q: string, memory: PlanMemory): Promise<Probe>
     if (n === undefined) memory.trigramDocs.set(trigram, n = await trigramDocs(sql, trigram));
     counts.push(n);
   }
-  if (Math.min(...counts) >= COMMON) return { text: q, rare: false, broad: true };
-  return { text: q.length <= 6 ? q : rarestWindow(q, counts), rare: true, broad: false };
+  if (Math.min(...counts) >= COMMON) return { text: q, kind: "broad" };
+  return { text: q.length <= 6 ? q : rarestWindow(q, counts), kind: "rare" };
 }
 
 // How many bots' search text holds `trigram`, up to COMMON.

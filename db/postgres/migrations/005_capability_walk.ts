@@ -5,9 +5,10 @@
  * them, instead of walking every bot (docs/decisions/storage.md, "Search on PostgreSQL: a
  * capability's rows carry what its searches check"). The search text stays out of the index: a
  * B-tree entry holds at most 2,704 bytes, and a bot's search text can be longer. The store writes
- * a bot's capability rows from its bot row (db/postgres/registry_bots.ts), after every change of it. The index by bot_id (a bot's rows, to
- * rewrite them) becomes a hash index: it serves those look-ups, and cannot be walked in bot_id order,
- * so the planner never walks every bot's capability rows instead of the one capability's.
+ * a bot's capability rows from its bot row (db/postgres/registry_bots.ts), after every change of
+ * it. The index by bot_id (a bot's rows, to rewrite them) becomes a hash index: it serves those
+ * look-ups and cannot be walked in bot_id order, so the planner never walks every bot's capability
+ * rows instead of the one capability's.
  */
 export const CAPABILITY_WALK = `
 ALTER TABLE registry_capabilities ADD COLUMN status TEXT COLLATE "C", ADD COLUMN search_text TEXT;
