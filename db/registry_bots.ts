@@ -81,6 +81,17 @@ export interface BotHit {
   key?: string;
 }
 
+/**
+ * A search's row with the record as the UTF-8 bytes the database sent, never decoded into a string
+ * (the guard thread's searches on PostgreSQL; docs/decisions/storage.md, "Search rows as bytes").
+ */
+export interface BotHitBytes {
+  botId: string;
+  record: Uint8Array;
+  /** As BotHit's. */
+  key?: string;
+}
+
 /** A search's row as a BotHit, with its `sort_key` when the search had a sort other than bot_id. */
 export function botHit(row: { bot_id: string; record: string; sort_key?: string }): BotHit {
   return row.sort_key === undefined

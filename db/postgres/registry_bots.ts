@@ -2,6 +2,7 @@
 import { rarestWindow } from "../search_plan.ts";
 import type {
   BotHit,
+  BotHitBytes,
   BotMatch,
   BotQuery,
   BotSort,
@@ -82,6 +83,38 @@ export async function loadBotRowBytes(
 const decoder = new TextDecoder();
 
 /**
+ * Where and how a search statement runs (see pgBots): a stable one named on `sql`; one whose plan
+ * depends on its values named on `customPlans` when given, else unnamed on `sql`.
+ */
+function searchRun(st: SearchStatement, sql: Sql, customPlans?: Sql): { sql: Sql; named: boolean } {
+  if (st.stable) return { sql, named: true };
+  return customPlans ? { sql: customPlans, named: true } : { sql, named: false };
+}
+
+/**
+ * One search page's rows as pgBots' `search` finds them, each record as the UTF-8 bytes PostgreSQL
+ * sent: a page is the records spliced together, so they need not become strings (the guard
+ * thread's searches; docs/decisions/storage.md, "Search rows as bytes").
+ */
+export async function searchBotBytes(
+  sql: Sql,
+  query: BotQuery,
+  memory: PlanMemory,
+  customPlans?: Sql,
+): Promise<BotHitBytes[]> {
+  const st = await searchStatement(sql, query, memory);
+  const run = searchRun(st, sql, customPlans);
+  const found = await run.sql.unsafe(st.text, st.params as never[], { prepare: run.named }).raw();
+  // Every search statement's columns: bot_id, record and, with a sort other than bot_id, sort_key
+  // (a NOT NULL column).
+  return (found as unknown as Uint8Array[][]).map(([id, record, key]) =>
+    key === undefined
+      ? { botId: decoder.decode(id), record }
+      : { botId: decoder.decode(id), record, key: decoder.decode(key) }
+  );
+}
+
+/**
  * The bots store over `sql`. A search whose best plan depends on its values (not `stable`) must be
  * planned for them at every run: it runs on `customPlans` when given, a pool whose connections set
  * `plan_cache_mode = force_custom_plan`, as a named statement (parsed once per connection); else
@@ -92,12 +125,10 @@ const decoder = new TextDecoder();
  */
 export function pgBots(sql: Sql, customPlans?: Sql): BotStore {
   /** Runs a search statement as its plan needs (see above). */
-  const searchRows = <T>(st: SearchStatement): Promise<T[]> =>
-    st.stable
-      ? rows<T>(sql, st.text, st.params)
-      : customPlans
-      ? rows<T>(customPlans, st.text, st.params)
-      : rows<T>(sql, st.text, st.params, { planEachTime: true });
+  const searchRows = <T>(st: SearchStatement): Promise<T[]> => {
+    const run = searchRun(st, sql, customPlans);
+    return rows<T>(run.sql, st.text, st.params, { planEachTime: !run.named });
+  };
   return {
     async loadRow(botId) {
       return (await rows<{ record: string; version: number }>(

@@ -6,7 +6,7 @@
  * parameters refuse control characters: SQLite's LIKE ends a pattern at a NUL (so `q=%00` would
  * match every bot) and FTS5 refuses one in a phrase.
  */
-import type { BotHit, BotQuery, PlanMemory } from "../../db/registry_bots.ts";
+import type { BotHit, BotHitBytes, BotQuery, PlanMemory } from "../../db/registry_bots.ts";
 import { BOT_SORTS, type BotSort } from "../../protocol/registry/search_sort.ts";
 import type { Store } from "../../db/store.ts";
 import { DomainError } from "../../protocol/errors.ts";
@@ -89,18 +89,58 @@ export function planSearch(params: SearchParams): SearchPlan {
 
 /** The SearchResponse JSON text of a page, from the rows `planSearch`'s query returned. */
 export function searchPage(rows: BotHit[], plan: { sort: BotSort; limit: number }): string {
+  const { page, cursor } = pageOf(rows, plan);
+  // The stored records are the JSON of each Bot already: spliced, not parsed and re-serialized.
+  return `{"results":[${page.map((r) => r.record).join(",")}],"next_cursor":${
+    JSON.stringify(cursor)
+  }}`;
+}
+
+/**
+ * searchPage's response as UTF-8 bytes. Rows whose records are the stored bytes are spliced as
+ * they are: the same bytes as searchPage's text encoded, without the records becoming strings.
+ */
+export function searchPageBytes(
+  rows: BotHit[] | BotHitBytes[],
+  plan: { sort: BotSort; limit: number },
+): Uint8Array {
+  if (rows.length === 0 || typeof rows[0].record === "string") {
+    return utf8.encode(searchPage(rows as BotHit[], plan));
+  }
+  const { page, cursor } = pageOf(rows as BotHitBytes[], plan);
+  const head = utf8.encode('{"results":[');
+  const tail = utf8.encode(`],"next_cursor":${JSON.stringify(cursor)}}`);
+  let size = head.length + tail.length + Math.max(0, page.length - 1);
+  for (const r of page) size += r.record.length;
+  const out = new Uint8Array(size);
+  out.set(head);
+  let at = head.length;
+  page.forEach((r, i) => {
+    if (i > 0) out[at++] = COMMA;
+    out.set(r.record, at);
+    at += r.record.length;
+  });
+  out.set(tail, at);
+  return out;
+}
+
+const utf8 = new TextEncoder();
+const COMMA = 0x2c;
+
+/** A page's rows (the query asked for one more than the limit) and the cursor after them. */
+function pageOf<T extends { botId: string; key?: string }>(
+  rows: T[],
+  plan: { sort: BotSort; limit: number },
+): { page: T[]; cursor: string | null } {
   const { limit, sort } = plan;
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  // The stored records are the JSON of each Bot already: spliced, not parsed and re-serialized.
   const cursor = rows.length <= limit
     ? null
     : sort === "bot_id"
     ? encodeCursor(last.botId)
     : encodeSortCursor(sort, last.key ?? "", last.botId);
-  return `{"results":[${page.map((r) => r.record).join(",")}],"next_cursor":${
-    JSON.stringify(cursor)
-  }}`;
+  return { page, cursor };
 }
 
 // deno-lint-ignore no-control-regex

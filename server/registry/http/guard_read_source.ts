@@ -1,5 +1,5 @@
 /** What the guard thread's registry reads read from (guard_registry_reads.ts), per engine. */
-import type { BotHit, BotQuery, PlanMemory } from "../../../db/registry_bots.ts";
+import type { BotHit, BotHitBytes, BotQuery, PlanMemory } from "../../../db/registry_bots.ts";
 
 /** A value now, or one to wait for. */
 export type Maybe<T> = T | Promise<T>;
@@ -8,8 +8,8 @@ export type Maybe<T> = T | Promise<T>;
 export interface GuardReadSource {
   /** The stored record's bytes and version, or undefined for an unknown bot. */
   loadBot(botId: string): Maybe<{ record: Uint8Array; version: number } | undefined>;
-  /** One search page's rows (as the store's `bots.search`). */
-  search(query: BotQuery, memory: PlanMemory): Maybe<BotHit[]>;
+  /** One search page's rows (as the store's `bots.search`), the records as text or as bytes. */
+  search(query: BotQuery, memory: PlanMemory): Maybe<BotHit[] | BotHitBytes[]>;
   /** Gives back memory the connection holds for speed (nothing where it holds none). */
   releaseMemory(): void;
   close(): void | Promise<void>;

@@ -6,7 +6,7 @@
  */
 import postgres from "postgres";
 import type { BotQuery, PlanMemory } from "../../../db/registry_bots.ts";
-import { loadBotRowBytes, pgBots } from "../../../db/postgres/registry_bots.ts";
+import { loadBotRowBytes, searchBotBytes } from "../../../db/postgres/registry_bots.ts";
 import { INT8_AS_NUMBER, socketOptions, withTimeout } from "../../../db/postgres/store.ts";
 import type { GuardReadSource } from "./guard_read_source.ts";
 
@@ -51,11 +51,13 @@ export function openPostgresReads(url: string): GuardReadSource {
   const sql = pool({});
   // Searches whose plan depends on their values, planned for them at every run (pgBots).
   const customPlans = pool({ plan_cache_mode: "force_custom_plan" });
-  const bots = pgBots(sql, customPlans);
   const loads = new BatchedLoads((ids) => bounded(loadBotRowBytes(sql, ids)));
   return {
     loadBot: (botId: string) => loads.load(botId),
-    search: (query: BotQuery, memory: PlanMemory) => bounded(bots.search(query, memory)),
+    // The records as bytes: a page splices them, and as strings each search's rows cost the
+    // thread several milliseconds of garbage collection under load (docs/decisions/storage.md).
+    search: (query: BotQuery, memory: PlanMemory) =>
+      bounded(searchBotBytes(sql, query, memory, customPlans)),
     releaseMemory: () => {},
     close: async () => {
       await Promise.all([sql.end({ timeout: 1 }), customPlans.end({ timeout: 1 })]);

@@ -8,11 +8,11 @@
  * a read-only SQLite connection (guard_reads_sqlite.ts), or a small PostgreSQL pool
  * (guard_reads_postgres.ts, loaded only for a `postgres://` URL).
  */
-import type { BotHit, PlanMemory } from "../../../db/registry_bots.ts";
+import type { BotHit, BotHitBytes, PlanMemory } from "../../../db/registry_bots.ts";
 import type { GuardReadSource, Maybe } from "./guard_read_source.ts";
 import { pathOf, storedBotHeaders, storedBotId } from "./stored_bot_reads.ts";
 import { plainSearchParams, SEARCH_ROUTE, searchHeaders } from "./plain_search.ts";
-import { planMemory, planSearch, searchPage, type SearchParams } from "../search.ts";
+import { planMemory, planSearch, searchPageBytes, type SearchParams } from "../search.ts";
 import type {
   LocalAnswer,
   LocalAnswerer,
@@ -63,8 +63,8 @@ export class GuardRegistryReads implements LocalAnswerer {
     } catch {
       return null; // the router answers the error
     }
-    const answer = (hits: BotHit[]) =>
-      response(head, SEARCH_HEAD_START, encoder.encode(searchPage(hits, plan)), SEARCH_ROUTE);
+    const answer = (hits: BotHit[] | BotHitBytes[]) =>
+      response(head, SEARCH_HEAD_START, searchPageBytes(hits, plan), SEARCH_ROUTE);
     return rows instanceof Promise ? rows.then(answer, () => null) : answer(rows);
   }
 
