@@ -165,6 +165,8 @@ Deno.test({
           `README block ${i + 1} failed (${r.code}):\n${block}\n--- stdout\n${r.stdout}\n` +
             `--- stderr\n${r.stderr}\n--- server\n${output.slice(-4000)}`,
         );
+        // Run as written, ssh has nothing to warn about (the piped signup asks for no terminal).
+        assert(!r.stderr.includes("Pseudo-terminal"), `README block ${i + 1}:\n${r.stderr}`);
       }
 
       // What the blocks claim to have done.
