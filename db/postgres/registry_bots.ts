@@ -80,7 +80,8 @@ export async function loadBotRowBytes(
   return out;
 }
 
-const decoder = new TextDecoder();
+/** UTF-8 as the database sent it: a leading U+FEFF is text, not a byte-order mark to drop. */
+const decoder = new TextDecoder("utf-8", { ignoreBOM: true });
 
 /**
  * Where and how a search statement runs (see pgBots): a stable one named on `sql`; one whose plan

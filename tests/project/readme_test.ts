@@ -165,7 +165,7 @@ Deno.test({
           `README block ${i + 1} failed (${r.code}):\n${block}\n--- stdout\n${r.stdout}\n` +
             `--- stderr\n${r.stderr}\n--- server\n${output.slice(-4000)}`,
         );
-        // Run as written, ssh has nothing to warn about (the piped signup asks for no terminal).
+        // The piped signup asks for no terminal: ssh has no pseudo-terminal warning to print.
         assert(!r.stderr.includes("Pseudo-terminal"), `README block ${i + 1}:\n${r.stderr}`);
       }
 

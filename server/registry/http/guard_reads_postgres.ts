@@ -49,7 +49,7 @@ export function openPostgresReads(url: string): GuardReadSource {
       },
     }) as unknown as postgres.Sql<Record<string, never>>;
   const sql = pool({});
-  // Searches whose plan depends on their values, planned for them at every run (pgBots).
+  // Searches whose plan depends on their values, planned for them at every run (searchBotBytes).
   const customPlans = pool({ plan_cache_mode: "force_custom_plan" });
   const loads = new BatchedLoads((ids) => bounded(loadBotRowBytes(sql, ids)));
   return {

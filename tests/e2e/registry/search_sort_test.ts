@@ -35,6 +35,10 @@ serverTest(
       ["s-05", "Bravo"],
       ["s-06", "echo"],
       ["s-07", "alpha"],
+      // Names that begin with U+FEFF (a byte-order mark to a careless UTF-8 decoder): a page
+      // ending at s-08 has a cursor that must keep the character.
+      ["s-08", "\uFEFFzulu"],
+      ["s-09", "\uFEFFZz"],
     ];
     const keys = new Map<string, Awaited<ReturnType<typeof newKey>>>();
     for (const [id, name] of bots) {
@@ -90,6 +94,8 @@ serverTest(
         "s-01",
         "s-06",
         "s-03",
+        "s-08",
+        "s-09",
       ]);
       assertEquals(await allPages("capability=sorted&sort=name"), ordered(name, false));
       assertEquals(await allPages("capability=sorted&sort=-name"), ordered(name, true));
@@ -122,7 +128,7 @@ serverTest(
       const sorted = await (await fetch(`${base}/v1/search/counts?capability=sorted&sort=-name`))
         .json();
       assertEquals(sorted, counts);
-      assertEquals(counts.total, 7);
+      assertEquals(counts.total, 9);
     });
 
     await t.step("a bad sort or a cursor of another sort is a 400 JSON error", async () => {
@@ -166,6 +172,9 @@ serverTest(
           "/v1/search?sort=-created&capability=sorted&limit=3",
           `/v1/search?sort=name&limit=2&cursor=${byName}`,
           `/v1/search?sort=-name&limit=2&cursor=${byName}`,
+          // Pages ending at s-08, whose name key begins with U+FEFF: the cursor must keep it.
+          "/v1/search?sort=name&capability=sorted&limit=8",
+          "/v1/search?sort=-name&capability=sorted&limit=2",
           "/v1/search?sort=bogus",
         ]
       ) {
