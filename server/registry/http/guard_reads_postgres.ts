@@ -14,7 +14,7 @@ import type { GuardReadSource } from "./guard_read_source.ts";
  * Connections of each of the guard's two pools: bot reads and searches with one plan for any
  * values; searches planned for their values.
  */
-const POOL_SIZE = 4;
+export const GUARD_POOL_SIZE = 4;
 /**
  * Statements sent to a connection still running one: none. A statement waits for whichever
  * connection frees first instead of queueing behind a slow one (postgres.js pipelines up to 100 by
@@ -47,7 +47,7 @@ export function openGuardPool(
   const { url: driverUrl, path } = socketOptions(url);
   return postgres(driverUrl, {
     ...(path ? { path } : {}),
-    max: POOL_SIZE,
+    max: GUARD_POOL_SIZE,
     // postgres.js reads this option (src/index.js) though its types do not declare it.
     ...({ max_pipeline: PIPELINED } as object),
     connect_timeout: Math.ceil(READ_TIMEOUT_MS / 1000),
@@ -66,10 +66,9 @@ export function openGuardPool(
 
 /** Reads from the PostgreSQL database at `url` (connecting lazily, on the first read). */
 export function openPostgresReads(url: string): GuardReadSource {
-  const pool = (settings: { plan_cache_mode?: string }) => openGuardPool(url, settings);
-  const sql = pool({});
+  const sql = openGuardPool(url);
   // Searches whose plan depends on their values, planned for them at every run (searchBotBytes).
-  const customPlans = pool({ plan_cache_mode: "force_custom_plan" });
+  const customPlans = openGuardPool(url, { plan_cache_mode: "force_custom_plan" });
   const loads = new BatchedLoads((ids) => bounded(loadBotRowBytes(sql, ids)));
   return {
     loadBot: (botId: string) => loads.load(botId),

@@ -2,7 +2,7 @@
 import { assertEquals } from "../../../tests/helpers/assert.ts";
 import postgres from "postgres";
 import { startPostgres } from "../../../testing/postgres.ts";
-import { openGuardPool } from "./guard_reads_postgres.ts";
+import { GUARD_POOL_SIZE, openGuardPool } from "./guard_reads_postgres.ts";
 
 Deno.test("guard reads on PostgreSQL: a statement waits for a free connection, not behind a busy one", async () => {
   const pg = await startPostgres();
@@ -12,14 +12,15 @@ Deno.test("guard reads on PostgreSQL: a statement waits for a free connection, n
   const pool = openGuardPool(url, { statement_timeout: 600_000 });
   try {
     // Every connection of the pool open and idle.
-    await Promise.all(Array.from({ length: 4 }, (_, i) => pool.unsafe("SELECT $1::int", [i])));
+    const connections = Array.from({ length: GUARD_POOL_SIZE }, (_, i) => i);
+    await Promise.all(connections.map((i) => pool.unsafe("SELECT $1::int", [i])));
     await holder.unsafe("SELECT pg_advisory_lock(42)");
-    // One connection waits for the lock; the other three run a statement each, then free up.
+    // One connection waits for the lock; each of the others runs a statement, then frees up.
     // (A postgres.js query is sent when first awaited, or by execute().)
     let blocked = "waiting";
     const waiting = pool.unsafe("SELECT pg_advisory_lock(42)").execute()
       .then(() => blocked = "locked", (e) => blocked = `failed: ${e.message}`);
-    const others = [1, 2, 3].map((i) => pool.unsafe("SELECT $1::int", [i]).execute());
+    const others = connections.slice(1).map((i) => pool.unsafe("SELECT $1::int", [i]).execute());
     // Sent now, this one runs on a connection that frees up: queued behind the lock, it would
     // wait for it (20 s stands for "for ever").
     const next = pool.unsafe("SELECT 'next' AS r").then(([row]) => row.r as string);
