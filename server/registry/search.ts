@@ -91,10 +91,12 @@ export function planSearch(params: SearchParams): SearchPlan {
 export function searchPage(rows: BotHit[], plan: { sort: BotSort; limit: number }): string {
   const { page, cursor } = pageOf(rows, plan);
   // The stored records are the JSON of each Bot already: spliced, not parsed and re-serialized.
-  return `{"results":[${page.map((r) => r.record).join(",")}],"next_cursor":${
-    JSON.stringify(cursor)
-  }}`;
+  return PAGE_HEAD + page.map((r) => r.record).join(",") + pageTail(cursor);
 }
+
+/** A page's JSON before its records, and after them (with the cursor): both forms build on these. */
+const PAGE_HEAD = '{"results":[';
+const pageTail = (cursor: string | null) => `],"next_cursor":${JSON.stringify(cursor)}}`;
 
 /**
  * searchPage's response as UTF-8 bytes. Rows whose records are the stored bytes are spliced as
@@ -108,13 +110,12 @@ export function searchPageBytes(
     return utf8.encode(searchPage(rows as BotHit[], plan));
   }
   const { page, cursor } = pageOf(rows as BotHitBytes[], plan);
-  const head = utf8.encode('{"results":[');
-  const tail = utf8.encode(`],"next_cursor":${JSON.stringify(cursor)}}`);
-  let size = head.length + tail.length + Math.max(0, page.length - 1);
+  const tail = utf8.encode(pageTail(cursor));
+  let size = PAGE_HEAD_BYTES.length + tail.length + Math.max(0, page.length - 1);
   for (const r of page) size += r.record.length;
   const out = new Uint8Array(size);
-  out.set(head);
-  let at = head.length;
+  out.set(PAGE_HEAD_BYTES);
+  let at = PAGE_HEAD_BYTES.length;
   page.forEach((r, i) => {
     if (i > 0) out[at++] = COMMA;
     out.set(r.record, at);
@@ -125,6 +126,7 @@ export function searchPageBytes(
 }
 
 const utf8 = new TextEncoder();
+const PAGE_HEAD_BYTES = utf8.encode(PAGE_HEAD);
 const COMMA = 0x2c;
 
 /** A page's rows (the query asked for one more than the limit) and the cursor after them. */
