@@ -3,8 +3,11 @@
  * [--seconds S] [--rounds R] [--connections C]`. Starts one Signet on its embedded SQLite file and
  * one on a fresh database of a throwaway PostgreSQL cluster, seeds both with the same bots, and
  * runs the registry loads of the full bench's "Storage engines" section (GET bot, search, verified
- * creates, rounds alternating between the engines); prints the medians. Writes no report: the full
- * bench (`deno task bench`) is the one that records results.
+ * creates, rounds alternating between the engines); prints the medians. With `--thin`, GET bot also
+ * runs on the thinnest reader of each engine (bench/load/thin_bot_reader.ts: the guard's own row
+ * sources behind a raw HTTP/1.1 listener, nothing else), in rounds alternating with Signet's, so the
+ * engines' ratio can be read without Signet's own work. Writes no report: the full bench (`deno task
+ * bench`) is the one that records results.
  */
 import { parseArgs } from "node:util";
 import { fmt, median, progress } from "./util.ts";
@@ -12,10 +15,12 @@ import { startSignet } from "./signet.ts";
 import {
   BENCH_POSTGRES_SETTINGS,
   ENGINES,
+  getBotLoad,
   runEngineRegistry,
   seedBots,
 } from "./engine_workloads.ts";
 import { startPostgres } from "../testing/postgres.ts";
+import { freePort } from "../testing/ports.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -26,6 +31,7 @@ const { values } = parseArgs({
     connections: { type: "string", default: "16" },
     mutations: { type: "string", default: "12000" },
     "slow-log": { type: "string" },
+    thin: { type: "boolean", default: false },
   },
 });
 const bots = Number(values.bots);
@@ -80,6 +86,43 @@ try {
   line("creates req/s", (e) => r.creates[e].map((x) => x.rps));
   line("creates p99 ms", (e) => r.creates[e].map((x) => x.p99));
   console.log(`rss KiB: sqlite ${r.rssKb.sqlite}, postgres ${r.rssKb.postgres}`);
+  if (values.thin) {
+    const databases = {
+      sqlite: `${work}/sqlite-data/signet.db`,
+      postgres: cluster.overSocket(postgresUrl),
+    };
+    const thin = await Promise.all(ENGINES.map((e) => startThinReader(e, databases[e])));
+    try {
+      const opts = { seconds, connections: Number(values.connections), bots, workDir: work };
+      const targets = { sqlite, postgres, "thin sqlite": thin[0], "thin postgres": thin[1] };
+      const rps: Record<string, number[]> = {};
+      for (const t of Object.values(targets)) await getBotLoad(t, opts, bots, 1);
+      const names = Object.keys(targets) as (keyof typeof targets)[];
+      for (let round = 0; round < Number(values.rounds); round++) {
+        // Rotated every round, so no setup always follows the same one.
+        const order = names.map((_, i) => names[(i + round) % names.length]);
+        for (const n of order) {
+          (rps[n] ??= []).push((await getBotLoad(targets[n], opts, bots, seconds)).rps);
+        }
+      }
+      for (
+        const [label, pg, sq] of [["Signet", "postgres", "sqlite"], [
+          "thin",
+          "thin postgres",
+          "thin sqlite",
+        ]]
+      ) {
+        const ratios = rps[pg].map((p, i) => p / rps[sq][i]);
+        console.log(
+          `GET bot, ${label.padEnd(6)}: postgres / sqlite ${median(ratios).toFixed(2)}x (rounds ${
+            ratios.map((x) => x.toFixed(2)).join(", ")
+          }; req/s ${rps[sq].map(fmt).join("/")} | ${rps[pg].map(fmt).join("/")})`,
+        );
+      }
+    } finally {
+      for (const t of thin) t.stop();
+    }
+  }
   if (logFile) {
     const slow = (await Deno.readTextFile(logFile)).split("\n").filter((l) =>
       l.includes("duration:")
@@ -92,4 +135,32 @@ try {
   await postgres.stop();
   await cluster.destroy();
   await Deno.remove(work, { recursive: true }).catch(() => {});
+}
+
+/** Starts bench/load/thin_bot_reader.ts for `engine` on `database`; resolves once it listens. */
+async function startThinReader(
+  engine: string,
+  database: string,
+): Promise<{ registryUrl: string; stop(): void }> {
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      new URL("./load/thin_bot_reader.ts", import.meta.url).pathname,
+      String(port),
+      engine,
+      database,
+    ],
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  const reader = child.stderr.getReader();
+  const { value } = await reader.read();
+  reader.releaseLock();
+  child.stderr.cancel().catch(() => {});
+  if (!new TextDecoder().decode(value ?? new Uint8Array()).includes("listening")) {
+    throw new Error(`the thin reader for ${engine} did not start`);
+  }
+  return { registryUrl: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }
