@@ -158,10 +158,12 @@ export function renderReport(full: BenchReport): string {
     out.push(...renderClientFloor(report, workloads, ids));
     out.push("", "## Commands", "");
     for (const c of report.commands) out.push(`- \`${c.id}\`: \`${c.command}\``);
+    // Every transport's samples, the PostgreSQL server's (`-pg`) included: the engine goals'
+    // per-run ratios are computed from them.
     out.push("", "## Raw samples (ms, in run order)", "");
     out.push(table(
       ["workload", "transport", "samples"],
-      report.git.map((
+      full.git.map((
         g,
       ) => [g.workload, g.transport, g.samples.map((s) => s.toFixed(1)).join(", ")]),
     ));
