@@ -29,8 +29,17 @@ export async function claimInstance(
   engine: Engine,
 ): Promise<InstanceClaim> {
   const runDir = `${config.dataDir}/run`;
-  await Deno.mkdir(runDir, { recursive: true, mode: 0o700 });
-  await Deno.chmod(runDir, 0o700);
+  try {
+    await Deno.mkdir(runDir, { recursive: true, mode: 0o700 });
+    await Deno.chmod(runDir, 0o700);
+  } catch (err) {
+    // The first thing written in the data dir: a file in its place, no permission, a read-only disk.
+    throw new ConfigError(
+      `SERVICE_DATA_DIR=${config.dataDir}: cannot be used as the data directory (${
+        (err as Error).message
+      })`,
+    );
+  }
   const data = await lockFile(`${runDir}/data.lock`, engine === "sqlite", false);
   if (!data.held) {
     throw new ConfigError(

@@ -1,6 +1,7 @@
 /** `signet serve`: opens the data dir and database, then starts every enabled listener. */
 import { openStore } from "../db/open.ts";
 import { copiedNote } from "../db/sqlite/copied_marker.ts";
+import { embeddedData, holdsData } from "../db/sqlite/embedded_data.ts";
 import { resolveAdminKey } from "./admin_key.ts";
 import {
   type BindAddress,
@@ -73,6 +74,7 @@ export async function startServer(
 }
 
 async function startClaimed(config: ServerConfig, release: () => void): Promise<RunningServer> {
+  if (config.databaseUrl !== null) await refuseUncopiedEmbeddedData(config);
   await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
   // Request bodies this instance spilled before it was killed: its own directory, nobody else's.
   await Deno.remove(`${config.instanceDir}/tmp`, { recursive: true }).catch((err) => {
@@ -276,6 +278,43 @@ async function guardSocketPath(dir: string, name: string): Promise<string> {
  * Waits for a listener; an address in use or a port the user may not bind becomes a ConfigError
  * naming the variable, the address and what to do, instead of a stack trace.
  */
+/**
+ * Refuses a start on PostgreSQL in a data dir whose embedded database holds data that `signet db
+ * copy` never copied: that data would be left out unannounced, and its repositories' directories,
+ * without rows in PostgreSQL, would be taken for leftovers (creating a repository of the same name
+ * replaces one). Runs before anything is written to PostgreSQL.
+ */
+async function refuseUncopiedEmbeddedData(config: ServerConfig): Promise<void> {
+  if (await copiedNote(config.databasePath) !== null) return;
+  let held;
+  try {
+    held = embeddedData(config.databasePath);
+  } catch (err) {
+    throw new ConfigError(
+      `SERVICE_DATABASE_URL is set, but ${config.databasePath} cannot be read to check that it ` +
+        `holds no data (${(err as Error).message}); move it out of the data directory to start`,
+    );
+  }
+  if (!holdsData(held)) return;
+  throw new ConfigError(
+    `SERVICE_DATABASE_URL is set, but ${config.databasePath} holds an embedded data set that was ` +
+      `never copied to PostgreSQL (${count(held.users, "user")}, ${
+        count(held.repos, "repository")
+      }, ` +
+      `${
+        count(held.bots, "bot")
+      }). To move it: stop every signet on this data directory, run "signet db copy --to ` +
+      `<the URL>", then start again. To start empty on PostgreSQL, point SERVICE_DATA_DIR at a new ` +
+      `directory.`,
+  );
+}
+
+/** `n thing(s)`. */
+function count(n: number, thing: string): string {
+  if (n === 1) return `1 ${thing}`;
+  return `${n} ${thing.endsWith("y") ? `${thing.slice(0, -1)}ies` : `${thing}s`}`;
+}
+
 async function explainBindFailure<T>(
   name: string,
   bind: BindAddress,
@@ -298,7 +337,15 @@ async function explainBindFailure<T>(
           `CAP_NET_BIND_SERVICE); pick a port above 1024`,
       );
     }
-    throw err;
+    if (errName === "AddrNotAvailable" || code === "EADDRNOTAVAIL") {
+      throw new ConfigError(
+        `${where}: no network interface of this machine has that address; use one of its own ` +
+          `addresses, 127.0.0.1, or 0.0.0.0 for all of them`,
+      );
+    }
+    // Anything else (a host name that does not resolve, …) is still the setting's: say so, once.
+    const message = err instanceof Error ? err.message : String(err);
+    throw new ConfigError(`${where}: cannot listen there: ${message.replace(/^(Error: )+/, "")}`);
   }
 }
 

@@ -14,7 +14,7 @@ import { gitEnv, runOk } from "../../../testing/run.ts";
 import { runOnPty } from "../../helpers/pty.ts";
 import { MAIN, rawResponse as raw, runSignet as signet } from "../../helpers/cli.ts";
 import { commitFile } from "../../helpers/git.ts";
-import { startTestServer, type TestServer } from "../../helpers/server.ts";
+import { serveProcess, startTestServer, type TestServer } from "../../helpers/server.ts";
 import { signBody } from "../../../client/registry.ts";
 import { verifyChain } from "../../../server/registry/audit.ts";
 import { openSqliteStore } from "../../../db/sqlite/store.ts";
@@ -180,6 +180,28 @@ Deno.test({
       const dbFile = `${dataDir}/signet.db`;
       const hashBefore = await sha256(dbFile);
       const url = await pg.createDatabase();
+
+      await t.step(
+        "a server on PostgreSQL beside the uncopied embedded data refuses to start and writes nothing there",
+        async () => {
+          const out = await serveProcess(dataDir, { SERVICE_DATABASE_URL: url }).output();
+          const stderr = new TextDecoder().decode(out.stderr);
+          assertEquals(out.code, 2, stderr);
+          assertStringIncludes(stderr, "holds an embedded data set that was never copied");
+          assertStringIncludes(stderr, "(2 users, 2 repositories, 4 bots)");
+          assertStringIncludes(stderr, "signet db copy --to");
+          const sql = postgres(url, { max: 1, onnotice: () => {} });
+          try {
+            const [r] = await sql.unsafe(
+              "SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'",
+            );
+            assertEquals(r.n, 0, "the start migrated the database");
+          } finally {
+            await sql.end();
+          }
+          assertEquals(await sha256(dbFile), hashBefore, "the SQLite file was changed");
+        },
+      );
 
       await t.step("the copy fills the empty database and verifies it", async () => {
         const started = performance.now();

@@ -24,6 +24,38 @@ for (const variable of ["SERVICE_HTTP_BIND", "SERVICE_SSH_BIND", "SERVICE_REGIST
   });
 }
 
+for (const variable of ["SERVICE_HTTP_BIND", "SERVICE_SSH_BIND", "SERVICE_REGISTRY_BIND"]) {
+  Deno.test(`an address of no interface here for ${variable} is a configuration error naming it`, async () => {
+    const dataDir = await Deno.makeTempDir({ prefix: "signet-bind-" });
+    try {
+      // TEST-NET-1 (RFC 5737): documentation only, never a machine's own address.
+      const address = `192.0.2.1:${freePort()}`;
+      const out = await serveProcess(dataDir, { [variable]: address }).output();
+      const stderr = new TextDecoder().decode(out.stderr);
+      assertEquals(out.code, 2, stderr);
+      assertStringIncludes(stderr, `${variable}=${address}: no network interface of this machine`);
+      assertEquals(stderr.includes("    at "), false, `a stack trace:\n${stderr}`);
+    } finally {
+      await Deno.remove(dataDir, { recursive: true });
+    }
+  });
+}
+
+Deno.test("a data directory that is a file is a configuration error naming SERVICE_DATA_DIR", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "signet-datadir-" });
+  try {
+    const file = `${dir}/not-a-directory`;
+    await Deno.writeTextFile(file, "");
+    const out = await serveProcess(file).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 2, stderr);
+    assertStringIncludes(stderr, `SERVICE_DATA_DIR=${file}: cannot be used as the data directory`);
+    assertEquals(stderr.includes("    at "), false, `a stack trace:\n${stderr}`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("a bad setting: signet serve exits with the message and starts nothing", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "signet-config-" });
   try {
