@@ -2,6 +2,7 @@
 import { type FlagSpec, parseArgs, type ParsedArgs, usageFailure } from "./args.ts";
 import { unreachableReason } from "./api.ts";
 import { clientEnv } from "./env.ts";
+import { normalizeHost } from "./config.ts";
 import { environment, helpText } from "./cli/help.ts";
 import { UsageError } from "./errors.ts";
 import type { Bot } from "../protocol/registry/bot.ts";
@@ -169,10 +170,13 @@ export async function runBotCommand(args: string[]): Promise<number> {
     console.log(BOT_USAGE);
     return 0;
   }
+  let registry = "";
   try {
     const p = parse(rest);
-    const registry = one(p, "registry") ?? clientEnv().registryUrl ??
-      "http://127.0.0.1:8081";
+    registry = normalizeHost(
+      one(p, "registry") ?? clientEnv().registryUrl ?? "http://127.0.0.1:8081",
+      "registry",
+    );
     const c = new RegistryClient(registry);
     const result = await dispatch(command, p, c);
     console.log(JSON.stringify(result, null, 2));
@@ -186,7 +190,12 @@ export async function runBotCommand(args: string[]): Promise<number> {
       return 1;
     }
     if (err instanceof TypeError && /fetch|connect/i.test(err.message)) {
-      console.error(`signet bot ${command}: cannot reach the registry: ${unreachableReason(err)}`);
+      console.error(
+        `signet bot ${command}: cannot reach the registry at ${registry}: ${
+          unreachableReason(err)
+        }` +
+          " (set --registry or SERVICE_REGISTRY_URL)",
+      );
       return 1;
     }
     throw err;

@@ -94,8 +94,9 @@ export async function saveConfig(config: ClientConfig): Promise<void> {
 /**
  * Normalizes a host given by the user to a base URL without trailing slash:
  * `git.example.com` → `https://git.example.com`; `http://127.0.0.1:8080/` → `http://127.0.0.1:8080`.
+ * `what` names the value in the UsageError a bad one throws (the hosting host, the registry).
  */
-export function normalizeHost(input: string): string {
+export function normalizeHost(input: string, what = "host"): string {
   const text = input.trim();
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `https://${text}`;
   let url: URL;
@@ -103,14 +104,16 @@ export function normalizeHost(input: string): string {
     url = new URL(withScheme);
   } catch {
     throw new UsageError(
-      `invalid host ${JSON.stringify(input)}: expected a URL like https://git.example.com`,
+      `invalid ${what} ${JSON.stringify(input)}: expected a URL like https://git.example.com`,
     );
   }
   if (url.protocol !== "https:" && url.protocol !== "http:") {
-    throw new UsageError(`host must be an http:// or https:// URL, got ${JSON.stringify(input)}`);
+    throw new UsageError(
+      `${what} must be an http:// or https:// URL, got ${JSON.stringify(input)}`,
+    );
   }
   if (url.username || url.password || url.search || url.hash) {
-    throw new UsageError("host must not contain credentials, a query or a fragment");
+    throw new UsageError(`${what} must not contain credentials, a query or a fragment`);
   }
   return `${url.protocol}//${url.host}${url.pathname.replace(/\/+$/, "")}`;
 }

@@ -2,6 +2,7 @@
 import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
 import { run } from "../../../testing/run.ts";
 import { serverTest } from "../../helpers/server.ts";
+import { freePort } from "../../../testing/ports.ts";
 
 const MAIN = new URL("../../../main.ts", import.meta.url).pathname;
 
@@ -125,3 +126,16 @@ serverTest(
     }
   },
 );
+
+Deno.test("signet bot: a bad registry address is a usage error; an unreachable one is named", async () => {
+  const bot = (registry: string) =>
+    run(Deno.execPath(), ["run", "-A", MAIN, "bot", "get", "some-bot", "--registry", registry]);
+  const ftp = await bot("ftp://registry.example");
+  assertEquals(ftp.code, 2, ftp.stderr);
+  assertMatch(ftp.stderr, /registry must be an http:\/\/ or https:\/\/ URL, got "ftp:\/\/registry/);
+  const closed = `http://127.0.0.1:${freePort()}`;
+  const down = await bot(closed);
+  assertEquals(down.code, 1, down.stderr);
+  assertMatch(down.stderr, new RegExp(`cannot reach the registry at ${closed}: `));
+  for (const r of [ftp, down]) assertEquals(r.stderr.includes("    at "), false, r.stderr);
+});
