@@ -56,7 +56,7 @@ export function usage(c: BalancedCluster): string {
     `    | sed 's/.*"code":"\\([^"]*\\)".*/\\1/')`,
     "  ssh-keygen -q -t ed25519 -N '' -f ./me_key",
     `  mkdir -p ~/.ssh && ssh-keyscan -p ${c.sshPort} 127.0.0.1 >> ~/.ssh/known_hosts   # trust its host key`,
-    `  printf '%s\\n' me "$INVITE" | ${ssh}   # sign up as "me"`,
+    `  printf '%s\\n' me "$INVITE" | ${ssh.replace("ssh ", "ssh -T ")}   # sign up as "me"`,
     `  ${ssh} repo new demo`,
     `  GIT_SSH_COMMAND="ssh -i '$PWD/me_key' -o IdentitiesOnly=yes" \\`,
     `    git clone ssh://git@127.0.0.1:${c.sshPort}/me/demo.git`,

@@ -343,9 +343,12 @@ async function explainBindFailure<T>(
           `addresses, 127.0.0.1, or 0.0.0.0 for all of them`,
       );
     }
-    // Anything else (a host name that does not resolve, …) is still the setting's: say so, once.
+    // A host name that does not resolve, and other network errors, are still the setting's.
     const message = err instanceof Error ? err.message : String(err);
-    throw new ConfigError(`${where}: cannot listen there: ${message.replace(/^(Error: )+/, "")}`);
+    if (/lookup address|getaddrinfo|EAI_|ENOTFOUND/i.test(message) || code?.startsWith("E")) {
+      throw new ConfigError(`${where}: cannot listen there: ${message.replace(/^(Error: )+/, "")}`);
+    }
+    throw err;
   }
 }
 

@@ -187,11 +187,7 @@ export async function copySqliteToPostgres(
 
 // The SQLite file, read-only, at the schema version this build writes.
 function openSource(path: string): DatabaseSync {
-  try {
-    Deno.statSync(path);
-  } catch {
-    throw new CopyRefused(`no SQLite database at ${path}: is SERVICE_DATA_DIR right?`);
-  }
+  // (The caller, server/ops/db_copy.ts, has checked that the file exists.)
   const db = new DatabaseSync(path, { readOnly: true });
   try {
     db.exec("PRAGMA busy_timeout = 10000");

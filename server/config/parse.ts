@@ -46,7 +46,9 @@ export function parseDatabaseUrl(value: string | undefined): string | null {
     url = new URL(value);
   } catch {
     throw new ConfigError(
-      "SERVICE_DATABASE_URL is not a URL: use postgres://user:password@host:5432/database, or leave it unset for the embedded SQLite database",
+      "SERVICE_DATABASE_URL is not a URL: use postgres://user:password@host:5432/database " +
+        "(percent-encode @, :, / and other special characters in the password, e.g. @ as %40), " +
+        "or leave it unset for the embedded SQLite database",
     );
   }
   if (url.protocol !== "postgres:" && url.protocol !== "postgresql:") {

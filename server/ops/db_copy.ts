@@ -71,6 +71,14 @@ export async function dbCommand(args: string[]): Promise<number> {
   let copied = false;
   try {
     const config = loadServerConfig();
+    // Before the data dir is touched (the lock below creates run/): a wrong SERVICE_DATA_DIR
+    // leaves nothing behind.
+    if (!(await Deno.stat(config.databasePath).then(() => true, () => false))) {
+      console.error(
+        `signet db copy: no SQLite database at ${config.databasePath}: is SERVICE_DATA_DIR right?`,
+      );
+      return 1;
+    }
     // Held for the whole copy: a server starting meanwhile is refused, as one already running is.
     atRest = await holdDataDirAtRest(config.dataDir);
     if (atRest === null) {

@@ -20,14 +20,17 @@ export interface HostKey {
 
 /**
  * Loads the ed25519 host key at `path`, generating it with `ssh-keygen` (mode 0600) when it does
- * not exist. Keeps the file at mode 0600 and refuses anything but an unencrypted ed25519 key.
+ * not exist (in a directory that must exist). Keeps the file at mode 0600 and refuses anything but an unencrypted ed25519 key.
  * Processes starting at once end with one key: each generates into a file of its own and only the
  * first to link it at `path` is kept (the others read that one).
  */
 export async function loadOrCreateHostKey(path: string): Promise<HostKey> {
   let generated = false;
   if (!await pathExists(path)) {
-    await Deno.mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    // Never made here: a mistyped path would otherwise become a new key, and a new fingerprint.
+    if (!await pathExists(dirname(path))) {
+      throw new Error(`the directory ${dirname(path)} for the host key does not exist`);
+    }
     const tmp = `${path}.${randomHex(8)}.tmp`;
     await generate(tmp);
     generated = await publishOnce(tmp, path);

@@ -6,11 +6,11 @@ import { loadOrCreateHostKey } from "./hostkey.ts";
 Deno.test("host keys created at once on one path end as one key, with nothing left over", async () => {
   const dir = await Deno.makeTempDir({ prefix: "signet-hostkey-" });
   try {
-    const path = `${dir}/keys/ssh_host_ed25519_key`;
+    const path = `${dir}/ssh_host_ed25519_key`;
     const keys = await Promise.all(Array.from({ length: 6 }, () => loadOrCreateHostKey(path)));
     assertEquals(new Set(keys.map((k) => k.fingerprint)).size, 1);
     assertEquals(keys.filter((k) => k.generated).length, 1);
-    assertEquals([...Deno.readDirSync(`${dir}/keys`)].map((e) => e.name).sort(), [
+    assertEquals([...Deno.readDirSync(dir)].map((e) => e.name).sort(), [
       "ssh_host_ed25519_key",
       "ssh_host_ed25519_key.pub",
     ]);
@@ -20,6 +20,20 @@ Deno.test("host keys created at once on one path end as one key, with nothing le
     // The .pub beside it is the published key's.
     const pub = parsePublicKeyLine((await Deno.readTextFile(`${path}.pub`)).trim());
     assertEquals(await fingerprint(pub.blob), again.fingerprint);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a host key path in a directory that does not exist is refused, and nothing is made", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "signet-hostkey-" });
+  try {
+    const err = await loadOrCreateHostKey(`${dir}/typo/ssh_host_ed25519_key`).then(
+      () => null,
+      (e: Error) => e,
+    );
+    assertEquals(err?.message, `the directory ${dir}/typo for the host key does not exist`);
+    assertEquals([...Deno.readDirSync(dir)], []);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

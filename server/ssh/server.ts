@@ -2,6 +2,7 @@
 import { AddressCounts, addressPrefix, normalizeIp } from "../ip.ts";
 import {
   type BindAddress,
+  ConfigError,
   DEFAULT_SSH_IDLE_TIMEOUT_S,
   DEFAULT_SSH_MAX_STARTUPS,
   DEFAULT_SSH_MAX_STARTUPS_PER_PREFIX,
@@ -80,7 +81,11 @@ export async function startSshServer(
   bind: BindAddress,
   limits: SshLimits = DEFAULT_SSH_LIMITS,
 ): Promise<SshServer> {
-  const hostKey = await loadOrCreateHostKey(ctx.config.sshHostKeyPath);
+  const hostKey = await loadOrCreateHostKey(ctx.config.sshHostKeyPath).catch((err) => {
+    throw new ConfigError(
+      `SERVICE_SSH_HOST_KEY=${ctx.config.sshHostKeyPath}: ${(err as Error).message}`,
+    );
+  });
   if (hostKey.generated) {
     log("info", "ssh host key generated", {
       path: ctx.config.sshHostKeyPath,

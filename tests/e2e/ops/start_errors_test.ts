@@ -56,6 +56,24 @@ Deno.test("a data directory that is a file is a configuration error naming SERVI
   }
 });
 
+Deno.test("a host key path in a missing directory is a configuration error; nothing is made there", async () => {
+  const dataDir = await Deno.makeTempDir({ prefix: "signet-hostkey-" });
+  try {
+    const path = `${dataDir}/typo/ssh_host_ed25519_key`;
+    const out = await serveProcess(dataDir, { SERVICE_SSH_HOST_KEY: path }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 2, stderr);
+    assertStringIncludes(
+      stderr,
+      `SERVICE_SSH_HOST_KEY=${path}: the directory ${dataDir}/typo for the host key does not exist`,
+    );
+    assertEquals(stderr.includes("    at "), false, `a stack trace:\n${stderr}`);
+    assertEquals(await Deno.stat(`${dataDir}/typo`).then(() => true, () => false), false);
+  } finally {
+    await Deno.remove(dataDir, { recursive: true });
+  }
+});
+
 Deno.test("a bad setting: signet serve exits with the message and starts nothing", async () => {
   const dataDir = await Deno.makeTempDir({ prefix: "signet-config-" });
   try {
