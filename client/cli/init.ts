@@ -44,8 +44,7 @@ When the key is missing, offers to create one with ssh-keygen (on a terminal);
 
     const sameHost = config.host !== undefined && normalizeHost(config.host) === host;
     await saveConfig(sameHost ? { ...config, host } : { host });
-    const reachable = await new Api(host).healthy();
-    console.log(`Host: ${host}${reachable ? "" : " (not reachable right now)"}`);
+    console.log(`Host: ${host}${await reachability(host, input)}`);
 
     const path = keyPath();
     const force = flags["create-key"] === true;
@@ -65,6 +64,22 @@ When the key is missing, offers to create one with ssh-keygen (on a terminal);
     return 0;
   },
 };
+
+/**
+ * What to say after the host: nothing when it answers. When it does not and `input` named no
+ * scheme, whether it answers over plain http:// (a local server often does): never switched to
+ * silently, since that would send tokens unencrypted.
+ */
+async function reachability(host: string, input: string): Promise<string> {
+  if (await new Api(host).healthy()) return "";
+  const plain = host.replace(/^https:/, "http:");
+  const schemeGiven = /^[a-z][a-z0-9+.-]*:\/\//i.test(input.trim());
+  if (!schemeGiven && plain !== host && await new Api(plain).healthy()) {
+    return ` (no answer over https://, but ${plain} answers: if that is your server, run ` +
+      `signet init --host ${plain})`;
+  }
+  return " (not reachable right now)";
+}
 
 /** Creates an ed25519 key at `path` with ssh-keygen, asking first unless `force`. */
 async function createKey(path: string, force: boolean): Promise<void> {

@@ -67,6 +67,24 @@ serverTest("signet client commands", {}, async (server, t) => {
     assert.equal((await readConfig(user)).host, server.httpUrl, "the host is stored anyway");
   });
 
+  await t.step(
+    "init: a host without a scheme that answers only over http:// is named, not used",
+    async () => {
+      const user = await cliUser(server, { SERVICE_HOST: "" });
+      const bare = new URL(server.httpUrl).host; // 127.0.0.1:<port>, a plain-HTTP server
+      const out = await signetOk(user, ["init", "--create-key", "--host", bare]);
+      assert.match(
+        out,
+        new RegExp(`Host: https://${bare} \\(no answer over https://, but http://${bare} answers`),
+      );
+      assert.equal(
+        (await readConfig(user)).host,
+        `https://${bare}`,
+        "stored as given, never downgraded",
+      );
+    },
+  );
+
   await t.step("config: XDG_CONFIG_HOME when set, else ~/.config/signet", async () => {
     const xdg = await cliUser(server);
     const xdgDir = `${xdg.home}/elsewhere`;
