@@ -78,14 +78,14 @@ export async function measureCliStartup(
       },
       {
         name: "signet credential get",
-        command: "signet credential get (stored token, checked with GET /api/me)",
+        command: "signet credential get (stored token, checked with GET /api/user)",
         args: [...selfArgs, "credential", "get"],
         stdin: `protocol=http\nhost=${host}\npath=${user.username}/x.git\n\n`,
         expect: `password=${token}`,
       },
       {
         name: "signet whoami",
-        command: "signet whoami (GET /api/me)",
+        command: "signet whoami (GET /api/user)",
         args: [...selfArgs, "whoami"],
         stdin: undefined,
         expect: user.username,

@@ -12,6 +12,7 @@ import { onError } from "./errors.ts";
 import { readBodyWithin, requestLog } from "./middleware.ts";
 import { requireAdmin } from "./auth.ts";
 import { notFound } from "./ui_static.ts";
+import { methodNotAllowed, methodsAt } from "./allowed_methods.ts";
 import { compressResponses } from "./compress.ts";
 import { checkHealth } from "../domain/health.ts";
 import { renderMetrics } from "../metrics.ts";
@@ -47,7 +48,16 @@ export function hostingApp(ctx: Signet): Hono {
     c.header("Signet-Instance", health.instance);
     return c.json(health, health.status === "ok" ? 200 : 503);
   });
-  api.all("*", (c) => c.json({ error: `no API route ${c.req.method} ${c.req.path}` }, 404));
+  let methods: ((path: string) => string[]) | null = null;
+  api.all("*", (c) => {
+    methods ??= methodsAt(app.routes.filter((r) => r.path.startsWith("/api/")));
+    const allowed = methods(c.req.path);
+    if (allowed.length > 0) {
+      const { body, headers } = methodNotAllowed(c.req.method, c.req.path, allowed);
+      return c.json(body, 405, headers);
+    }
+    return c.json({ error: `no API route ${c.req.method} ${c.req.path}` }, 404);
+  });
   app.route("/api", api);
   app.get(
     "/metrics",

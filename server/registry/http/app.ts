@@ -20,6 +20,7 @@ import { metaRoutes } from "./routes/meta.ts";
 import { searchRoutes } from "./routes/search.ts";
 import { botPage, isPageRequest, landingPage, logPage, unknownPage } from "./pages.ts";
 import { readBody, type RegistryEnv, signedBody } from "./router.ts";
+import { methodNotAllowed, methodsAt } from "../../http/allowed_methods.ts";
 import { registryBotLimits, registryIpLimits } from "./rate_limits.ts";
 
 /** Largest request body the registry accepts. */
@@ -41,6 +42,18 @@ export function registryApp(ctx: Signet, rc: RegistryContext): OpenAPIHono<Regis
   app.use("*", compressResponses());
   // The per-IP write limit before the body is read, so junk bodies are limited too.
   app.use("/v1/*", registryIpLimits(ctx));
+  // Before the body is read: a method the path does not take is 405, a path no route has is 404.
+  let methods: ((path: string) => string[]) | null = null;
+  app.use("/v1/*", async (c, next) => {
+    methods ??= methodsAt(app.routes);
+    const allowed = methods(c.req.path);
+    if (allowed.length === 0) return c.notFound();
+    if (!allowed.includes(c.req.method) && c.req.method !== "OPTIONS") {
+      const { body, headers } = methodNotAllowed(c.req.method, c.req.path, allowed);
+      return c.json(body, 405, headers);
+    }
+    await next();
+  });
   app.use("/v1/*", readBody(MAX_REGISTRY_BODY_BYTES));
   app.use("/v1/*", signedBody);
   app.use("/v1/*", registryBotLimits(ctx));

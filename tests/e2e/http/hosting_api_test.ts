@@ -306,6 +306,14 @@ serverTest("hosting API", {}, async (server, t) => {
     const res = await fetch(api("/nope"));
     assertEquals(res.status, 404);
     assertEquals(typeof (await res.json()).error, "string");
+    // A route's path with a method it does not take: 405, saying which it does.
+    const put = await fetch(api("/repos"), { method: "PUT", body: "{}" });
+    assertEquals(put.status, 405);
+    assertEquals(put.headers.get("allow"), "GET, HEAD, POST");
+    assertEquals(
+      (await put.json()).error,
+      "PUT is not allowed on /api/repos: it takes GET, HEAD, POST",
+    );
   });
 
   await t.step({

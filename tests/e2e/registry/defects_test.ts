@@ -226,6 +226,24 @@ serverTest("registry writes: the defects of issue 22", {}, async (server, t) => 
     ]);
   });
 
+  await t.step(
+    "a wrong method is 405 with Allow, an unknown path 404, before any body check",
+    async () => {
+      const del = await fetch(`${server.registryUrl}/v1/bots/doc-bot`, { method: "DELETE" });
+      assertEquals(del.status, 405);
+      assertEquals(del.headers.get("allow"), "GET, HEAD, PATCH");
+      assertStringIncludes((await del.json()).error, "DELETE is not allowed on /v1/bots/doc-bot");
+      // Not JSON, to a path no route has: the missing route is the answer, not the body.
+      const nowhere = await fetch(`${server.registryUrl}/v1/nowhere`, {
+        method: "POST",
+        headers: { "Content-Type": "text/plain" },
+        body: "x",
+      });
+      assertEquals(nowhere.status, 404);
+      assertEquals((await nowhere.json()).error, "no registry route POST /v1/nowhere");
+    },
+  );
+
   await t.step("request details the protocol document promises", async () => {
     const k = await newKey("d1");
     const body = await c.signed("POST", "/v1/bots", { bot_id: "doc-bot", keys: [k.pub] }, [
