@@ -15,11 +15,20 @@ export interface AuthState {
   failures: number;
   /** Whether a failure line was already logged for this connection. */
   logged: boolean;
+  /** Types of the keys offered that are not ssh-ed25519 (for the failure line). */
+  otherKeyTypes: Set<string>;
 }
 
 /** Creates the state of a fresh connection. */
 export function newAuthState(): AuthState {
-  return { failures: 0, logged: false };
+  return { failures: 0, logged: false, otherKeyTypes: new Set() };
+}
+
+/** Why a connection that never authenticated failed, for its closing line. */
+export function noUsableKeyReason(state: AuthState): string {
+  if (state.otherKeyTypes.size === 0) return "no usable key";
+  return `no usable key (offered only ${[...state.otherKeyTypes].join(", ")}; ` +
+    "accounts use ssh-ed25519 keys)";
 }
 
 /**
@@ -79,6 +88,9 @@ export function authenticate(
     key = parseEd25519Blob(new Uint8Array(offered.data));
   } catch {
     // Not an error yet: clients offer every key they have; only ed25519 ones can match.
+    if (offered.algo !== "ssh-ed25519" && state.otherKeyTypes.size < 8) {
+      state.otherKeyTypes.add(String(offered.algo).slice(0, 40));
+    }
     return reject(null);
   }
   if (!auth.signature || !auth.blob) {

@@ -10,7 +10,13 @@ import {
 import type { Signet } from "../context.ts";
 import { log } from "../log.ts";
 import { ActivityTimer } from "./activity.ts";
-import { authenticate, type AuthState, logAuthFailure, newAuthState } from "./auth.ts";
+import {
+  authenticate,
+  type AuthState,
+  logAuthFailure,
+  newAuthState,
+  noUsableKeyReason,
+} from "./auth.ts";
 import { loadOrCreateHostKey } from "./hostkey.ts";
 import { holdKexInitUntilPeerSpeaks } from "./kexinit_hold.ts";
 import { handleSession, type Peer } from "./session.ts";
@@ -250,7 +256,7 @@ function handleConnection(
     peer?.activity.stop();
     markClosed();
     if (!auth.key && auth.failures > 0 && !auth.logged) {
-      logAuthFailure(auth, remote, "no usable key");
+      logAuthFailure(auth, remote, noUsableKeyReason(auth));
     }
   });
 }

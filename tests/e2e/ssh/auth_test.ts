@@ -62,7 +62,11 @@ Deno.test({
       const r = await ssh(port, rsa, "repo list");
       assertEquals(r.code, 255);
       assertStringIncludes(r.stderr, "Permission denied (publickey)");
-      await waitForLog(server, '"remote_addr":"127.0.0.1","reason":"no usable key"');
+      // The line says what was offered, for the operator helping a user with an RSA key.
+      await waitForLog(
+        server,
+        '"remote_addr":"127.0.0.1","reason":"no usable key (offered only ssh-rsa; accounts use ssh-ed25519 keys)"',
+      );
       const pw = await connectWithPassword(port, "hunter2", "repo list");
       assertEquals(pw.authenticated, false);
       await waitForLog(server, '"remote_addr":"127.0.0.1","reason":"method password not allowed"');
