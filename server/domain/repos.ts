@@ -12,6 +12,7 @@ import type { Page } from "../../db/pages.ts";
 import { type ListParams, listParamsParser } from "./listing.ts";
 import { log } from "../log.ts";
 import { trackTransfer } from "../transfers.ts";
+import { repairHead } from "./head.ts";
 
 /** Absolute path of the bare repository `<repos>/<owner>/<name>.git`. */
 export function repoDir(ctx: Signet, owner: string, name: string): string {
@@ -218,10 +219,13 @@ export function recordPushLater(ctx: Signet, repo: RepoRow, succeeded: boolean):
  * Records a push to `repo` once git has exited: its refs may have changed even when it failed
  * (some refs of a non-atomic push), so cached clones of the old state retire either way, and its
  * size is measured again either way (listings read the stored size, never the disk). The cached
- * clones retire before its first await, so a caller may answer the client without waiting.
+ * clones retire before its first await, so a caller may answer the client without waiting. A HEAD
+ * naming no branch is pointed at one (head.ts).
  */
 export async function recordPush(ctx: Signet, repo: RepoRow, succeeded: boolean): Promise<void> {
   ctx.cloneCache?.refsChanged(repo.id);
+  // First: a clone right after the push should find HEAD on a branch.
+  await repairHead(ctx, repoDir(ctx, repo.owner, repo.name));
   const size = await repoDiskUsage(ctx, repo).catch(() => undefined);
   if (succeeded) await ctx.store.repos.touchPushed(repo.id, size);
   else if (size !== undefined) await ctx.store.repos.setSize(repo.id, size);

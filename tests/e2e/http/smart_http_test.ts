@@ -109,6 +109,40 @@ serverTest("smart HTTP", {}, async (server, t) => {
     assertEquals(fetched.code, 0);
   });
 
+  await t.step(
+    "a first push of only trunk makes trunk the default: clones check it out",
+    async () => {
+      await createRepo(server, aliceToken, "trunky");
+      const trunkUrl = `${server.httpUrl}/alice/trunky.git`;
+      const auth = `http.extraHeader=Authorization: Bearer ${aliceToken}`;
+      const pushed = await git(["-c", auth, "push", trunkUrl, "main:trunk"], work);
+      assertEquals(pushed.code, 0, pushed.stderr);
+      const headFile = `${server.dataDir}/repos/alice/trunky.git/HEAD`;
+      // Set once the push is recorded, which follows the client's answer by moments.
+      await pollUntil(
+        async () => (await Deno.readTextFile(headFile)).trim(),
+        (head) => head === "ref: refs/heads/trunk",
+      );
+      const dir = `${home}/clone-trunky`;
+      const cloned = await git(["clone", trunkUrl, dir]);
+      assertEquals(cloned.code, 0, cloned.stderr);
+      assertEquals(
+        cloned.stderr.includes("remote HEAD refers to nonexistent ref"),
+        false,
+        cloned.stderr,
+      );
+      assertEquals(
+        (await runOk("git", ["branch", "--show-current"], { cwd: dir, env })).trim(),
+        "trunk",
+      );
+      // A later branch does not move it.
+      const second = await git(["-c", auth, "push", trunkUrl, "main:another"], work);
+      assertEquals(second.code, 0, second.stderr);
+      await new Promise((r) => setTimeout(r, 200));
+      assertEquals((await Deno.readTextFile(headFile)).trim(), "ref: refs/heads/trunk");
+    },
+  );
+
   await t.step("non-owner push is refused and leaves the repo unchanged", async () => {
     const before = await remoteHead();
     await commit("evil");
