@@ -1,5 +1,5 @@
 /** The hosting HTTP app: API routers, smart HTTP and the embedded UI composed into one Hono app. */
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import type { Signet } from "../context.ts";
 import { accountRoutes } from "./routes/accounts.ts";
 import { adminRoutes } from "./routes/admin.ts";
@@ -11,7 +11,7 @@ import { isRawPath } from "./browse/raw_path.ts";
 import { onError } from "./errors.ts";
 import { readBodyWithin, requestLog } from "./middleware.ts";
 import { requireAdmin } from "./auth.ts";
-import { notFound } from "./ui_static.ts";
+import { pageNotFound } from "./not_found.ts";
 import { methodNotAllowed, methodsAt } from "./allowed_methods.ts";
 import { compressResponses } from "./compress.ts";
 import { checkHealth } from "../domain/health.ts";
@@ -26,10 +26,6 @@ export function isGitTransport(path: string): boolean {
 }
 
 /** A browser gets the HTML 404 page; the API, git and every other client keep JSON. */
-function pageNotFound(c: Context): Response {
-  return notFound(c, "admin", ["/api"], "not found");
-}
-
 /** Builds the hosting app for `ctx`. */
 export function hostingApp(ctx: Signet): Hono {
   const app = new Hono();

@@ -409,6 +409,14 @@ export function notFoundPage(what: string, back: { href: string; label: string }
   return messagePage(404, "Page not found", "There is nothing at", what, back);
 }
 
+/**
+ * The public site's 404 for `path` (a page nothing serves, a user that does not exist), leading to
+ * the list of repositories.
+ */
+export function publicNotFound(path: string, method = "GET"): Response {
+  return respond(notFoundPage(path, { href: EXPLORE_PATH, label: "Explore repositories" }), method);
+}
+
 /** A page that says why something cannot be shown (`status`), with a way back. */
 export function messagePage(
   status: number,

@@ -27,7 +27,8 @@ import { isCommit, openRepo, resolveRef, startsWithRefOf } from "../../domain/br
 import { isObjectId, urlSegments } from "../../domain/browse/paths.ts";
 import { formatPatch } from "../../domain/browse/commit.ts";
 import { clientIp } from "../client_address.ts";
-import { notFound, wantsHtml } from "../ui_static.ts";
+import { wantsHtml } from "../ui_static.ts";
+import { pageNotFound } from "../not_found.ts";
 import {
   EXPLORE_PATH,
   messagePage,
@@ -137,7 +138,7 @@ async function answer(
       // repository: a 404 page leading to the user's list.
       const owner = c.req.param("owner") ?? "";
       if (!USERNAME_PATTERN.test(owner) || !(await ctx.store.users.findByName(owner))) {
-        return notFound(c, "admin", ["/api"], err.message);
+        return await pageNotFound(c, err.message);
       }
       return respond(
         notFoundPage(c.req.path, { href: `/${owner}`, label: `Go to ${owner}'s repositories` }),

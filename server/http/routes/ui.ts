@@ -12,10 +12,15 @@ export const ADMIN_PAGES = [
   "/admin/user",
 ];
 
-/** The dashboard pages and `/assets/:file`; `/` redirects to the dashboard. */
+/**
+ * The dashboard pages and `/assets/:file`; `/` redirects to the public list of repositories, as a
+ * forge's front page (the dashboard is at `/admin`, for the one person with the admin key).
+ */
 export function uiRoutes(): Hono {
   const app = new Hono();
   mountUi(app, "admin", ADMIN_PAGES);
-  app.get("/", (c) => c.redirect("/admin"));
+  // browse/frame.tsx's EXPLORE_PATH, written out: importing it would load the repository pages'
+  // code at start (docs/decisions/performance-and-bench.md, "Memory at rest").
+  app.get("/", (c) => c.redirect("/explore"));
   return app;
 }

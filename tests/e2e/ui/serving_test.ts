@@ -82,11 +82,11 @@ serverTest(
       assertStringIncludes((await res.json()).error, "no asset");
     });
 
-    await t.step("/ redirects to the dashboard", async () => {
+    await t.step("/ redirects to the public list of repositories", async () => {
       const res = await fetch(`${server.httpUrl}/`, { redirect: "manual" });
       await res.body?.cancel();
       assertEquals(res.status, 302);
-      assertEquals(res.headers.get("location"), "/admin");
+      assertEquals(res.headers.get("location"), "/explore");
     });
 
     await t.step(
