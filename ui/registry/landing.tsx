@@ -426,10 +426,18 @@ function Results({ query, notes }: { query: PageQuery; notes: string[] }) {
   const filtered = query.q || query.status || query.capability;
   const title = filtered ? "Search results" : "All bots";
   const size = Number(query.limit) || PAGE_SIZE;
-  // Page 1 has no cursor; every later page has one and the cursors of those between.
-  const pageNo = query.cursor ? query.back.length + 2 : 1;
   const shown = results.data?.results.length ?? 0;
-  const first = (pageNo - 1) * size + 1;
+  // Page 1 has no cursor; every later page has one and the cursors of those between. A link kept
+  // while bots were added no longer says where its page is; the last page is known from the end.
+  const lastPage = query.cursor !== "" && results.status !== "loading" &&
+    !results.data?.next_cursor && total?.total_exact === true && shown > 0;
+  const fromEnd = lastPage ? total!.total - shown + 1 : null;
+  const pageNo = fromEnd !== null
+    ? Math.max(2, Math.ceil(total!.total / size))
+    : query.cursor
+    ? query.back.length + 2
+    : 1;
+  const first = fromEnd ?? (pageNo - 1) * size + 1;
   // A cursor the registry refuses (edited, or from another version): a way back, not a failure.
   const badCursor = results.status === "error" && results.code === 400 && query.cursor !== "";
 

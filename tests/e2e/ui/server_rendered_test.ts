@@ -356,6 +356,33 @@ serverTest(
           }
         },
       );
+
+      await t.step(
+        "a page link kept while bots were added says where its last page is",
+        async () => {
+          // Page 2 of the capability's 4 bots, two a page: its link, as someone kept it.
+          const { page, context } = await openPage(browser);
+          await page.goto(`${server.registryUrl}/?capability=ssr&limit=2`);
+          await waitForResults(page, ["ssr-bot-1", "ssr-bot-2"]);
+          await page.getByRole("link", { name: "Next page" }).click();
+          await waitForResults(page, ["ssr-bot-3", "ssr-ops"]);
+          const kept = page.url();
+          // Two bots that sort before the cursor: the kept page is now the third of three.
+          for (const id of ["ssr-aaa-1", "ssr-aaa-2"]) {
+            const s = await signer("main", id);
+            await api.createBot({
+              bot_id: id,
+              keys: [publicKeyOf(s, "main")],
+              capabilities: ["ssr"],
+            }, [s]);
+          }
+          await page.goto(kept);
+          await waitForResults(page, ["ssr-bot-3", "ssr-ops"]);
+          await page.locator("#results-range", { hasText: "of 6" }).waitFor();
+          assertEquals(await page.locator("#results-range").innerText(), "Page 3 of 3 · 5–6 of 6");
+          await context.close();
+        },
+      );
     } finally {
       await browser.close();
     }
