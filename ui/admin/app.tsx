@@ -72,12 +72,15 @@ export function App() {
     }
   }, [adminKey.value]);
 
+  // The user page names its user (`/admin/user?name=alice`: "User alice · Signet admin").
+  const userName = path === "/admin/user"
+    ? new URLSearchParams(location.value.search).get("name")
+    : null;
   useEffect(() => {
     const section = pageAt(path);
-    document.title = adminKey.value
-      ? `${section?.label ?? "Not found"} · Signet admin`
-      : "Sign in · Signet admin";
-  }, [path, adminKey.value]);
+    const label = `${section?.label ?? "Not found"}${userName ? ` ${userName}` : ""}`;
+    document.title = adminKey.value ? `${label} · Signet admin` : "Sign in · Signet admin";
+  }, [path, userName, adminKey.value]);
 
   if (!adminKey.value) return <SignIn />;
 

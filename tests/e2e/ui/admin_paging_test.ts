@@ -105,6 +105,7 @@ serverTest("admin dashboard: paged repositories survive reload and deep links", 
       await page.getByRole("link", { name: "alice", exact: true }).click();
       await page.getByRole("heading", { name: "User alice", level: 1 }).waitFor();
       assertStringIncludes(page.url(), "/admin/user?name=alice");
+      assertEquals(await page.title(), "User alice · Signet admin");
       const res = await fetch(`${server.httpUrl}/api/admin/users/alice`, {
         headers: { Authorization: `Bearer ${server.adminKey}` },
       });
