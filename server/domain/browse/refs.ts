@@ -104,7 +104,6 @@ export function targetCommit(
 const FORMAT = [
   ...REF_TARGET_FIELDS,
   "%(committerdate:unix)",
-  "%(*committerdate:unix)",
   "%(creatordate:unix)",
   "%(authorname)",
   "%(*authorname)",
@@ -132,12 +131,14 @@ export async function listRefs(ctx: Signet, dir: string, client?: string): Promi
   if (out.truncated) lines.pop();
   for (const line of lines) {
     const f = line.split("\0");
-    if (f.length < 14) continue;
-    const [ref, type, oid, ptype, poid, cdate, pdate, created, an, pan, ad, pad, psubject] = f;
-    const subject = f.slice(13).join(" ");
+    if (f.length < 13) continue;
+    const [ref, type, oid, ptype, poid, cdate, created, an, pan, ad, pad, psubject] = f;
+    const subject = f.slice(12).join(" ");
     const direct = type === "commit";
     const commit = targetCommit(type, oid, ptype, poid);
-    const date = Number(direct ? cdate : ptype === "commit" ? pdate : created) || null;
+    // A branch's date is its commit's; a tag's is its own (an annotated tag's tagger date, a
+    // lightweight tag's commit's), the order for-each-ref lists them in, as the feed has it.
+    const date = Number(direct ? cdate : created) || null;
     const info = {
       commit,
       date,
