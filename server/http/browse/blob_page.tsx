@@ -26,7 +26,8 @@ import {
 import { hasBidi, highlightLines, languageOf, MAX_HIGHLIGHT_BYTES } from "./highlight.ts";
 import { codeTable } from "./code_view.ts";
 import { missingPathPage } from "./missing_path.tsx";
-import { isMarkdown, markdownHtml } from "./readme.tsx";
+import { markdownHtml } from "./readme.tsx";
+import { isMarkdown } from "./markdown.ts";
 
 /** Image types shown in the page (served by /raw/ with their own type); never SVG. */
 export const IMAGE_TYPES: Record<string, string> = {

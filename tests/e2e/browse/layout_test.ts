@@ -1,13 +1,42 @@
 /**
- * How the repository browser's pages are laid out in real headless Chromium, where a stylesheet's
- * rule can only be seen: the filter and search forms are one line high at a desktop's and a
- * phone's width.
+ * The repository browser's pages in real headless Chromium, where a stylesheet's rule or the
+ * page script's work can only be seen: the filter and search forms are one line high at a
+ * desktop's and a phone's width; a README's table of contents leads to its headings, and so does
+ * a heading's address as GitHub writes it, while a heading never takes the page's own ids.
  */
-import { assert } from "../../helpers/assert.ts";
+import { assert, assertEquals } from "../../helpers/assert.ts";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
 import { serverTest } from "../../helpers/server.ts";
 import { launchBrowser, openPage, VIEWPORTS } from "../../helpers/browser.ts";
+import type { Page } from "playwright-core";
 import { commitFiles, git, newWork } from "../../helpers/browse.ts";
+
+/** A README longer than a screen: a table of contents, then its sections. */
+const README = [
+  "# Site",
+  "",
+  "- [Install](#install)",
+  "- [Use it](#use-it)",
+  "",
+  ...Array.from({ length: 80 }, (_, i) => `Paragraph ${i}.\n`),
+  "## Install",
+  "",
+  ...Array.from({ length: 80 }, (_, i) => `More ${i}.\n`),
+  "## Use it",
+  "",
+  "## Main",
+  "",
+  ...Array.from({ length: 80 }, (_, i) => `Last ${i}.\n`),
+].join("\n");
+
+/** Whether the element `selector` is in the page's viewport. */
+function inView(page: Page, selector: string): Promise<boolean> {
+  return page.locator(selector).evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    // Within a pixel: boxes are laid out in fractions of one.
+    return box.top >= -1 && box.top < innerHeight;
+  });
+}
 
 serverTest("repository browser layout in Chromium", {}, async (server, t) => {
   const home = await Deno.makeTempDir({ prefix: "signet-browse-layout-" });
@@ -15,7 +44,7 @@ serverTest("repository browser layout in Chromium", {}, async (server, t) => {
   await createRepo(server, token, "site");
   const U = server.httpUrl;
   const work = await newWork(home, "site");
-  await commitFiles(work, { "README.md": "# Site\n", "src/a.ts": "export const a = 1;\n" }, "One");
+  await commitFiles(work, { "README.md": README, "src/a.ts": "export const a = 1;\n" }, "One");
   await git(
     work,
     "push",
@@ -51,6 +80,25 @@ serverTest("repository browser layout in Chromium", {}, async (server, t) => {
         await page.context().close();
       }
     });
+
+    await t.step(
+      "a README's table of contents and GitHub's heading addresses lead to the headings",
+      async () => {
+        const { page, problems } = await openPage(browser);
+        await page.goto(`${U}/alice/site`);
+        await page.getByRole("link", { name: "Use it" }).click();
+        await page.waitForURL(`${U}/alice/site#user-content-use-it`);
+        assert(await inView(page, "#user-content-use-it"), "the heading is out of sight");
+        // The address GitHub gives a heading (no prefix), on the file's own page.
+        await page.goto(`${U}/alice/site/blob/main/README.md#install`);
+        await page.waitForFunction(() => scrollY > 0);
+        assert(await inView(page, "#user-content-install"), "#install is out of sight");
+        // A heading named like an id of the page leaves that id alone.
+        assertEquals(await page.locator("#main").evaluate((el) => el.tagName), "MAIN");
+        assertEquals(problems, []);
+        await page.context().close();
+      },
+    );
   } finally {
     await browser.close();
     await Deno.remove(home, { recursive: true });

@@ -59,7 +59,7 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     "home: README rendered, top-level tree, last commit, counts, clone URLs",
     async () => {
       const html = await page(`${U}/alice/site`);
-      assertStringIncludes(html, "<h1>Site</h1>");
+      assertStringIncludes(html, '<h1 id="user-content-site">Site</h1>');
       assertStringIncludes(html, 'href="/alice/site/blob/main/docs/guide.md"');
       assertStringIncludes(html, 'href="/alice/site/tree/main/src"');
       assertStringIncludes(html, 'href="/alice/site/blob/main/README.md"');
@@ -114,7 +114,7 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
       const old = await page(`${U}/alice/site/blob/${site.first}/src/main.ts`);
       assert(!old.includes("hello there"));
       const md = await page(`${U}/alice/site/blob/main/docs/guide.md`);
-      assertStringIncludes(md, "<h1>Guide</h1>");
+      assertStringIncludes(md, '<h1 id="user-content-guide">Guide</h1>');
       assertStringIncludes(md, 'href="/alice/site/blob/main/README.md"');
       assertStringIncludes(md, 'href="/alice/site/blob/main/docs/guide.md?plain=1"');
       const src = await page(`${U}/alice/site/blob/main/docs/guide.md?plain=1`);
