@@ -5,7 +5,8 @@
  * every link to elsewhere marked `nofollow noopener noreferrer`. Bidi controls become U+FFFD.
  * Headings get GitHub's slugs as ids, under HEADING_ID_PREFIX so that no README can take an id
  * the page itself uses (`main`, `L12`); links to them (`#installation`, `guide.md#advanced`) are
- * written with the prefix.
+ * written with the prefix. A table column's alignment is a class (`align-center`), never the
+ * inline style markdown-it writes, which the pages' CSP refuses.
  */
 import MarkdownIt from "markdown-it";
 import { resolveRelative } from "../../domain/browse/paths.ts";
@@ -39,6 +40,8 @@ export function renderMarkdown(source: string, targets: LinkTargets): string {
   for (const [i, token] of tokens.entries()) {
     if (token.type === "heading_open") {
       token.attrSet("id", HEADING_ID_PREFIX + slugs.slug(textOf(tokens[i + 1])));
+    } else if (token.type === "th_open" || token.type === "td_open") {
+      alignByClass(token);
     }
     for (const t of token.children ?? []) {
       if (t.type === "link_open") {
@@ -86,6 +89,15 @@ export class Slugger {
     this.#seen.set(slug, 0);
     return slug;
   }
+}
+
+// A table cell's `style="text-align:…"` (all markdown-it writes there) as `class="align-…"`.
+function alignByClass(cell: Token): void {
+  const style = cell.attrGet("style");
+  if (style === null) return;
+  cell.attrs = (cell.attrs ?? []).filter(([name]) => name !== "style");
+  const align = /^text-align:(left|center|right)$/.exec(String(style))?.[1];
+  if (align) cell.attrJoin("class", `align-${align}`);
 }
 
 // A heading's text as the reader sees it: its inline token's text and code, markup left out.

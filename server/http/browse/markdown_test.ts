@@ -73,3 +73,12 @@ Deno.test("links to headings, here and in other Markdown files, name the prefixe
   assert(html.includes('href="#L3"'), html);
   assert(html.includes('href="#"'), html);
 });
+
+Deno.test("a table's column alignment is a class, never an inline style", () => {
+  const html = renderMarkdown("| a | b | c | d |\n|:--|:-:|--:|---|\n| 1 | 2 | 3 | 4 |\n", targets);
+  assert(!html.includes("style="), html);
+  assert(html.includes('<th class="align-left">a</th>'), html);
+  assert(html.includes('<th class="align-center">b</th>'), html);
+  assert(html.includes('<td class="align-right">3</td>'), html);
+  assert(html.includes("<td>4</td>"), html);
+});

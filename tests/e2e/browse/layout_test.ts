@@ -2,7 +2,8 @@
  * The repository browser's pages in real headless Chromium, where a stylesheet's rule or the
  * page script's work can only be seen: the filter and search forms are one line high at a
  * desktop's and a phone's width; a README's table of contents leads to its headings, and so does
- * a heading's address as GitHub writes it, while a heading never takes the page's own ids.
+ * a heading's address as GitHub writes it, while a heading never takes the page's own ids; a
+ * table's columns are aligned as the Markdown says, with no inline style for the CSP to refuse.
  */
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
@@ -14,6 +15,10 @@ import { commitFiles, git, newWork } from "../../helpers/browse.ts";
 /** A README longer than a screen: a table of contents, then its sections. */
 const README = [
   "# Site",
+  "",
+  "| Left | Centre | Right |",
+  "|:-----|:------:|------:|",
+  "| a | b | c |",
   "",
   "- [Install](#install)",
   "- [Use it](#use-it)",
@@ -99,6 +104,17 @@ serverTest("repository browser layout in Chromium", {}, async (server, t) => {
         await page.context().close();
       },
     );
+
+    await t.step("a README table's columns are aligned, with no CSP violation", async () => {
+      const { page, problems } = await openPage(browser);
+      await page.goto(`${U}/alice/site`);
+      const aligns = await page.locator(".markdown table tbody td").evaluateAll((cells) =>
+        cells.map((c) => getComputedStyle(c).textAlign)
+      );
+      assertEquals(aligns, ["left", "center", "right"]);
+      assertEquals(problems, []);
+      await page.context().close();
+    });
   } finally {
     await browser.close();
     await Deno.remove(home, { recursive: true });
