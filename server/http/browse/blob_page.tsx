@@ -22,6 +22,8 @@ import {
   plain,
   type Rendered,
   RepoBar,
+  repoTitle,
+  titleRef,
 } from "./frame.tsx";
 import { hasBidi, highlightLines, languageOf, MAX_HIGHLIGHT_BYTES } from "./highlight.ts";
 import { codeTable } from "./code_view.ts";
@@ -160,7 +162,7 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
   }
 
   return page(
-    `${path} at ${at.ref}`,
+    repoTitle(req.repo, `${path} at ${titleRef(at)}`),
     <>
       <FileBar req={req} at={at} view="blob" />
       {text !== null && !markdown && languageOf(name) && blob.size > MAX_HIGHLIGHT_BYTES && (

@@ -317,6 +317,36 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     assertStringIncludes(owner, '<a class="name" href="/alice/site"><bdi>site</bdi></a>');
   });
 
+  await t.step("titles name the page, its ref and the repository", async () => {
+    const title = async (path: string) =>
+      (await get(`${U}${path}`)).text.match(/<title>([^<]*)<\/title>/)?.[1];
+    const cases: [string, string][] = [
+      ["/alice/site", "alice/site · Signet"],
+      ["/alice/site/tree/main", "alice/site at main · Signet"],
+      ["/alice/site/tree/v1.0", "alice/site at v1.0 · Signet"],
+      ["/alice/site/tree/feature/x/src", "src at feature/x · alice/site · Signet"],
+      ["/alice/site/blob/main/src/main.ts", "src/main.ts at main · alice/site · Signet"],
+      [
+        `/alice/site/blob/${site.first}/src/main.ts`,
+        `src/main.ts at ${site.first.slice(0, 10)} · alice/site · Signet`,
+      ],
+      ["/alice/site/blame/main/src/main.ts", "Blame of src/main.ts at main · alice/site · Signet"],
+      ["/alice/site/commits/main", "History of main · alice/site · Signet"],
+      ["/alice/site/commits/main?page=2", "History of main, page 2 · alice/site · Signet"],
+      [
+        "/alice/site/commits/main/src/main.ts",
+        "History of src/main.ts at main · alice/site · Signet",
+      ],
+      [
+        `/alice/site/commit/${site.second}`,
+        `Greet more warmly · alice/site@${site.second.slice(0, 10)} · Signet`,
+      ],
+      ["/alice/site/blob/main/nope.txt", "nope.txt is not on main · alice/site · Signet"],
+      ["/alice/site/branches", "Branches · alice/site · Signet"],
+    ];
+    for (const [path, expected] of cases) assertEquals(await title(path), expected, path);
+  });
+
   await t.step("an empty repository shows the exact push lines for both transports", async () => {
     const html = await page(`${U}/alice/empty`);
     assertStringIncludes(
