@@ -4,7 +4,8 @@
  * highlighted on load, extended with shift-click on a line number, the current tab scrolled
  * into sight when the tab row is wider than a phone's screen, and each entry of a directory's list
  * given its last commit (fetched after the page is shown: the walk through history can take
- * seconds on a long one), and a heading's address as GitHub writes it (`#install`) led to its id
+ * seconds on a long one), the ref selector's menu closed by Escape or a click outside, and a
+ * heading's address as GitHub writes it (`#install`) led to its id
  * here (`#user-content-install`).
  */
 
@@ -84,6 +85,21 @@ function currentTabInSight(): void {
   if (beyond > 0) row.scrollLeft += beyond;
 }
 
+/** The ref selector's menu (a `<details>`) closes with Escape, or a click outside it. */
+function refMenuCloses(): void {
+  const openMenu = () => document.querySelector<HTMLDetailsElement>("details.ref-select[open]");
+  document.addEventListener("keydown", (e) => {
+    const menu = openMenu();
+    if (e.key !== "Escape" || !menu) return;
+    menu.open = false;
+    menu.querySelector("summary")?.focus();
+  });
+  document.addEventListener("click", (e) => {
+    const menu = openMenu();
+    if (menu && !(e.target instanceof Node && menu.contains(e.target))) menu.open = false;
+  });
+}
+
 /** What every rendered Markdown heading's id starts with (server/http/browse/markdown.ts). */
 const HEADING_ID_PREFIX = "user-content-";
 
@@ -146,4 +162,5 @@ markLines();
 currentTabInSight();
 entryCommits();
 headingTarget();
+refMenuCloses();
 addEventListener("hashchange", headingTarget);

@@ -330,8 +330,11 @@ export function RefSelect(
     );
   return (
     <details class="ref-select">
-      <summary class="btn btn-secondary btn-sm">
-        {label}: <Name text={shown} />
+      <summary class="btn btn-secondary btn-sm" title={`${label}: ${plain(shown)}`}>
+        <span class="ref-kind">{label}:</span>
+        <span class="ref-name">
+          <Name text={shown} />
+        </span>
       </summary>
       <div class="ref-menu">
         {list("Branches", repo.refs.branches)}

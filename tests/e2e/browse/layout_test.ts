@@ -3,7 +3,9 @@
  * page script's work can only be seen: the filter and search forms are one line high at a
  * desktop's and a phone's width; a README's table of contents leads to its headings, and so does
  * a heading's address as GitHub writes it, while a heading never takes the page's own ids; a
- * table's columns are aligned as the Markdown says, with no inline style for the CSP to refuse.
+ * table's columns are aligned as the Markdown says, with no inline style for the CSP to refuse;
+ * the ref selector keeps its label and cuts a long name at its end, and its menu closes with
+ * Escape or a click outside.
  */
 import { assert, assertEquals } from "../../helpers/assert.ts";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
@@ -11,6 +13,9 @@ import { serverTest } from "../../helpers/server.ts";
 import { launchBrowser, openPage, VIEWPORTS } from "../../helpers/browser.ts";
 import type { Page } from "playwright-core";
 import { commitFiles, git, newWork } from "../../helpers/browse.ts";
+
+/** A branch name far wider than the ref selector. */
+const LONG_BRANCH = `feature/${"very-long-branch-name-".repeat(6)}end`;
 
 /** A README longer than a screen: a table of contents, then its sections. */
 const README = [
@@ -50,12 +55,14 @@ serverTest("repository browser layout in Chromium", {}, async (server, t) => {
   const U = server.httpUrl;
   const work = await newWork(home, "site");
   await commitFiles(work, { "README.md": README, "src/a.ts": "export const a = 1;\n" }, "One");
+  await git(work, "branch", LONG_BRANCH);
   await git(
     work,
     "push",
     "-q",
     `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/site.git`,
     "main",
+    LONG_BRANCH,
   );
 
   const browser = await launchBrowser();
@@ -115,6 +122,45 @@ serverTest("repository browser layout in Chromium", {}, async (server, t) => {
       assertEquals(problems, []);
       await page.context().close();
     });
+
+    await t.step(
+      "the ref selector: a long name cut at its end, the label kept; Escape and a click outside close it",
+      async () => {
+        const { page, problems } = await openPage(browser, VIEWPORTS.phone);
+        await page.goto(`${U}/alice/site/tree/${LONG_BRANCH}`);
+        const summary = page.locator(".ref-select > summary");
+        const shown = await summary.evaluate((el) => {
+          const box = el.getBoundingClientRect();
+          const kind = el.querySelector(".ref-kind")!.getBoundingClientRect();
+          const name = el.querySelector<HTMLElement>(".ref-name")!;
+          const nameBox = name.getBoundingClientRect();
+          return {
+            kindInside: kind.left >= box.left && kind.right <= box.right && kind.width > 0,
+            nameStartsInside: nameBox.left >= kind.right && nameBox.right <= box.right + 0.5,
+            cut: name.scrollWidth > name.clientWidth,
+            ellipsis: getComputedStyle(name).textOverflow,
+          };
+        });
+        assertEquals(shown, {
+          kindInside: true,
+          nameStartsInside: true,
+          cut: true,
+          ellipsis: "ellipsis",
+        });
+        const isOpen = () =>
+          page.locator(".ref-select").evaluate((d) => (d as HTMLDetailsElement).open);
+        await summary.click();
+        assert(await isOpen(), "the menu did not open");
+        await page.keyboard.press("Escape");
+        assertEquals(await isOpen(), false, "Escape left the menu open");
+        await summary.click();
+        assert(await isOpen(), "the menu did not open again");
+        await page.locator("body").click({ position: { x: 2, y: 200 } });
+        assertEquals(await isOpen(), false, "a click outside left the menu open");
+        assertEquals(problems, []);
+        await page.context().close();
+      },
+    );
   } finally {
     await browser.close();
     await Deno.remove(home, { recursive: true });

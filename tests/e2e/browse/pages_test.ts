@@ -91,7 +91,8 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
       const byId = await page(`${U}/alice/site/tree/${site.first}/src`);
       assertStringIncludes(byId, `href="/alice/site/blob/${site.first}/src/main.ts"`);
       const tag = await page(`${U}/alice/site/tree/v1.0`);
-      assertStringIncludes(tag, "Tag: <bdi>v1.0</bdi>");
+      assertStringIncludes(tag, '<span class="ref-kind">Tag:</span>');
+      assertStringIncludes(tag, '<span class="ref-name"><bdi>v1.0</bdi></span>');
       // A file's tree URL and a directory's blob URL lead to the right page.
       assertEquals(
         (await get(`${U}/alice/site/tree/main/README.md`)).headers.get("location"),
