@@ -4,7 +4,9 @@
  * highlighted on load, extended with shift-click on a line number, the current tab scrolled
  * into sight when the tab row is wider than a phone's screen, and each entry of a directory's list
  * given its last commit (fetched after the page is shown: the walk through history can take
- * seconds on a long one).
+ * seconds on a long one), the ref selector's menu closed by Escape or a click outside, and a
+ * heading's address as GitHub writes it (`#install`) led to its id
+ * here (`#user-content-install`).
  */
 
 const LINE_HASH = /^#L(\d+)(?:-L(\d+))?$/;
@@ -83,6 +85,39 @@ function currentTabInSight(): void {
   if (beyond > 0) row.scrollLeft += beyond;
 }
 
+/** The ref selector's menu (a `<details>`) closes with Escape, or a click outside it. */
+function refMenuCloses(): void {
+  const openMenu = () => document.querySelector<HTMLDetailsElement>("details.ref-select[open]");
+  document.addEventListener("keydown", (e) => {
+    const menu = openMenu();
+    if (e.key !== "Escape" || !menu) return;
+    menu.open = false;
+    menu.querySelector("summary")?.focus();
+  });
+  document.addEventListener("click", (e) => {
+    const menu = openMenu();
+    if (menu && !(e.target instanceof Node && menu.contains(e.target))) menu.open = false;
+  });
+}
+
+/** What every rendered Markdown heading's id starts with (server/http/browse/markdown.ts). */
+const HEADING_ID_PREFIX = "user-content-";
+
+/**
+ * An address naming a heading without the prefix (`#install`, as a link from GitHub or a
+ * README's reader writes it) scrolls to that heading, unless the page has that id itself.
+ */
+function headingTarget(): void {
+  let name: string;
+  try {
+    name = decodeURIComponent(location.hash.slice(1));
+  } catch {
+    return;
+  }
+  if (name === "" || document.getElementById(name)) return;
+  document.getElementById(HEADING_ID_PREFIX + name)?.scrollIntoView();
+}
+
 /** One entry's last commit, as `/<owner>/<repo>/tree-commits/…` answers it. */
 interface EntryCommit {
   href: string;
@@ -126,3 +161,6 @@ lineClicks();
 markLines();
 currentTabInSight();
 entryCommits();
+headingTarget();
+refMenuCloses();
+addEventListener("hashchange", headingTarget);

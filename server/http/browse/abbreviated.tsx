@@ -10,7 +10,7 @@ import { expandCommitId } from "../../domain/browse/refs.ts";
 import { isAbbreviatedId } from "../../domain/browse/paths.ts";
 import { NotFound } from "../../../ui/common/not_found.tsx";
 import { commitsBeginningWith } from "../../domain/browse/history.ts";
-import { Name, page, type Rendered } from "./frame.tsx";
+import { Name, page, type Rendered, repoTitle } from "./frame.tsx";
 import { CommitList } from "./commits_page.tsx";
 import type { PageRequest } from "./context.ts";
 
@@ -96,7 +96,7 @@ export async function ambiguousPage(req: PageRequest, abbreviation: string): Pro
   const branch = req.repo.refs.defaultBranch;
   const commits = await commitsBeginningWith(req.ctx, req.repo, abbreviation, req.client);
   return page(
-    "Ambiguous commit id",
+    repoTitle(req.repo, "Ambiguous commit id"),
     <>
       <NotFound
         path={abbreviation}

@@ -10,7 +10,7 @@ import type { Resolved } from "../../domain/browse/refs.ts";
 import { looksBinary } from "../../domain/browse/blob.ts";
 import { type Blame, blame } from "../../domain/browse/blame.ts";
 import type { PageRequest } from "./context.ts";
-import { messagePage, Name, page, plain, type Rendered } from "./frame.tsx";
+import { messagePage, Name, page, plain, type Rendered, repoTitle, titleRef } from "./frame.tsx";
 import { escapeHtml, hasBidi, highlightLines } from "./highlight.ts";
 import { BidiNotice, fileAt, FileBar } from "./blob_page.tsx";
 import { READ_TIMEOUT_MS } from "../../domain/browse/git_read.ts";
@@ -42,7 +42,7 @@ export async function renderBlame(req: PageRequest, at: Resolved): Promise<Rende
   }
   const result = made.blame;
   return page(
-    `Blame of ${path} at ${at.ref}`,
+    repoTitle(req.repo, `Blame of ${path} at ${titleRef(at)}`),
     <>
       <FileBar req={req} at={at} view="blame" />
       {hasBidi(result.lines.join("\n")) && <BidiNotice />}

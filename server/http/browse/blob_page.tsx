@@ -22,11 +22,14 @@ import {
   plain,
   type Rendered,
   RepoBar,
+  repoTitle,
+  titleRef,
 } from "./frame.tsx";
 import { hasBidi, highlightLines, languageOf, MAX_HIGHLIGHT_BYTES } from "./highlight.ts";
 import { codeTable } from "./code_view.ts";
 import { missingPathPage } from "./missing_path.tsx";
-import { isMarkdown, markdownHtml } from "./readme.tsx";
+import { markdownHtml } from "./readme.tsx";
+import { isMarkdown } from "./markdown.ts";
 
 /** Image types shown in the page (served by /raw/ with their own type); never SVG. */
 export const IMAGE_TYPES: Record<string, string> = {
@@ -159,7 +162,7 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
   }
 
   return page(
-    `${path} at ${at.ref}`,
+    repoTitle(req.repo, `${path} at ${titleRef(at)}`),
     <>
       <FileBar req={req} at={at} view="blob" />
       {text !== null && !markdown && languageOf(name) && blob.size > MAX_HIGHLIGHT_BYTES && (

@@ -19,6 +19,7 @@ import {
   plain,
   type Rendered,
   RepoHeader,
+  repoTitle,
   When,
 } from "./frame.tsx";
 import { escapeHtml } from "./highlight.ts";
@@ -132,7 +133,8 @@ export async function renderCommit(req: PageRequest, id: string): Promise<Render
   const body = rest.join("\n").replace(/^\n+/, "");
   const sameCommitter = h.committer === h.author && h.committerEmail === h.authorEmail;
   return page(
-    `${subject || "Commit"} · ${id.slice(0, 10)}`,
+    // GitHub's: the subject, then `owner/repo@<id>`.
+    `${subject || "Commit"} · ${repoTitle(req.repo)}@${id.slice(0, 10)}`,
     <>
       <RepoHeader repo={req.repo} tab="commits" />
       <section class="box" aria-labelledby="commit-subject">

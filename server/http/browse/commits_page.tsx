@@ -9,7 +9,17 @@ import {
   MAX_HISTORY_PAGE,
 } from "../../domain/browse/history.ts";
 import { pageNumber, type PageRequest } from "./context.ts";
-import { Crumbs, Name, notFoundPage, page, type Rendered, RepoBar, When } from "./frame.tsx";
+import {
+  Crumbs,
+  Name,
+  notFoundPage,
+  page,
+  type Rendered,
+  RepoBar,
+  repoTitle,
+  titleRef,
+  When,
+} from "./frame.tsx";
 
 /** The history page. */
 export async function renderCommits(req: PageRequest, at: Resolved): Promise<Rendered> {
@@ -27,7 +37,7 @@ export async function renderCommits(req: PageRequest, at: Resolved): Promise<Ren
   if (commits.length === 0 && n > 1) {
     return notFoundPage(`${at.ref} page ${n}`, { href: here, label: "Go to the first page" });
   }
-  const title = `History of ${path || at.ref}`;
+  const title = `History of ${path ? `${path} at ${titleRef(at)}` : titleRef(at)}`;
   // A ref's history has a feed (commits_feed.ts); a path's has none.
   const feed = at.path.length === 0
     ? {
@@ -36,7 +46,7 @@ export async function renderCommits(req: PageRequest, at: Resolved): Promise<Ren
     }
     : undefined;
   return page(
-    n > 1 ? `${title}, page ${n}` : title,
+    repoTitle(req.repo, n > 1 ? `${title}, page ${n}` : title),
     <>
       <RepoBar
         repo={req.repo}

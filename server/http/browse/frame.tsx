@@ -204,6 +204,20 @@ export function ArchiveLinks({ urls, gitRef }: { urls: RepoUrls; gitRef: string 
   );
 }
 
+/**
+ * A page's title within a repository, as GitHub writes it: `what · owner/repo`, or the
+ * repository's name alone. (`page` adds ` · Signet`.)
+ */
+export function repoTitle(repo: BrowseRepo, what?: string): string {
+  const name = `${repo.row.owner}/${repo.row.name}`;
+  return what ? `${what} · ${name}` : name;
+}
+
+/** A URL's ref as a title names it: a branch or tag as it is, a commit id by its first 10 digits. */
+export function titleRef(at: { ref: string; kind: string }): string {
+  return at.kind === "commit" ? at.ref.slice(0, 10) : at.ref;
+}
+
 /** Unix seconds as `2026-11-26 22:01 UTC` in a `<time>`. */
 export function When({ unix }: { unix: number | null }): VNode {
   if (!unix) return <span class="muted">—</span>;
@@ -316,8 +330,11 @@ export function RefSelect(
     );
   return (
     <details class="ref-select">
-      <summary class="btn btn-secondary btn-sm">
-        {label}: <Name text={shown} />
+      <summary class="btn btn-secondary btn-sm" title={`${label}: ${plain(shown)}`}>
+        <span class="ref-kind">{label}:</span>
+        <span class="ref-name">
+          <Name text={shown} />
+        </span>
       </summary>
       <div class="ref-menu">
         {list("Branches", repo.refs.branches)}

@@ -3,6 +3,10 @@
  * `<script>` in a README is shown as text), markdown-it's own link check (no `javascript:`,
  * `vbscript:`, `file:` or `data:` links), links inside the repository resolved to its pages, and
  * every link to elsewhere marked `nofollow noopener noreferrer`. Bidi controls become U+FFFD.
+ * Headings get GitHub's slugs as ids, under HEADING_ID_PREFIX so that no README can take an id
+ * the page itself uses (`main`, `L12`); links to them (`#installation`, `guide.md#advanced`) are
+ * written with the prefix. A table column's alignment is a class (`align-center`), never the
+ * inline style markdown-it writes, which the pages' CSP refuses.
  */
 import MarkdownIt from "markdown-it";
 import { resolveRelative } from "../../domain/browse/paths.ts";
@@ -16,20 +20,40 @@ export interface LinkTargets {
   image: (path: string[]) => string;
 }
 
+/** What every heading's id starts with (GitHub's `user-content-`). */
+export const HEADING_ID_PREFIX = "user-content-";
+
+/** Whether a file name is Markdown's. */
+export function isMarkdown(name: string): boolean {
+  return /\.(md|markdown|mdown|mkd)$/i.test(name);
+}
+
 const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
+
+type Token = ReturnType<typeof md.parse>[number];
 
 /** Renders `source` (Markdown) to HTML, resolving repository links through `targets`. */
 export function renderMarkdown(source: string, targets: LinkTargets): string {
   const env = { targets };
   const tokens = md.parse(source.replace(BIDI_CONTROLS, "\ufffd"), env);
-  for (const token of tokens) {
+  const slugs = new Slugger();
+  for (const [i, token] of tokens.entries()) {
+    if (token.type === "heading_open") {
+      token.attrSet("id", HEADING_ID_PREFIX + slugs.slug(textOf(tokens[i + 1])));
+    } else if (token.type === "th_open" || token.type === "td_open") {
+      alignByClass(token);
+    }
     for (const t of token.children ?? []) {
       if (t.type === "link_open") {
         const href = String(t.attrGet("href") ?? "");
         const inside = resolveRelative(targets.dir, href);
         if (inside) {
-          t.attrSet("href", targets.link(inside.path) + inside.fragment);
-        } else if (!href.startsWith("#")) {
+          const last = inside.path.at(-1) ?? "";
+          const fragment = isMarkdown(last) ? headingFragment(inside.fragment) : inside.fragment;
+          t.attrSet("href", targets.link(inside.path) + fragment);
+        } else if (href.startsWith("#")) {
+          t.attrSet("href", headingFragment(href));
+        } else {
           t.attrSet("rel", "nofollow noopener noreferrer");
         }
       } else if (t.type === "image") {
@@ -40,4 +64,56 @@ export function renderMarkdown(source: string, targets: LinkTargets): string {
     }
   }
   return md.renderer.render(tokens, md.options, env);
+}
+
+/**
+ * A heading's slug as GitHub makes it (github-slugger): lower case, every character but letters,
+ * marks, digits, `-`, `_` (connector punctuation) and spaces removed, spaces made `-`.
+ */
+export function slugOf(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc}\- ]/gu, "").replace(/ /g, "-");
+}
+
+/** Slugs of one document's headings: a slug met again gets `-1`, `-2`, … (never one taken). */
+export class Slugger {
+  #seen = new Map<string, number>();
+  /** The next heading's slug. */
+  slug(text: string): string {
+    const base = slugOf(text);
+    let slug = base;
+    while (this.#seen.has(slug)) {
+      const n = this.#seen.get(base)! + 1;
+      this.#seen.set(base, n);
+      slug = `${base}-${n}`;
+    }
+    this.#seen.set(slug, 0);
+    return slug;
+  }
+}
+
+// A table cell's `style="text-align:…"` (all markdown-it writes there) as `class="align-…"`.
+function alignByClass(cell: Token): void {
+  const style = cell.attrGet("style");
+  if (style === null) return;
+  cell.attrs = (cell.attrs ?? []).filter(([name]) => name !== "style");
+  const align = /^text-align:(left|center|right)$/.exec(String(style))?.[1];
+  if (align) cell.attrJoin("class", `align-${align}`);
+}
+
+// A heading's text as the reader sees it: its inline token's text and code, markup left out.
+function textOf(inline: Token | undefined): string {
+  return (inline?.children ?? [])
+    .filter((t) => t.type === "text" || t.type === "code_inline")
+    .map((t) => t.content)
+    .join("");
+}
+
+// A fragment naming a heading (`#install`) as its id is written (`#user-content-install`); an
+// empty one, one already so written, and a line anchor (`#L12`, `#L3-L5`) stay as they are.
+function headingFragment(fragment: string): string {
+  const name = fragment.slice(1);
+  if (name === "" || name.startsWith(HEADING_ID_PREFIX) || /^L\d+(?:-L\d+)?$/.test(name)) {
+    return fragment;
+  }
+  return `#${HEADING_ID_PREFIX}${name}`;
 }

@@ -32,3 +32,53 @@ Deno.test("links and images inside the repository resolve to its pages", () => {
 Deno.test("bidi controls in Markdown are replaced", () => {
   assertEquals(renderMarkdown("a\u202eb", targets).includes("\u202e"), false);
 });
+
+Deno.test("headings get GitHub's slugs as ids, prefixed, duplicates numbered", () => {
+  const html = renderMarkdown(
+    [
+      "# Installation",
+      "## Getting *started*: the `init` step!",
+      "## Überblick & Ziele",
+      "## snake_case and-dash",
+      "## Installation",
+      "## Installation",
+      "## Installation-1",
+      "## Main",
+    ].join("\n"),
+    targets,
+  );
+  const ids = [...html.matchAll(/<h\d id="([^"]*)">/g)].map((m) => m[1]);
+  assertEquals(ids, [
+    "user-content-installation",
+    "user-content-getting-started-the-init-step",
+    "user-content-überblick--ziele",
+    "user-content-snake_case-and-dash",
+    "user-content-installation-1",
+    "user-content-installation-2",
+    // Taken by the second duplicate's slug already: numbered on.
+    "user-content-installation-1-1",
+    // Never the page's own `main` (or `L12`).
+    "user-content-main",
+  ]);
+});
+
+Deno.test("links to headings, here and in other Markdown files, name the prefixed ids", () => {
+  const html = renderMarkdown(
+    "[i](#installation) [a](guide.md#advanced) [c](../src/a.ts#L2) [l](#L3) [t](#)",
+    targets,
+  );
+  assert(html.includes('href="#user-content-installation"'), html);
+  assert(html.includes('href="/o/r/blob/main/docs/guide.md#user-content-advanced"'), html);
+  assert(html.includes('href="/o/r/blob/main/src/a.ts#L2"'), html);
+  assert(html.includes('href="#L3"'), html);
+  assert(html.includes('href="#"'), html);
+});
+
+Deno.test("a table's column alignment is a class, never an inline style", () => {
+  const html = renderMarkdown("| a | b | c | d |\n|:--|:-:|--:|---|\n| 1 | 2 | 3 | 4 |\n", targets);
+  assert(!html.includes("style="), html);
+  assert(html.includes('<th class="align-left">a</th>'), html);
+  assert(html.includes('<th class="align-center">b</th>'), html);
+  assert(html.includes('<td class="align-right">3</td>'), html);
+  assert(html.includes("<td>4</td>"), html);
+});

@@ -9,7 +9,7 @@ import { joinPath } from "../../domain/browse/paths.ts";
 import type { Resolved } from "../../domain/browse/refs.ts";
 import { pathKinds } from "../../domain/browse/tree.ts";
 import type { PageRequest } from "./context.ts";
-import { Name, page, type Rendered } from "./frame.tsx";
+import { Name, page, type Rendered, repoTitle } from "./frame.tsx";
 
 const KIND_LABEL = { branch: "Branch", tag: "Tag", commit: "Commit" } as const;
 
@@ -55,7 +55,7 @@ export async function missingPathPage(
   const ref = at.kind === "commit" ? at.ref.slice(0, 10) : at.ref;
   const path = joinPath(at.path);
   return page(
-    `${path} is not on ${ref}`,
+    repoTitle(req.repo, `${path} is not on ${ref}`),
     <NotFound
       path={path}
       lead={
@@ -85,7 +85,7 @@ export function unknownRefPage(req: PageRequest, segments: string[]): Rendered {
   const { urls } = req;
   const what = joinPath(segments);
   return page(
-    "Page not found",
+    repoTitle(req.repo, "Page not found"),
     <NotFound
       path={what}
       lead={

@@ -5,15 +5,10 @@ import type { Resolved } from "../../domain/browse/refs.ts";
 import type { TreeEntry } from "../../domain/browse/tree.ts";
 import type { PageRequest } from "./context.ts";
 import { Name } from "./frame.tsx";
-import { renderMarkdown } from "./markdown.ts";
+import { isMarkdown, renderMarkdown } from "./markdown.ts";
 
 /** Largest README rendered under a listing (a larger one is linked instead). */
 export const MAX_README_BYTES = 512 * 1024;
-
-/** Whether a file name is Markdown's. */
-export function isMarkdown(name: string): boolean {
-  return /\.(md|markdown|mdown|mkd)$/i.test(name);
-}
 
 /** Renders Markdown `text` of a file in `dir` at `ref`, its links resolved to this repository. */
 export function markdownHtml(req: PageRequest, ref: string, dir: string[], text: string): string {

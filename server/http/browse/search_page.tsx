@@ -3,8 +3,9 @@
  * or commit (the default branch unless `ref` names one, written as in a path: frame.tsx's refParam)
  * searched for a plain string, or a POSIX extended regular expression with `regex=1`, ASCII letters
  * in either case unless `case=1` (server/domain/browse/grep.ts). Each file with its first matching
- * lines, each line linking to that line of the file; the matches marked, bidi controls shown, not
- * applied. Without `q`, the form alone.
+ * lines, each line linking to that line where the file's page has line anchors (a Markdown file's
+ * source view, `?plain=1`; a file too large to show has none: its page alone); the matches marked,
+ * bidi controls shown, not applied. Without `q`, the form alone.
  */
 import type { ComponentChildren, VNode } from "preact";
 import { DomainError } from "../../../protocol/errors.ts";
@@ -18,10 +19,13 @@ import {
   MAX_FILES,
 } from "../../domain/browse/grep.ts";
 import { type Resolved, resolveRef } from "../../domain/browse/refs.ts";
+import { checkObjects } from "../../domain/browse/git_read.ts";
+import { MAX_SHOWN_BYTES } from "../../domain/browse/blob.ts";
 import { urlSegments } from "../../domain/browse/paths.ts";
 import type { PageRequest } from "./context.ts";
 import { expandName, redirectTo } from "./abbreviated.tsx";
-import { BidiNotice } from "./blob_page.tsx";
+import { BidiNotice, imageType } from "./blob_page.tsx";
+import { isMarkdown } from "./markdown.ts";
 import { hasBidi } from "./highlight.ts";
 import { type Matches, matchesOf } from "./search_marks.ts";
 import {
@@ -80,7 +84,36 @@ export async function renderSearch(req: PageRequest): Promise<Rendered> {
     }
     throw err;
   }
-  return searchPage(req, at, query, options, results);
+  const links = await lineLinks(req, at, results.files);
+  return searchPage(req, at, query, options, results, links);
+}
+
+/**
+ * Where a hit's line number leads: that line of the file's page (`#L12`), of its source
+ * (`?plain=1#L12`: a Markdown file's page shows it rendered, without line anchors), or the file's
+ * page alone (a file too large to show, or an image: no lines there).
+ */
+type LineLink = "line" | "source" | "file";
+
+/** Each found file's LineLink, by path; the sizes from one `git cat-file --batch-check`. */
+async function lineLinks(
+  req: PageRequest,
+  at: Resolved,
+  files: GrepFile[],
+): Promise<Map<string, LineLink>> {
+  const infos = files.length === 0 ? [] : await checkObjects(
+    req.ctx,
+    req.repo.dir,
+    files.map((f) => `${at.commit}:${f.path}`),
+    { maxBytes: 1024 * 1024, client: req.client },
+  );
+  return new Map(files.map((f, i): [string, LineLink] => {
+    const info = infos[i];
+    const name = f.path.slice(f.path.lastIndexOf("/") + 1);
+    if (typeof info === "object" && info.size > MAX_SHOWN_BYTES) return [f.path, "file"];
+    if (imageType(name)) return [f.path, "file"];
+    return [f.path, isMarkdown(name) ? "source" : "line"];
+  }));
 }
 
 function searchPage(
@@ -89,6 +122,7 @@ function searchPage(
   query: string,
   options: GrepOptions,
   found: GrepResult | { problem: string } | null,
+  links = new Map<string, LineLink>(),
 ): Rendered {
   const { urls, repo } = req;
   const problem = found && "problem" in found ? found.problem : null;
@@ -135,7 +169,14 @@ function searchPage(
       {results?.files.some((f) => f.lines.some((l) => hasBidi(l.text))) && <BidiNotice />}
       {matches &&
         results?.files.map((f) => (
-          <FileMatches key={f.path} req={req} at={at} file={f} matches={matches} />
+          <FileMatches
+            key={f.path}
+            req={req}
+            at={at}
+            file={f}
+            matches={matches}
+            link={links.get(f.path) ?? "line"}
+          />
         ))}
     </>,
     problem ? 400 : 200,
@@ -161,15 +202,18 @@ function Summary({ files, cut }: { files: GrepFile[]; cut: boolean }): VNode {
 }
 
 function FileMatches(
-  { req, at, file, matches }: {
+  { req, at, file, matches, link }: {
     req: PageRequest;
     at: Resolved;
     file: GrepFile;
     matches: Matches;
+    link: LineLink;
   },
 ): VNode {
   const path = file.path.split("/");
   const blob = req.urls.at("blob", at.ref, path);
+  const lineHref = (n: number) =>
+    link === "file" ? blob : link === "source" ? `${blob}?plain=1#L${n}` : `${blob}#L${n}`;
   return (
     <section class="box search-file">
       <h2 class="box-head">
@@ -180,7 +224,7 @@ function FileMatches(
       <ol class="search-lines">
         {file.lines.map((l) => (
           <li>
-            <a class="line-no" href={`${blob}#L${l.number}`} aria-label={`Line ${l.number}`}>
+            <a class="line-no" href={lineHref(l.number)} aria-label={`Line ${l.number}`}>
               {l.number}
             </a>
             <code>{markedLine(l, matches)}</code>

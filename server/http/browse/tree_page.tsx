@@ -5,7 +5,17 @@ import type { Resolved } from "../../domain/browse/refs.ts";
 import { findReadme, listTree, type TreeEntry } from "../../domain/browse/tree.ts";
 import { type CommitSummary, lastCommit } from "../../domain/browse/history.ts";
 import type { PageRequest } from "./context.ts";
-import { bytes, Crumbs, Name, page, type Rendered, RepoBar, When } from "./frame.tsx";
+import {
+  bytes,
+  Crumbs,
+  Name,
+  page,
+  type Rendered,
+  RepoBar,
+  repoTitle,
+  titleRef,
+  When,
+} from "./frame.tsx";
 import { loadReadme, MAX_README_BYTES, quiet, Readme } from "./readme.tsx";
 import { readBlob } from "../../domain/browse/blob.ts";
 import { missingPathPage } from "./missing_path.tsx";
@@ -118,7 +128,10 @@ export async function renderTree(req: PageRequest, at: Resolved): Promise<Render
   if (tree.kind === "missing") return await missingPathPage(req, at, "tree");
   const entry = findReadme(tree.entries);
   const readme = entry ? await loadReadme(req, at, at.path, entry, guess) : null;
-  const title = path ? `${path} at ${at.ref}` : `${req.repo.row.owner}/${req.repo.row.name}`;
+  // The ref is in the title as it is in the address (`/tree/v1.0`); the home page names none.
+  const title = path
+    ? repoTitle(req.repo, `${path} at ${titleRef(at)}`)
+    : `${repoTitle(req.repo)} at ${titleRef(at)}`;
   return page(
     title,
     <>

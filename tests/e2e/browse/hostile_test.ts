@@ -106,7 +106,7 @@ serverTest("repository browser: hostile content stays inert and bounded", {}, as
     assertStringIncludes(tree, `name="ref" value="${refPath}"`);
     const search = await page(`${base}/search?q=README&ref=${encodeURIComponent(refPath)}`);
     assertInert(search, "search at the hostile branch");
-    assertStringIncludes(search, `href="/mallory/h/blob/${refPath}/README.md#L`);
+    assertStringIncludes(search, `href="/mallory/h/blob/${refPath}/README.md?plain=1#L`);
     // Compared with main, both ways: the name's override shown, not applied.
     for (const spec of [`main...${refPath}`, `${refPath}...main`, `main..${refPath}`]) {
       const compared = await page(`${base}/compare/${spec}`);

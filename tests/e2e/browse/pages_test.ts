@@ -59,7 +59,7 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     "home: README rendered, top-level tree, last commit, counts, clone URLs",
     async () => {
       const html = await page(`${U}/alice/site`);
-      assertStringIncludes(html, "<h1>Site</h1>");
+      assertStringIncludes(html, '<h1 id="user-content-site">Site</h1>');
       assertStringIncludes(html, 'href="/alice/site/blob/main/docs/guide.md"');
       assertStringIncludes(html, 'href="/alice/site/tree/main/src"');
       assertStringIncludes(html, 'href="/alice/site/blob/main/README.md"');
@@ -91,7 +91,8 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
       const byId = await page(`${U}/alice/site/tree/${site.first}/src`);
       assertStringIncludes(byId, `href="/alice/site/blob/${site.first}/src/main.ts"`);
       const tag = await page(`${U}/alice/site/tree/v1.0`);
-      assertStringIncludes(tag, "Tag: <bdi>v1.0</bdi>");
+      assertStringIncludes(tag, '<span class="ref-kind">Tag:</span>');
+      assertStringIncludes(tag, '<span class="ref-name"><bdi>v1.0</bdi></span>');
       // A file's tree URL and a directory's blob URL lead to the right page.
       assertEquals(
         (await get(`${U}/alice/site/tree/main/README.md`)).headers.get("location"),
@@ -114,7 +115,7 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
       const old = await page(`${U}/alice/site/blob/${site.first}/src/main.ts`);
       assert(!old.includes("hello there"));
       const md = await page(`${U}/alice/site/blob/main/docs/guide.md`);
-      assertStringIncludes(md, "<h1>Guide</h1>");
+      assertStringIncludes(md, '<h1 id="user-content-guide">Guide</h1>');
       assertStringIncludes(md, 'href="/alice/site/blob/main/README.md"');
       assertStringIncludes(md, 'href="/alice/site/blob/main/docs/guide.md?plain=1"');
       const src = await page(`${U}/alice/site/blob/main/docs/guide.md?plain=1`);
@@ -315,6 +316,36 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
     assertStringIncludes(owner, "never pushed");
     assertStringIncludes(owner, "2 repositories, most recently pushed first");
     assertStringIncludes(owner, '<a class="name" href="/alice/site"><bdi>site</bdi></a>');
+  });
+
+  await t.step("titles name the page, its ref and the repository", async () => {
+    const title = async (path: string) =>
+      (await get(`${U}${path}`)).text.match(/<title>([^<]*)<\/title>/)?.[1];
+    const cases: [string, string][] = [
+      ["/alice/site", "alice/site · Signet"],
+      ["/alice/site/tree/main", "alice/site at main · Signet"],
+      ["/alice/site/tree/v1.0", "alice/site at v1.0 · Signet"],
+      ["/alice/site/tree/feature/x/src", "src at feature/x · alice/site · Signet"],
+      ["/alice/site/blob/main/src/main.ts", "src/main.ts at main · alice/site · Signet"],
+      [
+        `/alice/site/blob/${site.first}/src/main.ts`,
+        `src/main.ts at ${site.first.slice(0, 10)} · alice/site · Signet`,
+      ],
+      ["/alice/site/blame/main/src/main.ts", "Blame of src/main.ts at main · alice/site · Signet"],
+      ["/alice/site/commits/main", "History of main · alice/site · Signet"],
+      ["/alice/site/commits/main?page=2", "History of main, page 2 · alice/site · Signet"],
+      [
+        "/alice/site/commits/main/src/main.ts",
+        "History of src/main.ts at main · alice/site · Signet",
+      ],
+      [
+        `/alice/site/commit/${site.second}`,
+        `Greet more warmly · alice/site@${site.second.slice(0, 10)} · Signet`,
+      ],
+      ["/alice/site/blob/main/nope.txt", "nope.txt is not on main · alice/site · Signet"],
+      ["/alice/site/branches", "Branches · alice/site · Signet"],
+    ];
+    for (const [path, expected] of cases) assertEquals(await title(path), expected, path);
   });
 
   await t.step("an empty repository shows the exact push lines for both transports", async () => {

@@ -41,6 +41,9 @@ serverTest("code search: a ref's text files, searched for plain text", {}, async
     "src/hostile.html": "<script>alert('hello')</script>\n",
     "logo.bin": binary,
     "many.txt": Array.from({ length: 15 }, (_, i) => `hello line ${i + 1}`).join("\n") + "\n",
+    "docs/guide.md": "# Guide\n\nA zebrafish swims.\n",
+    // Over the 1 MiB a file's page shows: no lines there to link to.
+    "big.log": "start\nzebrafish\n" + "filler line of the log\n".repeat(50_000),
   }, "First");
   await git(work, "checkout", "-q", "-b", "feature/x");
   await commitFiles(work, { "src/feature.ts": "export const onlyOnFeature = 1;\n" }, "Feature");
@@ -63,6 +66,16 @@ serverTest("code search: a ref's text files, searched for plain text", {}, async
     // The file's markup is text on the page.
     assertStringIncludes(r.text, "&lt;script>alert('<mark>hello</mark>')&lt;/script>");
     assert(!r.text.includes("<script>alert"), "file content served as markup");
+  });
+
+  await t.step("a line links where the file's page has that line", async () => {
+    const r = await get(`${S}?q=zebrafish`);
+    assertEquals(listedFiles(r.text), ["big.log", "docs/guide.md"]);
+    // Markdown is shown rendered: its source view has the line anchors.
+    assertStringIncludes(r.text, 'href="/alice/site/blob/main/docs/guide.md?plain=1#L3"');
+    // Too large to show: the file's page (which says so and offers it), with no anchor.
+    assertStringIncludes(r.text, 'class="line-no" href="/alice/site/blob/main/big.log" ');
+    assert(!r.text.includes("big.log#L"), "a line anchor the too-large file's page lacks");
   });
 
   await t.step("a file's lines are bounded, with a link to the rest", async () => {
