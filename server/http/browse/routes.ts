@@ -40,6 +40,7 @@ import {
 import { type PageRequest, pageRequest } from "./context.ts";
 import { PageCache } from "./page_cache.ts";
 import { unknownRefPage } from "./missing_path.tsx";
+import { aliasLocation } from "./aliases.ts";
 import { renderOwner } from "./owner_page.tsx";
 import { renderExplore } from "./explore_page.tsx";
 import { renderRepoHome } from "./repo_home.tsx";
@@ -187,6 +188,10 @@ function repoPage(ctx: Signet, cache: PageCache, c: Context, parts: string[]): P
     if (expanded) {
       if (!wantsHtml(c)) return c.json({ error: ambiguousError(expanded.ambiguous) }, 404);
       return await ambiguousPage(req, expanded.ambiguous);
+    }
+    const alias = aliasLocation(req, page, rest);
+    if (alias) {
+      return new Response(null, { status: 302, headers: { Location: `${alias}${url.search}` } });
     }
     if (page === "raw") return await raw(req, rest, c.req.method);
     if (page === "archive") {

@@ -374,7 +374,6 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
         "/alice/site/commits/nope",
         `/alice/site/commit/${"0".repeat(40)}`,
         `/alice/site/commit/${"0".repeat(40)}.patch`,
-        "/alice/site/commit/main",
         "/alice/site/nope",
         "/alice/site/tree/--output=x",
         "/alice/site/blob/main/%2e%2e/%2e%2e/etc/passwd",
