@@ -119,10 +119,12 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
     : null;
   const markdown = text !== null && isMarkdown(name);
   const source = req.query.get("plain") === "1";
-  const lineCount = text === null ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
+  const lineCount = !text ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
 
   let content;
-  if (image && blob.size <= MAX_SHOWN_BYTES) {
+  if (blob.size === 0) {
+    content = <p class="box-body muted">This file is empty.</p>;
+  } else if (image && blob.size <= MAX_SHOWN_BYTES) {
     content = (
       <div class="box-body">
         <img class="preview-image" src={raw} alt={plain(name)} />

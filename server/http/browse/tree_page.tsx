@@ -20,6 +20,9 @@ import { loadReadme, MAX_README_BYTES, quiet, Readme } from "./readme.tsx";
 import { readBlob } from "../../domain/browse/blob.ts";
 import { missingPathPage } from "./missing_path.tsx";
 
+/** The tree mode of a symbolic link (its blob holds the target path). */
+const SYMLINK_MODE = "120000";
+
 /**
  * The entries of a directory (inside a box): directories first, each linking to its page; the
  * page's script adds each entry's last commit from `data-commits` (tree_commits.ts), finding each
@@ -61,6 +64,7 @@ export function TreeList(
                   <a class="name" href={urls.at(e.type === "tree" ? "tree" : "blob", ref, at)}>
                     <Name text={e.name} />
                     {e.type === "tree" ? "/" : ""}
+                    {e.mode === SYMLINK_MODE && <span class="muted">(symbolic link)</span>}
                   </a>
                 )}
               {e.size !== null && <span class="meta optional">{bytes(e.size)}</span>}
