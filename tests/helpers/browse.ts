@@ -174,7 +174,10 @@ export async function pushSite(
   const first = await commitFiles(work, {
     "README.md": "# Site\n\nRead the [guide](docs/guide.md) and see `src/`.\n",
     "src/main.ts": MAIN_TS,
-    "docs/guide.md": "# Guide\n\nBack to the [readme](../README.md).\n",
+    // A task list and a highlighted fence: the Markdown page's checks (axe among them) see both.
+    "docs/guide.md":
+      "# Guide\n\nBack to the [readme](../README.md).\n\n- [x] read\n- [ ] write\n\n" +
+      "```ts\nconst answer = 42;\n```\n",
     "img/logo.png": PNG_1PX,
     "page.html": "<!doctype html><script>alert('raw')</script>\n",
     "icon.svg": '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>\n',

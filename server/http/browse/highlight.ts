@@ -142,6 +142,26 @@ function markBidi(html: string): string {
 }
 
 /**
+ * A Markdown code fence's text highlighted as the language its info string names (`ts`,
+ * `typescript`, `sh`, …: a language or a file extension this module knows), as escaped HTML; null
+ * when the language is unknown or the text is over MAX_HIGHLIGHT_BYTES (shown plain).
+ */
+export function highlightFence(text: string, info: string): string | null {
+  const name = info.trim().split(/\s+/)[0].toLowerCase();
+  const lang = Object.hasOwn(LANGUAGES, name)
+    ? name
+    : Object.hasOwn(BY_EXTENSION, name)
+    ? BY_EXTENSION[name]
+    : null;
+  if (!lang || text.length > MAX_HIGHLIGHT_BYTES) return null;
+  try {
+    return hljs.highlight(text, { language: lang, ignoreIllegals: true }).value;
+  } catch {
+    return null;
+  }
+}
+
+/**
  * `text` as HTML lines (escaped; highlighted when its language is known and it is small enough):
  * a span open at a line's end is closed there and opened again on the next line.
  */

@@ -10,7 +10,7 @@
  */
 import MarkdownIt from "markdown-it";
 import { resolveRelative } from "../../domain/browse/paths.ts";
-import { BIDI_CONTROLS } from "./highlight.ts";
+import { BIDI_CONTROLS, highlightFence } from "./highlight.ts";
 
 /** Turns a path inside the repository into a URL: `link` for links, `image` for images. */
 export interface LinkTargets {
@@ -28,7 +28,13 @@ export function isMarkdown(name: string): boolean {
   return /\.(md|markdown|mdown|mkd)$/i.test(name);
 }
 
-const md = new MarkdownIt({ html: false, linkify: true, typographer: false });
+const md = new MarkdownIt({
+  html: false,
+  linkify: true,
+  typographer: false,
+  // Fences in a language the file pages highlight get the same classes; others stay plain ("").
+  highlight: (code, info) => highlightFence(code, info) ?? "",
+});
 
 type Token = ReturnType<typeof md.parse>[number];
 
@@ -38,7 +44,9 @@ export function renderMarkdown(source: string, targets: LinkTargets): string {
   const tokens = md.parse(source.replace(BIDI_CONTROLS, "\ufffd"), env);
   const slugs = new Slugger();
   for (const [i, token] of tokens.entries()) {
-    if (token.type === "heading_open") {
+    if (token.type === "list_item_open") {
+      taskItem(token, tokens[i + 1], tokens[i + 2]);
+    } else if (token.type === "heading_open") {
       token.attrSet("id", HEADING_ID_PREFIX + slugs.slug(textOf(tokens[i + 1])));
     } else if (token.type === "th_open" || token.type === "td_open") {
       alignByClass(token);
@@ -89,6 +97,30 @@ export class Slugger {
     this.#seen.set(slug, 0);
     return slug;
   }
+}
+
+/** A task list item's marker at the start of its text: `[ ] `, `[x] ` or `[X] `. */
+const TASK_MARKER = /^\[([ xX])\] /;
+
+/**
+ * A list item starting `[ ] ` or `[x] ` (GitHub's task list) becomes one with a disabled checkbox
+ * in place of the marker, as GitHub renders it: `item` is the item's opening token, `open` and
+ * `inline` the two after it (its first paragraph and that paragraph's text).
+ */
+function taskItem(item: Token, open: Token | undefined, inline: Token | undefined): void {
+  if (open?.type !== "paragraph_open" || inline?.type !== "inline") return;
+  const first = inline.children?.[0];
+  const marker = first?.type === "text" ? TASK_MARKER.exec(first.content) : null;
+  if (!first || !marker) return;
+  first.content = first.content.slice(marker[0].length);
+  // markdown-it's Token class, from a token of its own (the package exports no constructor).
+  const TokenOf = first.constructor as new (type: string, tag: string, nesting: number) => Token;
+  const box = new TokenOf("html_inline", "", 0);
+  box.content = `<input type="checkbox" class="task-list-item-checkbox" aria-label="Task" disabled${
+    marker[1] === " " ? "" : " checked"
+  }> `;
+  inline.children!.unshift(box);
+  item.attrJoin("class", "task-list-item");
 }
 
 // A table cell's `style="text-align:…"` (all markdown-it writes there) as `class="align-…"`.

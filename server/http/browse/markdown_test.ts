@@ -82,3 +82,26 @@ Deno.test("a table's column alignment is a class, never an inline style", () => 
   assert(html.includes('<td class="align-right">3</td>'), html);
   assert(html.includes("<td>4</td>"), html);
 });
+
+Deno.test("task list items get a disabled checkbox in place of their marker", () => {
+  const html = renderMarkdown("- [ ] to do\n- [x] done\n- [X] also\n- [y] text\n- plain", targets);
+  const items = html.match(/<li[^]*?<\/li>/g)!;
+  assertEquals(items.slice(0, 3).map((li) => li.includes(" checked")), [false, true, true]);
+  for (const li of items.slice(0, 3)) {
+    assert(li.startsWith('<li class="task-list-item"><input type="checkbox"'), li);
+    assert(li.includes(" disabled") && !li.includes("["), li);
+  }
+  assertEquals(items.slice(3), ["<li>[y] text</li>", "<li>plain</li>"]);
+  // Only a list item's start: a marker elsewhere is text.
+  assert(!renderMarkdown("[ ] not a task", targets).includes("<input"));
+});
+
+Deno.test("a code fence in a language the file pages know is highlighted; others stay plain", () => {
+  const ts = renderMarkdown("```ts\nconst a = 1;\n```", targets);
+  assert(ts.includes('<span class="hljs-keyword">const</span>'), ts);
+  const unknown = renderMarkdown("```nosuchlang\n<b>x</b>\n```", targets);
+  assert(unknown.includes("&lt;b&gt;x&lt;/b&gt;") && !unknown.includes("hljs"), unknown);
+  // Highlighting escapes what it does not mark.
+  const html = renderMarkdown("```html\n<script>alert(1)</script>\n```", targets);
+  assert(!html.includes("<script"), html);
+});
