@@ -152,7 +152,7 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
       />
     );
   } else {
-    content = (
+    const code = (
       <div
         class="code-view"
         tabIndex={0}
@@ -161,6 +161,17 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
         dangerouslySetInnerHTML={{ __html: codeTable(highlightLines(text, name)) }}
       />
     );
+    // An SVG drawn as an image (raw.ts serves it as one to an <img> only), then its source.
+    content = /\.svg$/i.test(name)
+      ? (
+        <>
+          <div class="box-body">
+            <img class="preview-image" src={raw} alt={plain(name)} />
+          </div>
+          {code}
+        </>
+      )
+      : code;
   }
 
   return page(

@@ -43,6 +43,9 @@ export function renderMarkdown(source: string, targets: LinkTargets): string {
   const env = { targets };
   const tokens = md.parse(source.replace(BIDI_CONTROLS, "\ufffd"), env);
   const slugs = new Slugger();
+  for (const token of tokens) {
+    if (token.children) token.children = externalImagesAsLinks(token.children);
+  }
   for (const [i, token] of tokens.entries()) {
     if (token.type === "list_item_open") {
       taskItem(token, tokens[i + 1], tokens[i + 2]);
@@ -97,6 +100,37 @@ export class Slugger {
     this.#seen.set(slug, 0);
     return slug;
   }
+}
+
+/**
+ * Each image on another site (`![build](https://ci.example/badge.svg)`) in `children` (an inline
+ * token's) as a link to it named by its alt text, or that text alone inside a link: the pages'
+ * CSP loads images from Signet alone, since fetching one would tell that site who reads the README
+ * (GitHub proxies them instead). Every other token is kept.
+ */
+function externalImagesAsLinks(children: Token[]): Token[] {
+  const out: Token[] = [];
+  let inLink = 0;
+  for (const t of children) {
+    if (t.type === "link_open") inLink++;
+    if (t.type === "link_close") inLink--;
+    const src = t.type === "image" ? String(t.attrGet("src") ?? "") : "";
+    if (!/^(https?:)?\/\//i.test(src)) {
+      out.push(t);
+      continue;
+    }
+    const TokenOf = t.constructor as new (type: string, tag: string, nesting: number) => Token;
+    const text = new TokenOf("text", "", 0);
+    text.content = `${t.content || "image"} (image on another site)`;
+    if (inLink > 0) {
+      out.push(text);
+      continue;
+    }
+    const open = new TokenOf("link_open", "a", 1);
+    open.attrs = [["href", src], ["class", "external-image"]];
+    out.push(open, text, new TokenOf("link_close", "a", -1));
+  }
+  return out;
 }
 
 /** A task list item's marker at the start of its text: `[ ] `, `[x] ` or `[X] `. */

@@ -105,3 +105,21 @@ Deno.test("a code fence in a language the file pages know is highlighted; others
   const html = renderMarkdown("```html\n<script>alert(1)</script>\n```", targets);
   assert(!html.includes("<script"), html);
 });
+
+Deno.test("an image on another site becomes a link named by its alt text, never a load", () => {
+  const html = renderMarkdown(
+    "![build](https://ci.example/b.svg) ![](//cdn.example/x.png) [![tag](https://x.example/t.svg)](https://x.example/) ![logo](img/l.png)",
+    targets,
+  );
+  assert(!/<img[^>]+src="(https?:)?\/\//.test(html), html);
+  assert(html.includes('<a href="https://ci.example/b.svg" class="external-image"'), html);
+  assert(html.includes(">build (image on another site)</a>"), html);
+  assert(html.includes(">image (image on another site)</a>"), html);
+  // Inside a link, the text alone: no link within a link.
+  assert(
+    html.includes('<a href="https://x.example/" rel="nofollow noopener noreferrer">tag (image'),
+    html,
+  );
+  assert(!/<a [^>]*>[^<]*<a /.test(html), html);
+  assert(html.includes('<img src="/o/r/raw/main/docs/img/l.png" alt="logo">'), html);
+});

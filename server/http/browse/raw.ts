@@ -1,7 +1,8 @@
 /**
  * `/<owner>/<repo>/raw/<ref>/<path>`: a file's bytes. Text goes as `text/plain`, the image types
- * of blob_page.ts as themselves, anything else (binary, `?download=1`) as an attachment: HTML and
- * SVG are never rendered on Signet's origin, and a sandboxing CSP covers the answer anyway.
+ * of blob_page.ts as themselves (and SVG to an `<img>`, see serveRaw), anything else (binary,
+ * `?download=1`) as an attachment: HTML and SVG are never rendered as a page on Signet's origin,
+ * and a sandboxing CSP covers the answer anyway.
  */
 import { joinPath } from "../../domain/browse/paths.ts";
 import type { Resolved } from "../../domain/browse/refs.ts";
@@ -32,11 +33,17 @@ export function attachment(name: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-/** The raw answer, or null when the path is no file. */
+/**
+ * The raw answer, or null when the path is no file. `fetchDest` is the request's
+ * `Sec-Fetch-Dest`: an SVG file goes as `image/svg+xml` only to an image load (`<img>` never runs
+ * an SVG's script; a browser sets the header itself, and page script cannot), as text to anything
+ * else, and under the sandboxing CSP either way.
+ */
 export async function serveRaw(
   req: PageRequest,
   at: Resolved,
   method: string,
+  fetchDest: string | null = null,
 ): Promise<Response | null> {
   if (at.path.length === 0) return null;
   const name = at.path.at(-1)!;
@@ -49,11 +56,13 @@ export async function serveRaw(
     WHOLE_BYTES,
   );
   if (head.kind !== "blob") return null;
-  const image = imageType(name);
+  const svg = /\.svg$/i.test(name);
+  const image = imageType(name) ?? (svg && fetchDest === "image" ? "image/svg+xml" : null);
   const download = req.query.get("download") === "1";
   // Known from the first bytes: a small file was read whole, a larger one has its first 64 KiB
   // read again below (git is asked for the whole, and the type decided on what it sent first).
   const headers: Record<string, string> = { ...RAW_HEADERS, "Content-Length": String(head.size) };
+  if (svg) headers["Vary"] = "Sec-Fetch-Dest";
   const decide = (first: Uint8Array) => {
     if (image && !download) headers["Content-Type"] = image;
     else if (!download && !looksBinary(first)) {

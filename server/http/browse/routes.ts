@@ -193,7 +193,7 @@ function repoPage(ctx: Signet, cache: PageCache, c: Context, parts: string[]): P
     if (alias) {
       return new Response(null, { status: 302, headers: { Location: `${alias}${url.search}` } });
     }
-    if (page === "raw") return await raw(req, rest, c.req.method);
+    if (page === "raw") return await raw(req, rest, c.req.method, c.req.header("sec-fetch-dest"));
     if (page === "archive") {
       return await serveArchive(req, rest, c.req.method) ??
         missing(req, `${owner}/${name}/archive/${rest.join("/")}`);
@@ -242,12 +242,17 @@ async function render(req: PageRequest, page: string, rest: string[]): Promise<R
   return await renderCommits(req, at);
 }
 
-async function raw(req: PageRequest, rest: string[], method: string): Promise<Response | Rendered> {
+async function raw(
+  req: PageRequest,
+  rest: string[],
+  method: string,
+  fetchDest: string | undefined,
+): Promise<Response | Rendered> {
   const segments = urlSegments(rest.join("/"));
   const at = segments && await resolveRef(req.ctx, req.repo, segments, req.client);
   const label = `${req.repo.row.owner}/${req.repo.row.name}/raw/${rest.join("/")}`;
   if (!at) return missing(req, label);
-  return (await serveRaw(req, at, method)) ?? missing(req, label);
+  return (await serveRaw(req, at, method, fetchDest ?? null)) ?? missing(req, label);
 }
 
 /**

@@ -141,6 +141,29 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
       await page.context().close();
     });
 
+    await t.step(
+      "an SVG is drawn as an image, its script never runs, and opened it is text",
+      async () => {
+        const { page, problems } = await openPage(browser);
+        let dialogs = 0;
+        page.on("dialog", (d) => {
+          dialogs++;
+          d.dismiss();
+        });
+        await page.goto(`${U}/alice/site/blob/main/icon.svg`);
+        const drawn = await page.waitForFunction(() => {
+          const img = document.querySelector<HTMLImageElement>("img.preview-image");
+          return img?.complete ? img.naturalWidth : null;
+        });
+        assert(Number(await drawn.jsonValue()) > 0, "the SVG was not drawn");
+        const opened = await page.goto(`${U}/alice/site/raw/main/icon.svg`);
+        assertEquals(opened?.headers()["content-type"], "text/plain; charset=utf-8");
+        assertEquals(dialogs, 0);
+        assertEquals(problems, []);
+        await page.context().close();
+      },
+    );
+
     await t.step("copy buttons appear with the script and copy the clone URL", async () => {
       const context = await browser.newContext({
         permissions: ["clipboard-read", "clipboard-write"],

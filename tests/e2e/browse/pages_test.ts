@@ -183,6 +183,22 @@ serverTest("repository browser: every page of a pushed repository", {}, async (s
         assertEquals(r.headers.get("x-content-type-options"), "nosniff");
         await r.body?.cancel();
       }
+      // An SVG is an image to an image load only (Sec-Fetch-Dest, set by browsers), sandboxed.
+      const asImage = await fetch(`${U}/alice/site/raw/main/icon.svg`, {
+        headers: { "Sec-Fetch-Dest": "image" },
+      });
+      assertEquals(asImage.headers.get("content-type"), "image/svg+xml");
+      assertStringIncludes(asImage.headers.get("content-security-policy") ?? "", "sandbox");
+      assertEquals(asImage.headers.get("x-content-type-options"), "nosniff");
+      assertEquals(asImage.headers.get("vary"), "Sec-Fetch-Dest");
+      await asImage.body?.cancel();
+      for (const dest of ["document", "iframe", "embed", "object"]) {
+        const r = await fetch(`${U}/alice/site/raw/main/icon.svg`, {
+          headers: { "Sec-Fetch-Dest": dest },
+        });
+        assertEquals(r.headers.get("content-type"), "text/plain; charset=utf-8", dest);
+        await r.body?.cancel();
+      }
       const dl = await fetch(`${U}/alice/site/raw/main/page.html?download=1`);
       assertEquals(dl.headers.get("content-type"), "application/octet-stream");
       assertStringIncludes(
