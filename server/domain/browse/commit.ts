@@ -50,8 +50,10 @@ export interface FileChange {
   patch: string | null;
   binary: boolean;
   tooLarge: boolean;
+  /** Lines added and deleted, when `counted` (a binary file's, or one never diffed, are not). */
   added: number;
   deleted: number;
+  counted: boolean;
 }
 
 /** A commit and its changes. */
@@ -84,6 +86,13 @@ const SHOW = [
 
 /** Blobs larger than this are never given to git's diff (it would read them whole). */
 const BIG_BLOB_BYTES = 1024 * 1024;
+/**
+ * Files with blobs over BIG_BLOB_BYTES still get their line counts (`--numstat`, git reading them
+ * whole) up to this size each, at most COUNTED_BIG_FILES of them: a commit adding a 60,000-line
+ * log says +60000, not +0.
+ */
+const COUNTED_BLOB_BYTES = 16 * 1024 * 1024;
+const COUNTED_BIG_FILES = 20;
 /** Most paths named to the second patch call (beyond them the first is waited for). */
 const MAX_PATCH_PATHS = 1000;
 const ZERO_OID = /^0+$/;
@@ -174,8 +183,17 @@ async function readChanges(
   const big = await bigBlobs(ctx, repo, files, client);
   let patch = null;
   let shown = files;
+  let bigCounts: Promise<void> = Promise.resolve();
   if (big.size > 0) {
     shown = files.filter((f) => !big.has(f.oldOid) && !big.has(f.newOid));
+    bigCounts = countBigFiles(
+      ctx,
+      repo,
+      revs,
+      files.filter((f) => !shown.includes(f)),
+      big,
+      client,
+    );
     const paths = shown.flatMap((f) => (f.oldPath === null ? [f.path] : [f.oldPath, f.path]));
     for (const f of files) if (!shown.includes(f)) f.tooLarge = true;
     if (paths.length === 0) {
@@ -195,6 +213,7 @@ async function readChanges(
   patch ??= await firstPatch;
   await firstPatch.catch(() => {});
   attachPatches(shown, new TextDecoder().decode(patch.stdout), patch.truncated);
+  await bigCounts;
   return {
     header: fields.slice(0, headerCount),
     changes: { files, filesCut: cut, patchCut: patch.truncated },
@@ -207,23 +226,74 @@ async function bigBlobs(
   repo: BrowseRepo,
   files: FileChange[],
   client?: string,
-): Promise<Set<string>> {
+): Promise<Map<string, number>> {
   const oids = new Set<string>();
   for (const f of files) {
     for (const oid of [f.oldOid, f.newOid]) if (oid && !ZERO_OID.test(oid)) oids.add(oid);
   }
-  if (oids.size === 0) return new Set();
+  if (oids.size === 0) return new Map();
   const infos = await checkObjects(ctx, repo.dir, [...oids], {
     maxBytes: 4 * 1024 * 1024,
     client,
   });
-  const big = new Set<string>();
+  const big = new Map<string, number>();
   for (const info of infos) {
     if (typeof info === "object" && info.type === "blob" && info.size > BIG_BLOB_BYTES) {
-      big.add(info.id);
+      big.set(info.id, info.size);
     }
   }
   return big;
+}
+
+/**
+ * Line counts of `files` (those with a blob over BIG_BLOB_BYTES, left out of the patch) from one
+ * `--numstat` call with core.bigFileThreshold raised so that git counts them: only files whose
+ * blobs are all at most COUNTED_BLOB_BYTES, at most COUNTED_BIG_FILES of them. Any failure
+ * leaves them uncounted.
+ */
+async function countBigFiles(
+  ctx: Signet,
+  repo: BrowseRepo,
+  revs: string[],
+  files: FileChange[],
+  sizes: Map<string, number>,
+  client?: string,
+): Promise<void> {
+  const countable = files.filter((f) =>
+    [f.oldOid, f.newOid].every((oid) => (sizes.get(oid) ?? 0) <= COUNTED_BLOB_BYTES)
+  ).slice(0, COUNTED_BIG_FILES);
+  if (countable.length === 0) return;
+  const paths = countable.flatMap((f) => (f.oldPath === null ? [f.path] : [f.oldPath, f.path]));
+  const out = await gitRead(ctx, repo.dir, [
+    "-c",
+    `core.bigFileThreshold=${COUNTED_BLOB_BYTES + 1}`,
+    ...SHOW,
+    "--no-commit-id",
+    "--numstat",
+    "-z",
+    "--end-of-options",
+    ...revs,
+    "--",
+    ...paths,
+  ], { maxBytes: 1024 * 1024, client }).catch(() => null);
+  if (!out || out.code !== 0) return;
+  // `added\tdeleted\tpath\0`, or for a rename `added\tdeleted\t\0old\0new\0`; binary: `-\t-`.
+  const fields = new TextDecoder().decode(out.stdout).split("\0");
+  for (let i = 0; i < fields.length; i++) {
+    const m = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(fields[i].replace(/^\n+/, ""));
+    if (!m) continue;
+    let path = m[3];
+    if (path === "") {
+      path = fields[i + 2] ?? "";
+      i += 2;
+    }
+    const f = countable.find((c) => c.path === path);
+    if (f && m[1] !== "-" && m[2] !== "-") {
+      f.added = Number(m[1]);
+      f.deleted = Number(m[2]);
+      f.counted = true;
+    }
+  }
 }
 
 /** The `--raw -z` records after the header: `:modes oids status`, then one or two paths. */
@@ -256,6 +326,7 @@ function parseRaw(tokens: string[], truncated: boolean): { files: FileChange[]; 
       tooLarge: false,
       added: 0,
       deleted: 0,
+      counted: false,
     });
   }
   return { files, cut };
@@ -285,6 +356,7 @@ function attachPatches(files: FileChange[], patch: string, truncated: boolean): 
     }
     f.added = added;
     f.deleted = deleted;
+    f.counted = !f.binary;
     if (part.length > MAX_FILE_PATCH_BYTES || lines > MAX_FILE_PATCH_LINES) f.tooLarge = true;
     else f.patch = part;
   }

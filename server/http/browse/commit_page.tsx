@@ -24,6 +24,17 @@ import {
 } from "./frame.tsx";
 import { escapeHtml } from "./highlight.ts";
 
+/** A file's lines added and deleted, when they were counted (not for a binary file). */
+function LineCounts({ f }: { f: FileChange }): VNode | null {
+  if (!f.counted) return null;
+  return (
+    <>
+      <span class="added">+{f.added}</span>
+      <span class="deleted">−{f.deleted}</span>
+    </>
+  );
+}
+
 /** A file's patch as HTML lines: added, deleted, hunk headers and git's own lines apart. */
 function diffHtml(patch: string): string {
   const lines = patch.replace(/\n$/, "").split("\n");
@@ -102,8 +113,7 @@ function FileDiff(
           </a>
         </span>
         <span class="spacer" />
-        <span class="added">+{f.added}</span>
-        <span class="deleted">−{f.deleted}</span>
+        <LineCounts f={f} />
       </div>
       {body}
     </section>
@@ -219,8 +229,7 @@ export function ChangedFiles(
               <a class="name file-name" href={`#diff-${i}`}>
                 <Name text={f.path} />
               </a>
-              <span class="added">+{f.added}</span>
-              <span class="deleted">−{f.deleted}</span>
+              <LineCounts f={f} />
             </li>
           ))}
         </ul>
