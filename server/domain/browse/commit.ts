@@ -50,7 +50,10 @@ export interface FileChange {
   patch: string | null;
   binary: boolean;
   tooLarge: boolean;
-  /** Lines added and deleted, when `counted` (a binary file's, or one never diffed, are not). */
+  /**
+   * Lines added and deleted, when `counted`: a binary file's are not, nor those of a file over 1
+   * MiB, which git's diff is never given (counting them means reading both versions whole).
+   */
   added: number;
   deleted: number;
   counted: boolean;
@@ -86,13 +89,7 @@ const SHOW = [
 
 /** Blobs larger than this are never given to git's diff (it would read them whole). */
 const BIG_BLOB_BYTES = 1024 * 1024;
-/**
- * Files with blobs over BIG_BLOB_BYTES still get their line counts (`--numstat`, git reading them
- * whole) up to this size each, at most COUNTED_BIG_FILES of them: a commit adding a 60,000-line
- * log says +60000, not +0.
- */
-const COUNTED_BLOB_BYTES = 16 * 1024 * 1024;
-const COUNTED_BIG_FILES = 20;
+
 /** Most paths named to the second patch call (beyond them the first is waited for). */
 const MAX_PATCH_PATHS = 1000;
 const ZERO_OID = /^0+$/;
@@ -183,17 +180,8 @@ async function readChanges(
   const big = await bigBlobs(ctx, repo, files, client);
   let patch = null;
   let shown = files;
-  let bigCounts: Promise<void> = Promise.resolve();
   if (big.size > 0) {
     shown = files.filter((f) => !big.has(f.oldOid) && !big.has(f.newOid));
-    bigCounts = countBigFiles(
-      ctx,
-      repo,
-      revs,
-      files.filter((f) => !shown.includes(f)),
-      big,
-      client,
-    );
     const paths = shown.flatMap((f) => (f.oldPath === null ? [f.path] : [f.oldPath, f.path]));
     for (const f of files) if (!shown.includes(f)) f.tooLarge = true;
     if (paths.length === 0) {
@@ -213,7 +201,6 @@ async function readChanges(
   patch ??= await firstPatch;
   await firstPatch.catch(() => {});
   attachPatches(shown, new TextDecoder().decode(patch.stdout), patch.truncated);
-  await bigCounts;
   return {
     header: fields.slice(0, headerCount),
     changes: { files, filesCut: cut, patchCut: patch.truncated },
@@ -226,74 +213,23 @@ async function bigBlobs(
   repo: BrowseRepo,
   files: FileChange[],
   client?: string,
-): Promise<Map<string, number>> {
+): Promise<Set<string>> {
   const oids = new Set<string>();
   for (const f of files) {
     for (const oid of [f.oldOid, f.newOid]) if (oid && !ZERO_OID.test(oid)) oids.add(oid);
   }
-  if (oids.size === 0) return new Map();
+  if (oids.size === 0) return new Set();
   const infos = await checkObjects(ctx, repo.dir, [...oids], {
     maxBytes: 4 * 1024 * 1024,
     client,
   });
-  const big = new Map<string, number>();
+  const big = new Set<string>();
   for (const info of infos) {
     if (typeof info === "object" && info.type === "blob" && info.size > BIG_BLOB_BYTES) {
-      big.set(info.id, info.size);
+      big.add(info.id);
     }
   }
   return big;
-}
-
-/**
- * Line counts of `files` (those with a blob over BIG_BLOB_BYTES, left out of the patch) from one
- * `--numstat` call with core.bigFileThreshold raised so that git counts them: only files whose
- * blobs are all at most COUNTED_BLOB_BYTES, at most COUNTED_BIG_FILES of them. Any failure
- * leaves them uncounted.
- */
-async function countBigFiles(
-  ctx: Signet,
-  repo: BrowseRepo,
-  revs: string[],
-  files: FileChange[],
-  sizes: Map<string, number>,
-  client?: string,
-): Promise<void> {
-  const countable = files.filter((f) =>
-    [f.oldOid, f.newOid].every((oid) => (sizes.get(oid) ?? 0) <= COUNTED_BLOB_BYTES)
-  ).slice(0, COUNTED_BIG_FILES);
-  if (countable.length === 0) return;
-  const paths = countable.flatMap((f) => (f.oldPath === null ? [f.path] : [f.oldPath, f.path]));
-  const out = await gitRead(ctx, repo.dir, [
-    "-c",
-    `core.bigFileThreshold=${COUNTED_BLOB_BYTES + 1}`,
-    ...SHOW,
-    "--no-commit-id",
-    "--numstat",
-    "-z",
-    "--end-of-options",
-    ...revs,
-    "--",
-    ...paths,
-  ], { maxBytes: 1024 * 1024, client }).catch(() => null);
-  if (!out || out.code !== 0) return;
-  // `added\tdeleted\tpath\0`, or for a rename `added\tdeleted\t\0old\0new\0`; binary: `-\t-`.
-  const fields = new TextDecoder().decode(out.stdout).split("\0");
-  for (let i = 0; i < fields.length; i++) {
-    const m = /^(\d+|-)\t(\d+|-)\t(.*)$/s.exec(fields[i].replace(/^\n+/, ""));
-    if (!m) continue;
-    let path = m[3];
-    if (path === "") {
-      path = fields[i + 2] ?? "";
-      i += 2;
-    }
-    const f = countable.find((c) => c.path === path);
-    if (f && m[1] !== "-" && m[2] !== "-") {
-      f.added = Number(m[1]);
-      f.deleted = Number(m[2]);
-      f.counted = true;
-    }
-  }
 }
 
 /** The `--raw -z` records after the header: `:modes oids status`, then one or two paths. */

@@ -1,6 +1,6 @@
 /**
- * A commit page counts the lines of a file too large to show its diff (over 1 MiB), and shows no
- * counts for a binary file rather than +0 −0.
+ * A commit page shows no line counts, rather than +0 −0, for a file too large to diff (over 1 MiB:
+ * counting would mean reading both versions whole) and for a binary file.
  */
 import { assert, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
@@ -9,7 +9,7 @@ import { commitFiles, git, newWork, PNG_1PX } from "../../helpers/browse.ts";
 
 const HTML = { Accept: "text/html" };
 
-serverTest("commit pages: line counts of big files, none for binary ones", {}, async (server) => {
+serverTest("commit pages: no +0 −0 for big or binary files", {}, async (server) => {
   const home = await Deno.makeTempDir({ prefix: "signet-counts-" });
   try {
     const { token } = await signedIn(server, "alice");
@@ -17,7 +17,11 @@ serverTest("commit pages: line counts of big files, none for binary ones", {}, a
     const work = await newWork(home, "logs");
     // 60,000 lines, 1.3 MB: over the 1 MiB that git's diff is never given.
     const log = Array.from({ length: 60_000 }, (_, i) => `line ${i} of the log`).join("\n") + "\n";
-    const id = await commitFiles(work, { "big.log": log, "pixel.png": PNG_1PX }, "add a log");
+    const id = await commitFiles(work, {
+      "big.log": log,
+      "pixel.png": PNG_1PX,
+      "small.txt": "a\nb\n",
+    }, "add a log");
     const remote = `http://alice:${token}@${new URL(server.httpUrl).host}/alice/logs.git`;
     await git(work, "push", "-q", remote, "main");
     const html = await (await fetch(`${server.httpUrl}/alice/logs/commit/${id}`, { headers: HTML }))
@@ -27,8 +31,11 @@ serverTest("commit pages: line counts of big files, none for binary ones", {}, a
       assert(at > 0, name);
       return html.slice(at, html.indexOf("</li>", at));
     };
-    assertStringIncludes(item("big.log"), "+60000");
-    assert(!item("pixel.png").includes('class="added"'), item("pixel.png"));
+    for (const name of ["big.log", "pixel.png"]) {
+      assert(!item(name).includes('class="added"'), item(name));
+    }
+    // Counted where diffed: a small file beside them.
+    assertStringIncludes(item("small.txt"), "+2");
   } finally {
     await Deno.remove(home, { recursive: true });
   }
