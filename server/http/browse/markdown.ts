@@ -10,7 +10,7 @@
  */
 import MarkdownIt from "markdown-it";
 import { resolveRelative } from "../../domain/browse/paths.ts";
-import { BIDI_CONTROLS, highlightFence } from "./highlight.ts";
+import { BIDI_CONTROLS, highlightFence, MAX_HIGHLIGHT_BYTES } from "./highlight.ts";
 
 /** Turns a path inside the repository into a URL: `link` for links, `image` for images. */
 export interface LinkTargets {
@@ -33,8 +33,17 @@ const md = new MarkdownIt({
   linkify: true,
   typographer: false,
   // Fences in a language the file pages highlight get the same classes; others stay plain ("").
-  highlight: (code, info) => highlightFence(code, info) ?? "",
+  highlight: (code, info) => {
+    // One budget per document (renders are synchronous): a README of many big fences costs what
+    // one big file does, and the fences past it are shown plain.
+    if (code.length > fenceBudget) return "";
+    fenceBudget -= code.length;
+    return highlightFence(code, info) ?? "";
+  },
 });
+
+/** Fence bytes the document being rendered may still have highlighted. */
+let fenceBudget = 0;
 
 type Token = ReturnType<typeof md.parse>[number];
 
@@ -43,9 +52,6 @@ export function renderMarkdown(source: string, targets: LinkTargets): string {
   const env = { targets };
   const tokens = md.parse(source.replace(BIDI_CONTROLS, "\ufffd"), env);
   const slugs = new Slugger();
-  for (const token of tokens) {
-    if (token.children) token.children = externalImagesAsLinks(token.children);
-  }
   for (const [i, token] of tokens.entries()) {
     if (token.type === "list_item_open") {
       taskItem(token, tokens[i + 1], tokens[i + 2]);
@@ -74,6 +80,11 @@ export function renderMarkdown(source: string, targets: LinkTargets): string {
       }
     }
   }
+  // After the headings' ids: a badge in a heading (`# Signet ![CI](https://…)`) adds no words.
+  for (const token of tokens) {
+    if (token.children) token.children = externalImagesAsLinks(token.children);
+  }
+  fenceBudget = MAX_HIGHLIGHT_BYTES;
   return md.renderer.render(tokens, md.options, env);
 }
 
@@ -127,7 +138,10 @@ function externalImagesAsLinks(children: Token[]): Token[] {
       continue;
     }
     const open = new TokenOf("link_open", "a", 1);
-    open.attrs = [["href", src], ["class", "external-image"]];
+    open.attrs = [["href", src], ["class", "external-image"], [
+      "rel",
+      "nofollow noopener noreferrer",
+    ]];
     out.push(open, text, new TokenOf("link_close", "a", -1));
   }
   return out;

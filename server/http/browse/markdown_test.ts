@@ -123,3 +123,17 @@ Deno.test("an image on another site becomes a link named by its alt text, never 
   assert(!/<a [^>]*>[^<]*<a /.test(html), html);
   assert(html.includes('<img src="/o/r/raw/main/docs/img/l.png" alt="logo">'), html);
 });
+
+Deno.test("a heading's id leaves out an image on another site in it", () => {
+  const html = renderMarkdown("# Signet ![CI](https://ci.example/badge.svg)", targets);
+  assert(html.includes('<h1 id="user-content-signet-">'), html);
+});
+
+Deno.test("fences are highlighted up to one budget per document, the rest plain", () => {
+  const fence = "```ts\n" + "const a = 1;\n".repeat(4000) + "```\n\n"; // ~52 KB each
+  const html = renderMarkdown(fence.repeat(4), targets);
+  const highlighted = html.split("<pre>").filter((p) => p.includes("hljs-keyword")).length;
+  assertEquals(highlighted, 1);
+  // The next document has its own budget.
+  assert(renderMarkdown(fence, targets).includes("hljs-keyword"));
+});
