@@ -4,7 +4,7 @@
  * branch (`tree/HEAD/src` → `tree/main/src`, `raw/HEAD/README.md` too), a file page with no file (`blob/main` →
  * `tree/main`), and a page with no ref at all (`tree` → `tree/<default branch>`).
  */
-import { urlSegments } from "../../domain/browse/paths.ts";
+import { isSafePath, urlSegments } from "../../domain/browse/paths.ts";
 import type { PageRequest } from "./context.ts";
 
 /** Pages whose address is `<page>/<ref>/<path>`. */
@@ -19,10 +19,14 @@ export function aliasLocation(req: PageRequest, page: string, rest: string[]): s
   const fallback = repo.refs.defaultBranch;
   const segments = urlSegments(rest.join("/"));
   if (segments === null) return null;
-  // HEAD names the default branch (git refuses a branch or tag of that name).
-  const named = segments[0] === "HEAD" && !repo.refs.byName.has("HEAD") ? fallback : null;
+  // Only what would be a page's own address is redirected to: no `.`, `..` or empty segment.
+  if (!isSafePath(segments)) return null;
+  // HEAD names the default branch: git refuses a branch or tag named HEAD, but not `HEAD/x`, so
+  // HEAD is read so only while no ref starts with `HEAD/`.
+  const headFree = ![...repo.refs.byName.keys()].some((name) => name.startsWith("HEAD/"));
+  const named = segments[0] === "HEAD" && headFree ? fallback : null;
   if (page === "commit") {
-    const ref = named ?? segments.join("/");
+    const ref = named !== null && segments.length === 1 ? named : segments.join("/");
     const commit = repo.refs.byName.get(ref)?.commit;
     return commit && segments.length > 0 ? urls.commit(commit) : null;
   }

@@ -59,6 +59,28 @@ serverTest("GitHub's other names for a page redirect to its address", {}, async 
       assertEquals((await get("/blob/main/src/main.ts")).status, 200);
       assertEquals((await get("/commit/no-such-branch")).status, 404);
       assertEquals((await get("/blob/no-such-branch")).status, 404);
+      // Dot segments are never written into a redirect.
+      const dots = await get("/tree/HEAD/..%2F..%2F..%2F..%2Fadmin");
+      assertEquals([dots.status === 302, dots.location], [false, null]);
+    });
+
+    await t.step("with a branch under HEAD/, HEAD names nothing else", async () => {
+      await createRepo(server, token, "heady");
+      const auth = `http://alice:${token}@${new URL(server.httpUrl).host}/alice/heady.git`;
+      await commitFiles(work, { "x/f.txt": "on main\n", "f.txt": "top\n" }, "files");
+      await git(work, "push", "-q", auth, "main", "main:refs/heads/HEAD/x");
+      const heady = async (path: string) => {
+        const res = await fetch(`${server.httpUrl}/alice/heady${path}`, {
+          headers: HTML,
+          redirect: "manual",
+        });
+        const text = await res.text();
+        return { status: res.status, location: res.headers.get("location"), text };
+      };
+      // HEAD/x is the branch: its f.txt, not main's x/f.txt.
+      const file = await heady("/blob/HEAD/x/f.txt");
+      assertEquals([file.status, file.location], [200, null]);
+      assertEquals((await heady("/commit/HEAD/no/such/thing")).status, 404);
     });
   } finally {
     await Deno.remove(home, { recursive: true });
