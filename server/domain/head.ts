@@ -12,7 +12,7 @@ import { gitServerEnv } from "./git.ts";
 /**
  * Points the HEAD of the bare repository at `dir` at an existing branch when it names none (see
  * the module doc); returns the branch it chose, or null when HEAD was left alone. Reading HEAD and
- * the branch it names costs file reads only, so every push can afford it.
+ * the branch it names costs file reads only, so every push can afford it. Never throws.
  */
 export async function repairHead(ctx: Signet, dir: string): Promise<string | null> {
   const head = await readHead(dir);
@@ -26,9 +26,26 @@ export async function repairHead(ctx: Signet, dir: string): Promise<string | nul
   const branches = listed.split("\n").filter((b) => b !== "").sort();
   if (branches.length === 0) return null; // nothing pushed yet: HEAD waits for the first branch
   const chosen = ["main", "master"].find((b) => branches.includes(b)) ?? branches[0];
-  // git takes HEAD.lock: a concurrent change of HEAD makes this fail, and that one stands.
-  const set = await git(ctx, dir, ["symbolic-ref", "HEAD", `refs/heads/${chosen}`]);
-  return set === null ? null : chosen;
+  // Compare and set under git's own lock file: another push's repair (or git) holding it, or
+  // having pointed HEAD at an existing branch meanwhile, wins, and HEAD is left as it is.
+  const lock = `${dir}/HEAD.lock`;
+  try {
+    await Deno.writeTextFile(lock, `ref: refs/heads/${chosen}\n`, { createNew: true });
+  } catch {
+    return null;
+  }
+  try {
+    const now = await readHead(dir);
+    if (now === null || await branchExists(dir, now) || !await branchExists(dir, chosen)) {
+      await Deno.remove(lock);
+      return null;
+    }
+    await Deno.rename(lock, `${dir}/HEAD`);
+    return chosen;
+  } catch {
+    await Deno.remove(lock).catch(() => {});
+    return null;
+  }
 }
 
 // The branch HEAD names, from its file; null when it is detached or unreadable.
@@ -62,6 +79,6 @@ async function git(ctx: Signet, dir: string, args: string[]): Promise<string | n
     stdin: "null",
     stdout: "piped",
     stderr: "null",
-  }).output();
-  return out.success ? new TextDecoder().decode(out.stdout) : null;
+  }).output().catch(() => null);
+  return out?.success ? new TextDecoder().decode(out.stdout) : null;
 }

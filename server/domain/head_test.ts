@@ -75,3 +75,12 @@ Deno.test("HEAD is left alone when its branch exists, loose or packed, or nothin
   assertEquals(await head(empty), "ref: refs/heads/main");
   await drop(loose, packed, empty);
 });
+
+Deno.test("while HEAD.lock is held (git or another repair), HEAD and the lock are left alone", async () => {
+  const bare = await bareWith(["trunk"]);
+  await Deno.writeTextFile(`${bare}/HEAD.lock`, "someone else's\n");
+  assertEquals(await repairHead(ctx, bare), null);
+  assertEquals(await head(bare), "ref: refs/heads/main");
+  assertEquals(await Deno.readTextFile(`${bare}/HEAD.lock`), "someone else's\n");
+  await drop(bare);
+});

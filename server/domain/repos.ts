@@ -225,7 +225,7 @@ export function recordPushLater(ctx: Signet, repo: RepoRow, succeeded: boolean):
 export async function recordPush(ctx: Signet, repo: RepoRow, succeeded: boolean): Promise<void> {
   ctx.cloneCache?.refsChanged(repo.id);
   // First: a clone right after the push should find HEAD on a branch.
-  await repairHead(ctx, repoDir(ctx, repo.owner, repo.name));
+  await repairHead(ctx, repoDir(ctx, repo.owner, repo.name)).catch(() => null);
   const size = await repoDiskUsage(ctx, repo).catch(() => undefined);
   if (succeeded) await ctx.store.repos.touchPushed(repo.id, size);
   else if (size !== undefined) await ctx.store.repos.setSize(repo.id, size);

@@ -104,6 +104,7 @@ export function targetCommit(
 const FORMAT = [
   ...REF_TARGET_FIELDS,
   "%(committerdate:unix)",
+  "%(*committerdate:unix)",
   "%(creatordate:unix)",
   "%(authorname)",
   "%(*authorname)",
@@ -131,14 +132,15 @@ export async function listRefs(ctx: Signet, dir: string, client?: string): Promi
   if (out.truncated) lines.pop();
   for (const line of lines) {
     const f = line.split("\0");
-    if (f.length < 13) continue;
-    const [ref, type, oid, ptype, poid, cdate, created, an, pan, ad, pad, psubject] = f;
-    const subject = f.slice(12).join(" ");
+    if (f.length < 14) continue;
+    const [ref, type, oid, ptype, poid, cdate, pdate, created, an, pan, ad, pad, psubject] = f;
+    const subject = f.slice(13).join(" ");
     const direct = type === "commit";
     const commit = targetCommit(type, oid, ptype, poid);
     // A branch's date is its commit's; a tag's is its own (an annotated tag's tagger date, a
     // lightweight tag's commit's), the order for-each-ref lists them in, as the feed has it.
-    const date = Number(direct ? cdate : created) || null;
+    // (An old annotated tag without a tagger line has no date of its own: its commit's.)
+    const date = Number(direct ? cdate : created || pdate) || null;
     const info = {
       commit,
       date,
@@ -159,8 +161,9 @@ export async function listRefs(ctx: Signet, dir: string, client?: string): Promi
   const head = await headBranch(dir);
   const defaultBranch = head && byName.get(head)?.kind === "branch"
     ? head
+    // head.ts's rule, for a HEAD its repair has not reached yet (a push points it at a branch).
     : (["main", "master"].find((n) => byName.get(n)?.kind === "branch") ??
-      branches[0]?.name ?? null);
+      branches.map((b) => b.name).sort()[0] ?? null);
   return { branches, tags, defaultBranch, byName };
 }
 

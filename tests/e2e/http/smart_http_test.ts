@@ -135,10 +135,14 @@ serverTest("smart HTTP", {}, async (server, t) => {
         (await runOk("git", ["branch", "--show-current"], { cwd: dir, env })).trim(),
         "trunk",
       );
-      // A later branch does not move it.
+      // A later branch does not move it: checked once that push's recording (which ends with
+      // the push time) is done.
+      const pushedAt = async () =>
+        (await (await fetch(`${server.httpUrl}/api/repos/alice/trunky`)).json()).repo?.pushed_at;
+      const before = await pollUntil(pushedAt, (at) => at != null);
       const second = await git(["-c", auth, "push", trunkUrl, "main:another"], work);
       assertEquals(second.code, 0, second.stderr);
-      await new Promise((r) => setTimeout(r, 200));
+      await pollUntil(pushedAt, (at) => at !== before);
       assertEquals((await Deno.readTextFile(headFile)).trim(), "ref: refs/heads/trunk");
     },
   );
