@@ -275,10 +275,6 @@ async function guardSocketPath(dir: string, name: string): Promise<string> {
 }
 
 /**
- * Waits for a listener; an address in use or a port the user may not bind becomes a ConfigError
- * naming the variable, the address and what to do, instead of a stack trace.
- */
-/**
  * Refuses a start on PostgreSQL in a data dir whose embedded database holds data that `signet db
  * copy` never copied: that data would be left out unannounced, and its repositories' directories,
  * without rows in PostgreSQL, would be taken for leftovers (creating a repository of the same name
@@ -296,16 +292,15 @@ async function refuseUncopiedEmbeddedData(config: ServerConfig): Promise<void> {
     );
   }
   if (!holdsData(held)) return;
+  const data = `${count(held.users, "user")}, ${count(held.repos, "repository")}, ` +
+    count(held.bots, "bot");
   throw new ConfigError(
     `SERVICE_DATABASE_URL is set, but ${config.databasePath} holds an embedded data set that was ` +
-      `never copied to PostgreSQL (${count(held.users, "user")}, ${
-        count(held.repos, "repository")
-      }, ` +
-      `${
-        count(held.bots, "bot")
-      }). To move it: stop every signet on this data directory, run "signet db copy --to ` +
-      `<the URL>", then start again. To start empty on PostgreSQL, point SERVICE_DATA_DIR at a new ` +
-      `directory.`,
+      `never copied to PostgreSQL (${data}). To move it: stop every signet on this data ` +
+      `directory, run "signet db copy --to <the URL>" into an empty database, then start again. ` +
+      `If PostgreSQL already holds this installation's data and the file is an old one you do not ` +
+      `need, move ${config.databasePath} (and any -wal and -shm files beside it) out of the data ` +
+      `directory. To start empty on PostgreSQL, point SERVICE_DATA_DIR at a new directory.`,
   );
 }
 
@@ -315,6 +310,11 @@ function count(n: number, thing: string): string {
   return `${n} ${thing.endsWith("y") ? `${thing.slice(0, -1)}ies` : `${thing}s`}`;
 }
 
+/**
+ * Waits for a listener; an address in use, a port the user may not bind, an address no interface has, or a host
+ * name that does not resolve becomes a ConfigError
+ * naming the variable, the address and what to do, instead of a stack trace.
+ */
 async function explainBindFailure<T>(
   name: string,
   bind: BindAddress,
@@ -345,7 +345,7 @@ async function explainBindFailure<T>(
     }
     // A host name that does not resolve, and other network errors, are still the setting's.
     const message = err instanceof Error ? err.message : String(err);
-    if (/lookup address|getaddrinfo|EAI_|ENOTFOUND/i.test(message) || code?.startsWith("E")) {
+    if (/lookup address|getaddrinfo|EAI_|ENOTFOUND/i.test(message) || /^EADDR/.test(code ?? "")) {
       throw new ConfigError(`${where}: cannot listen there: ${message.replace(/^(Error: )+/, "")}`);
     }
     throw err;

@@ -73,7 +73,14 @@ export async function dbCommand(args: string[]): Promise<number> {
     const config = loadServerConfig();
     // Before the data dir is touched (the lock below creates run/): a wrong SERVICE_DATA_DIR
     // leaves nothing behind.
-    if (!(await Deno.stat(config.databasePath).then(() => true, () => false))) {
+    const missing = await Deno.stat(config.databasePath).then(
+      () => false,
+      (err) => {
+        if (err instanceof Deno.errors.NotFound) return true;
+        throw err; // said below, as it is (no permission, …)
+      },
+    );
+    if (missing) {
       console.error(
         `signet db copy: no SQLite database at ${config.databasePath}: is SERVICE_DATA_DIR right?`,
       );

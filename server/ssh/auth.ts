@@ -89,7 +89,9 @@ export function authenticate(
   } catch {
     // Not an error yet: clients offer every key they have; only ed25519 ones can match.
     if (offered.algo !== "ssh-ed25519" && state.otherKeyTypes.size < 8) {
-      state.otherKeyTypes.add(String(offered.algo).slice(0, 40));
+      // The client's own string: only a key type's characters reach the log.
+      const type = String(offered.algo);
+      state.otherKeyTypes.add(/^[a-z0-9@.+-]{1,40}$/i.test(type) ? type : "other");
     }
     return reject(null);
   }
