@@ -31,6 +31,13 @@ serverTest(
       await commitFiles(at("2021-01-01T00:00:00Z"), { "a.txt": "b\n" }, "new commit");
       await git(at("2022-01-01T00:00:00Z"), "tag", "-a", "-m", "first release", "rel-first");
       await git(at("2023-06-01T00:00:00Z"), "tag", "-a", "-m", "backport", "rel-second", old);
+      // An old-style annotated tag without a tagger line (old imports have them): no date of its
+      // own, so its commit's (2020).
+      const tagObject = `${home}/tagless.txt`;
+      await Deno.writeTextFile(tagObject, `object ${old}\ntype commit\ntag rel-untagged\n\nold\n`);
+      const oid = (await git(work, "hash-object", "-t", "tag", "-w", "--literally", tagObject))
+        .trim();
+      await git(work, "update-ref", "refs/tags/rel-untagged", oid);
       const remote = `http://alice:${token}@${new URL(server.httpUrl).host}/alice/tagged.git`;
       await git(work, "push", "-q", remote, "main", "--tags");
 
@@ -45,6 +52,8 @@ serverTest(
       // The date shown is the tag's (2023), not its commit's (2020).
       const row = tagsPage.slice(tagsPage.indexOf("rel-second"), tagsPage.indexOf("rel-first"));
       assert(row.includes("2023-06-01"), row);
+      const untagged = tagsPage.slice(tagsPage.indexOf("rel-untagged"));
+      assert(untagged.slice(0, untagged.indexOf("</li>")).includes("2020-01-01"), untagged);
     } finally {
       await Deno.remove(home, { recursive: true });
     }
