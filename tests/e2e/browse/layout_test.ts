@@ -52,6 +52,8 @@ serverTest("repository browser layout in Chromium", {}, async (server, t) => {
   const home = await Deno.makeTempDir({ prefix: "signet-browse-layout-" });
   const { token } = await signedIn(server, "alice");
   await createRepo(server, token, "site");
+  // A name that, beside its date, does not fit a phone's line.
+  await createRepo(server, token, "notes-and-projects");
   const U = server.httpUrl;
   const work = await newWork(home, "site");
   await commitFiles(work, { "README.md": README, "src/a.ts": "export const a = 1;\n" }, "One");
@@ -63,6 +65,14 @@ serverTest("repository browser layout in Chromium", {}, async (server, t) => {
     `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/site.git`,
     "main",
     LONG_BRANCH,
+  );
+  // Pushed: its line then holds a date ("pushed …") as well as the name.
+  await git(
+    work,
+    "push",
+    "-q",
+    `http://alice:${token}@127.0.0.1:${server.httpPort}/alice/notes-and-projects.git`,
+    "main",
   );
 
   const browser = await launchBrowser();
@@ -92,6 +102,25 @@ serverTest("repository browser layout in Chromium", {}, async (server, t) => {
         await page.context().close();
       }
     });
+
+    await t.step(
+      "on a phone, a repository's name is not broken mid-word beside its date",
+      async () => {
+        const { page, problems } = await openPage(browser, VIEWPORTS.phone);
+        for (const path of ["/explore", "/alice"]) {
+          await page.goto(`${U}${path}`);
+          const link = page.locator(".repo-list a.name", { hasText: "notes-and-projects" });
+          const lines = await link.evaluate((a) =>
+            Math.round(
+              a.getBoundingClientRect().height / parseFloat(getComputedStyle(a).lineHeight),
+            )
+          );
+          assert(lines === 1, `${path}: the name takes ${lines} lines`);
+        }
+        assert(problems.length === 0, problems.join("\n"));
+        await page.context().close();
+      },
+    );
 
     await t.step(
       "a README's table of contents and GitHub's heading addresses lead to the headings",
