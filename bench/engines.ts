@@ -10,7 +10,7 @@
  * bench`) is the one that records results.
  */
 import { parseArgs } from "node:util";
-import { fmt, median, progress } from "./util.ts";
+import { fmt, median, progress, waitForPort } from "./util.ts";
 import { startSignet } from "./signet.ts";
 import {
   BENCH_POSTGRES_SETTINGS,
@@ -105,13 +105,11 @@ try {
           (rps[n] ??= []).push((await getBotLoad(targets[n], opts, bots, seconds)).rps);
         }
       }
-      for (
-        const [label, pg, sq] of [["Signet", "postgres", "sqlite"], [
-          "thin",
-          "thin postgres",
-          "thin sqlite",
-        ]]
-      ) {
+      const pairs = [
+        ["Signet", "postgres", "sqlite"],
+        ["thin", "thin postgres", "thin sqlite"],
+      ] as const;
+      for (const [label, pg, sq] of pairs) {
         const ratios = rps[pg].map((p, i) => p / rps[sq][i]);
         console.log(
           `GET bot, ${label.padEnd(6)}: postgres / sqlite ${median(ratios).toFixed(2)}x (rounds ${
@@ -152,15 +150,10 @@ async function startThinReader(
       engine,
       database,
     ],
+    stdin: "null",
     stdout: "null",
-    stderr: "piped",
+    stderr: "null",
   }).spawn();
-  const reader = child.stderr.getReader();
-  const { value } = await reader.read();
-  reader.releaseLock();
-  child.stderr.cancel().catch(() => {});
-  if (!new TextDecoder().decode(value ?? new Uint8Array()).includes("listening")) {
-    throw new Error(`the thin reader for ${engine} did not start`);
-  }
+  await waitForPort(port);
   return { registryUrl: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }

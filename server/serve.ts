@@ -311,9 +311,9 @@ function count(n: number, thing: string): string {
 }
 
 /**
- * Waits for a listener; an address in use, a port the user may not bind, an address no interface has, or a host
- * name that does not resolve becomes a ConfigError
- * naming the variable, the address and what to do, instead of a stack trace.
+ * Waits for a listener; an address in use, a port the user may not bind, an address no interface
+ * has, or a host name that does not resolve becomes a ConfigError naming the variable, the address
+ * and what to do, instead of a stack trace.
  */
 async function explainBindFailure<T>(
   name: string,

@@ -103,5 +103,4 @@ async function serve(conn: Deno.Conn): Promise<void> {
 }
 
 const listener = Deno.listen({ hostname: "127.0.0.1", port: Number(port) });
-console.error("listening");
 for await (const conn of listener) serve(conn);

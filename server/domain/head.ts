@@ -23,9 +23,9 @@ export async function repairHead(ctx: Signet, dir: string): Promise<string | nul
     "refs/heads/",
   ]);
   if (listed === null) return null;
-  const branches = listed.split("\n").filter((b) => b !== "").sort();
+  const branches = listed.split("\n").filter((b) => b !== "");
   if (branches.length === 0) return null; // nothing pushed yet: HEAD waits for the first branch
-  const chosen = ["main", "master"].find((b) => branches.includes(b)) ?? branches[0];
+  const chosen = defaultBranchOf(branches)!;
   // Compare and set under git's own lock file: another push's repair (or git) holding it, or
   // having pointed HEAD at an existing branch meanwhile, wins, and HEAD is left as it is.
   const lock = `${dir}/HEAD.lock`;
@@ -48,8 +48,19 @@ export async function repairHead(ctx: Signet, dir: string): Promise<string | nul
   }
 }
 
-// The branch HEAD names, from its file; null when it is detached or unreadable.
-async function readHead(dir: string): Promise<string | null> {
+/**
+ * The default branch among `branches` (names): `main`, else `master`, else the first by name; null
+ * when there is none.
+ */
+export function defaultBranchOf(branches: string[]): string | null {
+  return ["main", "master"].find((b) => branches.includes(b)) ?? [...branches].sort()[0] ?? null;
+}
+
+/**
+ * The branch HEAD names (`ref: refs/heads/<name>`) in the bare repository at `dir`, from its file;
+ * null when it is detached or unreadable.
+ */
+export async function readHead(dir: string): Promise<string | null> {
   try {
     const text = (await Deno.readTextFile(`${dir}/HEAD`)).trim();
     return text.startsWith("ref: refs/heads/") ? text.slice("ref: refs/heads/".length) : null;

@@ -25,7 +25,6 @@ export function isGitTransport(path: string): boolean {
   return /\/(info\/refs|git-upload-pack|git-receive-pack)$/.test(path);
 }
 
-/** A browser gets the HTML 404 page; the API, git and every other client keep JSON. */
 /** Builds the hosting app for `ctx`. */
 export function hostingApp(ctx: Signet): Hono {
   const app = new Hono();

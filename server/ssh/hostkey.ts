@@ -20,7 +20,8 @@ export interface HostKey {
 
 /**
  * Loads the ed25519 host key at `path`, generating it with `ssh-keygen` (mode 0600) when it does
- * not exist (in a directory that must exist). Keeps the file at mode 0600 and refuses anything but an unencrypted ed25519 key.
+ * not exist (in a directory that must exist). Keeps the file at mode 0600 and refuses anything but
+ * an unencrypted ed25519 key.
  * Processes starting at once end with one key: each generates into a file of its own and only the
  * first to link it at `path` is kept (the others read that one).
  */

@@ -89,7 +89,6 @@ const SHOW = [
 
 /** Blobs larger than this are never given to git's diff (it would read them whole). */
 const BIG_BLOB_BYTES = 1024 * 1024;
-
 /** Most paths named to the second patch call (beyond them the first is waited for). */
 const MAX_PATCH_PATHS = 1000;
 const ZERO_OID = /^0+$/;

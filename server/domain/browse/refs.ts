@@ -8,6 +8,7 @@ import type { Signet } from "../../context.ts";
 import { DomainError } from "../../../protocol/errors.ts";
 import { getRepo, repoDir } from "../repos.ts";
 import { refState } from "../ref_state.ts";
+import { defaultBranchOf, readHead } from "../head.ts";
 import { checkObjects, gitRead } from "./git_read.ts";
 import {
   isAbbreviatedId,
@@ -158,23 +159,12 @@ export async function listRefs(ctx: Signet, dir: string, client?: string): Promi
   const byName = new Map<string, RefInfo>();
   for (const t of tags) byName.set(t.name, t);
   for (const b of branches) byName.set(b.name, b);
-  const head = await headBranch(dir);
+  const head = await readHead(dir);
+  // head.ts's rule for a HEAD naming no branch, which a push's repair has not reached yet.
   const defaultBranch = head && byName.get(head)?.kind === "branch"
     ? head
-    // head.ts's rule, for a HEAD its repair has not reached yet (a push points it at a branch).
-    : (["main", "master"].find((n) => byName.get(n)?.kind === "branch") ??
-      branches.map((b) => b.name).sort()[0] ?? null);
+    : defaultBranchOf(branches.map((b) => b.name));
   return { branches, tags, defaultBranch, byName };
-}
-
-/** The branch HEAD names (`ref: refs/heads/<name>`), read from its file; null otherwise. */
-async function headBranch(dir: string): Promise<string | null> {
-  try {
-    const head = (await Deno.readTextFile(`${dir}/HEAD`)).trim();
-    return head.startsWith("ref: refs/heads/") ? head.slice(16) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** A URL's ref resolved to a commit, with the path after it. */

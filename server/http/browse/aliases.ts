@@ -1,8 +1,8 @@
 /**
  * Addresses GitHub answers that name a page another way, redirected to Signet's own address for
  * it (302): a commit by branch or tag name (`commit/main` → `commit/<id>`), `HEAD` for the default
- * branch (`tree/HEAD/src` → `tree/main/src`, `raw/HEAD/README.md` too), a file page with no file (`blob/main` →
- * `tree/main`), and a page with no ref at all (`tree` → `tree/<default branch>`).
+ * branch (`tree/HEAD/src` → `tree/main/src`, `raw/HEAD/README.md` too), a file page with no file
+ * (`blob/main` → `tree/main`), and a page with no ref at all (`tree` → `tree/<default branch>`).
  */
 import { isSafePath, urlSegments } from "../../domain/browse/paths.ts";
 import type { PageRequest } from "./context.ts";

@@ -43,6 +43,11 @@ export const IMAGE_TYPES: Record<string, string> = {
   ico: "image/x-icon",
 };
 
+/** Whether a file name is an SVG's (drawn only as an image: raw.ts). */
+export function isSvg(name: string): boolean {
+  return /\.svg$/i.test(name);
+}
+
 /** The image type of a file name, or null. */
 export function imageType(name: string): string | null {
   const ext = name.slice(name.lastIndexOf(".") + 1).toLowerCase();
@@ -162,7 +167,7 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
       />
     );
     // An SVG drawn as an image (raw.ts serves it as one to an <img> only), then its source.
-    content = /\.svg$/i.test(name)
+    content = isSvg(name)
       ? (
         <>
           <div class="box-body">

@@ -130,21 +130,26 @@ function externalImagesAsLinks(children: Token[]): Token[] {
       out.push(t);
       continue;
     }
-    const TokenOf = t.constructor as new (type: string, tag: string, nesting: number) => Token;
-    const text = new TokenOf("text", "", 0);
+    const text = tokenLike(t, "text", "", 0);
     text.content = `${t.content || "image"} (image on another site)`;
     if (inLink > 0) {
       out.push(text);
       continue;
     }
-    const open = new TokenOf("link_open", "a", 1);
+    const open = tokenLike(t, "link_open", "a", 1);
     open.attrs = [["href", src], ["class", "external-image"], [
       "rel",
       "nofollow noopener noreferrer",
     ]];
-    out.push(open, text, new TokenOf("link_close", "a", -1));
+    out.push(open, text, tokenLike(t, "link_close", "a", -1));
   }
   return out;
+}
+
+/** A new token of markdown-it's Token class, taken from `like` (the package exports none). */
+function tokenLike(like: Token, type: string, tag: string, nesting: number): Token {
+  const TokenOf = like.constructor as new (type: string, tag: string, nesting: number) => Token;
+  return new TokenOf(type, tag, nesting);
 }
 
 /** A task list item's marker at the start of its text: `[ ] `, `[x] ` or `[X] `. */
@@ -161,9 +166,7 @@ function taskItem(item: Token, open: Token | undefined, inline: Token | undefine
   const marker = first?.type === "text" ? TASK_MARKER.exec(first.content) : null;
   if (!first || !marker) return;
   first.content = first.content.slice(marker[0].length);
-  // markdown-it's Token class, from a token of its own (the package exports no constructor).
-  const TokenOf = first.constructor as new (type: string, tag: string, nesting: number) => Token;
-  const box = new TokenOf("html_inline", "", 0);
+  const box = tokenLike(first, "html_inline", "", 0);
   box.content = `<input type="checkbox" class="task-list-item-checkbox" aria-label="Task" disabled${
     marker[1] === " " ? "" : " checked"
   }> `;

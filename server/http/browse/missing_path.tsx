@@ -9,7 +9,7 @@ import { joinPath } from "../../domain/browse/paths.ts";
 import type { Resolved } from "../../domain/browse/refs.ts";
 import { pathKinds } from "../../domain/browse/tree.ts";
 import type { PageRequest } from "./context.ts";
-import { Name, page, type Rendered, repoTitle } from "./frame.tsx";
+import { Name, page, type Rendered, repoTitle, titleRef } from "./frame.tsx";
 
 const KIND_LABEL = { branch: "Branch", tag: "Tag", commit: "Commit" } as const;
 
@@ -52,7 +52,7 @@ export async function missingPathPage(
       See it on <Name text={main!} />
     </a>
   );
-  const ref = at.kind === "commit" ? at.ref.slice(0, 10) : at.ref;
+  const ref = titleRef(at);
   const path = joinPath(at.path);
   return page(
     repoTitle(req.repo, `${path} is not on ${ref}`),

@@ -8,7 +8,7 @@ import { joinPath } from "../../domain/browse/paths.ts";
 import type { Resolved } from "../../domain/browse/refs.ts";
 import { looksBinary, readBlob, streamBlob } from "../../domain/browse/blob.ts";
 import type { PageRequest } from "./context.ts";
-import { imageType } from "./blob_page.tsx";
+import { imageType, isSvg } from "./blob_page.tsx";
 
 /** Files up to this size are read whole (one git call); larger ones are streamed. */
 const WHOLE_BYTES = 64 * 1024;
@@ -56,7 +56,7 @@ export async function serveRaw(
     WHOLE_BYTES,
   );
   if (head.kind !== "blob") return null;
-  const svg = /\.svg$/i.test(name);
+  const svg = isSvg(name);
   const image = imageType(name) ?? (svg && fetchDest === "image" ? "image/svg+xml" : null);
   const download = req.query.get("download") === "1";
   // Known from the first bytes: a small file was read whole, a larger one has its first 64 KiB
