@@ -1,35 +1,19 @@
 /**
- * Markdown (READMEs, `.md` files) rendered with markdown-it: raw HTML off (`html: false`, so a
- * `<script>` in a README is shown as text), markdown-it's own link check (no `javascript:`,
- * `vbscript:`, `file:` or `data:` links), links inside the repository resolved to its pages, and
- * every link to elsewhere marked `nofollow noopener noreferrer`. Bidi controls become U+FFFD.
+ * Markdown (READMEs, `.md` files) rendered with markdown-it, GitHub's way: raw HTML allowed, then
+ * the whole output filtered and its links resolved by `safeReadmeHtml` (markdown_html.ts), so a
+ * `<script>` or an `onerror` in a README never reaches the page. Bidi controls become U+FFFD.
  * Headings get GitHub's slugs as ids, under HEADING_ID_PREFIX so that no README can take an id
- * the page itself uses (`main`, `L12`); links to them (`#installation`, `guide.md#advanced`) are
- * written with the prefix. A table column's alignment is a class (`align-center`), never the
- * inline style markdown-it writes, which the pages' CSP refuses.
+ * the page itself uses (`main`, `L12`). A table column's alignment is a class (`align-center`),
+ * never the inline style markdown-it writes, which the pages' CSP refuses.
  */
 import MarkdownIt from "markdown-it";
-import { resolveRelative } from "../../domain/browse/paths.ts";
 import { BIDI_CONTROLS, highlightFence, MAX_HIGHLIGHT_BYTES } from "./highlight.ts";
+import { HEADING_ID_PREFIX, type LinkTargets, safeReadmeHtml } from "./markdown_html.ts";
 
-/** Turns a path inside the repository into a URL: `link` for links, `image` for images. */
-export interface LinkTargets {
-  /** The directory of the Markdown file, as segments (links are relative to it). */
-  dir: string[];
-  link: (path: string[]) => string;
-  image: (path: string[]) => string;
-}
-
-/** What every heading's id starts with (GitHub's `user-content-`). */
-export const HEADING_ID_PREFIX = "user-content-";
-
-/** Whether a file name is Markdown's. */
-export function isMarkdown(name: string): boolean {
-  return /\.(md|markdown|mdown|mkd)$/i.test(name);
-}
+export { isMarkdown, type LinkTargets } from "./markdown_html.ts";
 
 const md = new MarkdownIt({
-  html: false,
+  html: true,
   linkify: true,
   typographer: false,
   // Fences in a language the file pages highlight get the same classes; others stay plain ("").
@@ -60,32 +44,9 @@ export function renderMarkdown(source: string, targets: LinkTargets): string {
     } else if (token.type === "th_open" || token.type === "td_open") {
       alignByClass(token);
     }
-    for (const t of token.children ?? []) {
-      if (t.type === "link_open") {
-        const href = String(t.attrGet("href") ?? "");
-        const inside = resolveRelative(targets.dir, href);
-        if (inside) {
-          const last = inside.path.at(-1) ?? "";
-          const fragment = isMarkdown(last) ? headingFragment(inside.fragment) : inside.fragment;
-          t.attrSet("href", targets.link(inside.path) + fragment);
-        } else if (href.startsWith("#")) {
-          t.attrSet("href", headingFragment(href));
-        } else {
-          t.attrSet("rel", "nofollow noopener noreferrer");
-        }
-      } else if (t.type === "image") {
-        const src = String(t.attrGet("src") ?? "");
-        const inside = resolveRelative(targets.dir, src);
-        if (inside) t.attrSet("src", targets.image(inside.path));
-      }
-    }
-  }
-  // After the headings' ids: a badge in a heading (`# Signet ![CI](https://…)`) adds no words.
-  for (const token of tokens) {
-    if (token.children) token.children = externalImagesAsLinks(token.children);
   }
   fenceBudget = MAX_HIGHLIGHT_BYTES;
-  return md.renderer.render(tokens, md.options, env);
+  return safeReadmeHtml(md.renderer.render(tokens, md.options, env), targets);
 }
 
 /**
@@ -111,39 +72,6 @@ export class Slugger {
     this.#seen.set(slug, 0);
     return slug;
   }
-}
-
-/**
- * Each image on another site (`![build](https://ci.example/badge.svg)`) in `children` (an inline
- * token's) as a link to it named by its alt text, or that text alone inside a link: the pages'
- * CSP loads images from Signet alone, since fetching one would tell that site who reads the README
- * (GitHub proxies them instead). Every other token is kept.
- */
-function externalImagesAsLinks(children: Token[]): Token[] {
-  const out: Token[] = [];
-  let inLink = 0;
-  for (const t of children) {
-    if (t.type === "link_open") inLink++;
-    if (t.type === "link_close") inLink--;
-    const src = t.type === "image" ? String(t.attrGet("src") ?? "") : "";
-    if (!/^(https?:)?\/\//i.test(src)) {
-      out.push(t);
-      continue;
-    }
-    const text = tokenLike(t, "text", "", 0);
-    text.content = `${t.content || "image"} (image on another site)`;
-    if (inLink > 0) {
-      out.push(text);
-      continue;
-    }
-    const open = tokenLike(t, "link_open", "a", 1);
-    open.attrs = [["href", src], ["class", "external-image"], [
-      "rel",
-      "nofollow noopener noreferrer",
-    ]];
-    out.push(open, text, tokenLike(t, "link_close", "a", -1));
-  }
-  return out;
 }
 
 /** A new token of markdown-it's Token class, taken from `like` (the package exports none). */
@@ -189,14 +117,4 @@ function textOf(inline: Token | undefined): string {
     .filter((t) => t.type === "text" || t.type === "code_inline")
     .map((t) => t.content)
     .join("");
-}
-
-// A fragment naming a heading (`#install`) as its id is written (`#user-content-install`); an
-// empty one, one already so written, and a line anchor (`#L12`, `#L3-L5`) stay as they are.
-function headingFragment(fragment: string): string {
-  const name = fragment.slice(1);
-  if (name === "" || name.startsWith(HEADING_ID_PREFIX) || /^L\d+(?:-L\d+)?$/.test(name)) {
-    return fragment;
-  }
-  return `#${HEADING_ID_PREFIX}${name}`;
 }

@@ -7,16 +7,80 @@ const targets = {
   image: (p: string[]) => `/o/r/raw/main/${p.join("/")}`,
 };
 
-Deno.test("raw HTML and script links in Markdown stay inert", () => {
+Deno.test("script links in Markdown stay inert", () => {
   const html = renderMarkdown(
-    "<script>alert(1)</script>\n\n[x](javascript:alert(1)) [y](JaVaScRiPt:alert(1)) <img src=x onerror=alert(1)>\n\n[d](data:text/html;base64,PHNjcmlwdD4=)",
+    "[x](javascript:alert(1)) [y](JaVaScRiPt:alert(1))\n\n[d](data:text/html;base64,PHNjcmlwdD4=)",
     targets,
   );
-  assert(!html.includes("<script"), html);
-  assert(!html.includes("<img"), html);
-  assert(!/href="javascript:/i.test(html), html);
-  assert(!/href="data:/i.test(html), html);
-  assert(html.includes("&lt;script&gt;"), html);
+  assert(!/href="(javascript|data):/i.test(html), html);
+});
+
+Deno.test("raw HTML keeps GitHub's README subset and loses anything active", () => {
+  const html = renderMarkdown(
+    [
+      '<p align="center"><img src="logo.png" width="120" onerror="alert(1)" style="color:red"></p>',
+      "",
+      "<!-- a comment -->",
+      "",
+      "<details open>\n<summary>More</summary>\n\n**bold**\n\n</details>",
+      "",
+      '<kbd>Ctrl</kbd><sup>2</sup><div id="main" class="evil">x</div>',
+      '<script>alert(2)</script><style>p{}</style><iframe src="/x"></iframe>',
+      '<a href="javascript:alert(3)">j</a><a href=" jav&#x61;script:alert(4)">k</a>',
+      '<img src="data:image/png;base64,AAAA"><input type="text" value="t"><input type="checkbox">',
+      '<form action="/x"><button>b</button></form>',
+    ].join("\n"),
+    targets,
+  );
+  for (
+    const kept of [
+      '<p align="center"><img src="/o/r/raw/main/docs/logo.png" width="120" alt="logo.png" /></p>',
+      "<details open>\n<summary>More</summary>\n<p><strong>bold</strong></p>\n</details>",
+      "<kbd>Ctrl</kbd><sup>2</sup>",
+      '<div id="user-content-main">x</div>',
+      '<input type="checkbox" disabled />',
+    ]
+  ) assert(html.includes(kept), `${kept} in ${html}`);
+  for (
+    const gone of ["alert", "style", "comment", "<iframe", "<form", "<button", "data:", "evil"]
+  ) {
+    assert(!html.includes(gone), `${gone} in ${html}`);
+  }
+  assert(!html.includes('type="text"'), html);
+});
+
+Deno.test("raw HTML cannot close the page's own elements", () => {
+  const html = renderMarkdown("x</div></div></main>\n\n<div><p>open", targets);
+  assertEquals(html.match(/<div/g)?.length, html.match(/<\/div>/g)?.length, html);
+  assert(!html.includes("</main>"), html);
+});
+
+Deno.test("links and images in raw HTML follow the same rules as Markdown's", () => {
+  const html = renderMarkdown(
+    [
+      '<a href="../src/a.ts#L2">a</a> <a href="guide.md#advanced">g</a> <a href="#install">i</a>',
+      '<a href="https://e.org/" rel="opener">e</a> <a name="top"></a>',
+      '<a href="https://ci.example/"><img src="https://ci.example/b.svg" alt="CI"></a>',
+      '<img src="//cdn.example/x.png">',
+    ].join("\n"),
+    targets,
+  );
+  assert(html.includes('<a href="/o/r/blob/main/src/a.ts#L2">a</a>'), html);
+  assert(html.includes('<a href="/o/r/blob/main/docs/guide.md#user-content-advanced">'), html);
+  assert(html.includes('<a href="#user-content-install">'), html);
+  assert(html.includes('<a href="https://e.org/" rel="nofollow noopener noreferrer">e</a>'), html);
+  assert(html.includes('<a name="user-content-top"></a>'), html);
+  assert(
+    html.includes(
+      '<a href="https://ci.example/" rel="nofollow noopener noreferrer"><span class="external-image">CI (image on another site)</span></a>',
+    ),
+    html,
+  );
+  assert(
+    html.includes('<a href="//cdn.example/x.png" class="external-image" rel="nofollow'),
+    html,
+  );
+  assert(!/<img[^>]+src="(https?:)?\/\//.test(html), html);
 });
 
 Deno.test("links and images inside the repository resolve to its pages", () => {
@@ -117,11 +181,13 @@ Deno.test("an image on another site becomes a link named by its alt text, never 
   assert(html.includes(">image (image on another site)</a>"), html);
   // Inside a link, the text alone: no link within a link.
   assert(
-    html.includes('<a href="https://x.example/" rel="nofollow noopener noreferrer">tag (image'),
+    html.includes(
+      '<a href="https://x.example/" rel="nofollow noopener noreferrer"><span class="external-image">tag (image',
+    ),
     html,
   );
-  assert(!/<a [^>]*>[^<]*<a /.test(html), html);
-  assert(html.includes('<img src="/o/r/raw/main/docs/img/l.png" alt="logo">'), html);
+  assert(!/<a [^>]*>(<span[^>]*>)?[^<]*<a /.test(html), html);
+  assert(html.includes('<img src="/o/r/raw/main/docs/img/l.png" alt="logo" />'), html);
 });
 
 Deno.test("a heading's id leaves out an image on another site in it", () => {
