@@ -35,21 +35,42 @@ function LineCounts({ f }: { f: FileChange }): VNode | null {
   );
 }
 
-/** A file's patch as HTML lines: added, deleted, hunk headers and git's own lines apart. */
-function diffHtml(patch: string): string {
+/**
+ * A file's patch as HTML lines: added, deleted, hunk headers and git's own lines apart, each hunk
+ * line with its numbers in the old and the new file (drawn by CSS from `data-o` and `data-n`, so
+ * copying the diff copies no number, and hidden from screen readers).
+ */
+export function diffHtml(patch: string): string {
   const lines = patch.replace(/\n$/, "").split("\n");
   let inHunk = false;
-  return lines.map((line) => {
+  let oldLine = 0;
+  let newLine = 0;
+  let widest = 0;
+  const html = lines.map((line) => {
     let cls = "dm";
-    if (line.startsWith("@@")) {
+    let numbers = ["", ""];
+    const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
+    if (hunk) {
       inHunk = true;
       cls = "dh";
-    } else if (inHunk && line.startsWith("+")) cls = "da";
-    else if (inHunk && line.startsWith("-")) cls = "dd";
-    else if (inHunk && (line.startsWith(" ") || line === "" || line.startsWith("\\"))) cls = "";
+      oldLine = Number(hunk[1]);
+      newLine = Number(hunk[2]);
+    } else if (inHunk && line.startsWith("+")) {
+      cls = "da";
+      numbers = ["", String(newLine++)];
+    } else if (inHunk && line.startsWith("-")) {
+      cls = "dd";
+      numbers = [String(oldLine++), ""];
+    } else if (inHunk && (line.startsWith(" ") || line === "")) {
+      cls = "";
+      numbers = [String(oldLine++), String(newLine++)];
+    } else if (inHunk && line.startsWith("\\")) cls = "";
     else if (line.startsWith("diff --git ")) inHunk = false;
-    return `<span${cls ? ` class="${cls}"` : ""}>${escapeHtml(line) || " "}</span>`;
+    widest = Math.max(widest, numbers[0].length, numbers[1].length);
+    const gutter = `<i aria-hidden="true" data-o="${numbers[0]}" data-n="${numbers[1]}"></i>`;
+    return `<span${cls ? ` class="${cls}"` : ""}>${gutter}${escapeHtml(line) || " "}</span>`;
   }).join("");
+  return `<pre class="diff digits-${Math.min(Math.max(widest, 3), 7)}">${html}</pre>`;
 }
 
 const STATUS: Record<string, string> = {
@@ -79,7 +100,7 @@ function FileDiff(
   } else if (f.patch !== null) {
     body = (
       <div class="code-view" tabIndex={0} role="region" aria-label={`Diff of ${plain(f.path)}`}>
-        <pre class="diff" dangerouslySetInnerHTML={{ __html: diffHtml(f.patch) }} />
+        <div dangerouslySetInnerHTML={{ __html: diffHtml(f.patch) }} />
       </div>
     );
   } else if (f.tooLarge) {
