@@ -142,7 +142,7 @@ export async function seriousAxeHits(
     }));
   });
   return hits.filter((h) =>
-    h.impact === "serious" || h.impact === "critical" ||
+    h.impact === "serious" || h.impact === "critical" || h.impact === "moderate" ||
     (headingOne && h.id === "page-has-heading-one")
   );
 }

@@ -132,19 +132,22 @@ export function UserPage() {
             {revoked.value !== null && (
               <p class="card-pad" role="status">Revoked token {revoked.value}.</p>
             )}
-            {detail.data!.tokens.length === 0
-              ? <Empty icon="key" title="No live tokens" />
-              : (
-                <div class="table-scroll" tabIndex={0} role="region" aria-label="API tokens">
-                  <DataTable
-                    id="tokens-table"
-                    columns={tokenColumns}
-                    rows={detail.data!.tokens}
-                    rowKey={(t) => t.id}
-                    rowData={(t) => ({ "data-token": String(t.id) })}
-                  />
-                </div>
-              )}
+            {detail.data!.tokens.length === 0 ? <Empty icon="key" title="No live tokens" /> : (
+              <div
+                class="table-scroll"
+                tabIndex={0}
+                role="region"
+                aria-label="API tokens, scrolls sideways"
+              >
+                <DataTable
+                  id="tokens-table"
+                  columns={tokenColumns}
+                  rows={detail.data!.tokens}
+                  rowKey={(t) => t.id}
+                  rowData={(t) => ({ "data-token": String(t.id) })}
+                />
+              </div>
+            )}
           </section>
 
           <section class="card card-flush" aria-labelledby="user-repos-title">
