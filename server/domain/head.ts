@@ -16,7 +16,7 @@ import { gitServerEnv } from "./git.ts";
  */
 export async function repairHead(ctx: Signet, dir: string): Promise<string | null> {
   const head = await readHead(dir);
-  if (head === null || await branchExists(dir, head)) return null;
+  if (head === null || branchExists(dir, head)) return null;
   const listed = await git(ctx, dir, [
     "for-each-ref",
     "--format=%(refname:strip=2)",
@@ -27,23 +27,28 @@ export async function repairHead(ctx: Signet, dir: string): Promise<string | nul
   if (branches.length === 0) return null; // nothing pushed yet: HEAD waits for the first branch
   const chosen = defaultBranchOf(branches)!;
   // Compare and set under git's own lock file: another push's repair (or git) holding it, or
-  // having pointed HEAD at an existing branch meanwhile, wins, and HEAD is left as it is.
+  // having pointed HEAD at an existing branch meanwhile, wins, and HEAD is left as it is. The
+  // lock is held for a few system calls within one turn of the event loop (synchronous calls), as
+  // git holds its own: a kill in between leaves a lock as rarely as a killed git does, and the
+  // stale-lock rules then apply (stale_locks.ts).
   const lock = `${dir}/HEAD.lock`;
   try {
-    await Deno.writeTextFile(lock, `ref: refs/heads/${chosen}\n`, { createNew: true });
+    Deno.writeTextFileSync(lock, `ref: refs/heads/${chosen}\n`, { createNew: true });
   } catch {
     return null;
   }
   try {
-    const now = await readHead(dir);
-    if (now === null || await branchExists(dir, now) || !await branchExists(dir, chosen)) {
-      await Deno.remove(lock);
+    const now = headIn(Deno.readTextFileSync(`${dir}/HEAD`));
+    if (now === null || branchExists(dir, now) || !branchExists(dir, chosen)) {
+      Deno.removeSync(lock);
       return null;
     }
-    await Deno.rename(lock, `${dir}/HEAD`);
+    Deno.renameSync(lock, `${dir}/HEAD`);
     return chosen;
   } catch {
-    await Deno.remove(lock).catch(() => {});
+    try {
+      Deno.removeSync(lock);
+    } catch { /* gone already */ }
     return null;
   }
 }
@@ -61,21 +66,25 @@ export function defaultBranchOf(branches: string[]): string | null {
  * null when it is detached or unreadable.
  */
 export async function readHead(dir: string): Promise<string | null> {
-  try {
-    const text = (await Deno.readTextFile(`${dir}/HEAD`)).trim();
-    return text.startsWith("ref: refs/heads/") ? text.slice("ref: refs/heads/".length) : null;
-  } catch {
-    return null;
-  }
+  return headIn(await Deno.readTextFile(`${dir}/HEAD`).catch(() => ""));
 }
 
-// Whether refs/heads/<name> exists, loose or packed.
-async function branchExists(dir: string, name: string): Promise<boolean> {
+// The branch a HEAD file's text names, or null.
+function headIn(text: string): string | null {
+  const line = text.trim();
+  return line.startsWith("ref: refs/heads/") ? line.slice("ref: refs/heads/".length) : null;
+}
+
+// Whether refs/heads/<name> exists, loose or packed (synchronous: it runs under HEAD.lock).
+function branchExists(dir: string, name: string): boolean {
   const ref = `refs/heads/${name}`;
-  if (await Deno.stat(`${dir}/${ref}`).then((s) => s.isFile, () => false)) return true;
   try {
-    const packed = await Deno.readTextFile(`${dir}/packed-refs`);
-    return packed.split("\n").some((line) => line.endsWith(` ${ref}`));
+    if (Deno.statSync(`${dir}/${ref}`).isFile) return true;
+  } catch { /* not loose */ }
+  try {
+    return Deno.readTextFileSync(`${dir}/packed-refs`).split("\n").some((l) =>
+      l.endsWith(` ${ref}`)
+    );
   } catch {
     return false;
   }
