@@ -9,13 +9,15 @@ export interface StoreLocation {
   sqlitePath: string;
   /** Hears why a background helper of the engine stopped (SQLite's WAL checkpointer). */
   onBackgroundFailure?: (message: string) => void;
+  /** Hears when a PostgreSQL server stops answering (`false`, why) and answers again (`true`). */
+  onAvailability?: (available: boolean, error?: string) => void;
 }
 
 /** Opens, and migrates, the store at `where`. */
 export async function openStore(where: StoreLocation): Promise<Store> {
   if (where.databaseUrl !== null) {
     const { openPostgresStore } = await import("./postgres/store.ts");
-    return await openPostgresStore(where.databaseUrl);
+    return await openPostgresStore(where.databaseUrl, { onAvailability: where.onAvailability });
   }
   const { openSqliteStore } = await import("./sqlite/store.ts");
   return await openSqliteStore(where.sqlitePath, {

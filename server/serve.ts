@@ -74,7 +74,10 @@ export async function startServer(
 }
 
 async function startClaimed(config: ServerConfig, release: () => void): Promise<RunningServer> {
-  if (config.databaseUrl !== null) await refuseUncopiedEmbeddedData(config);
+  if (config.databaseUrl !== null) {
+    await refuseUncopiedEmbeddedData(config);
+    await warnIfCopiedElsewhere(config, config.databaseUrl);
+  }
   await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
   // Request bodies this instance spilled before it was killed: its own directory, nobody else's.
   await Deno.remove(`${config.instanceDir}/tmp`, { recursive: true }).catch((err) => {
@@ -86,17 +89,23 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
     err,
   ) => log("warn", "stale git file sweep failed", { error: String(err) }));
   fixMmapThreshold();
-  const admin = await resolveAdminKey(config.adminKey, config.adminKeyFile);
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     sqlitePath: config.databasePath,
     onBackgroundFailure: (error) =>
       log("warn", "wal checkpointer stopped; the writer checkpoints", { error }),
+    onAvailability: (available, error) =>
+      available
+        ? log("info", "database reachable again")
+        : log("error", "database unreachable: requests get 503 until it answers again", { error }),
   }).catch((err) => {
     // PostgreSQL's start-up errors name host, port and the likely cause, never the password.
     if (config.databaseUrl === null) throw err;
     throw new ConfigError(`SERVICE_DATABASE_URL: ${(err as Error).message}`);
   });
+  // Once the database answers: a first start that fails on its URL generates no key, so the start
+  // that works is the one that announces it.
+  const admin = await resolveAdminKey(config.adminKey, config.adminKeyFile);
   const copied = config.databaseUrl === null
     ? await copiedNote(config.databasePath).catch((err) => `(unreadable: ${err})`)
     : null;
@@ -297,11 +306,27 @@ async function refuseUncopiedEmbeddedData(config: ServerConfig): Promise<void> {
   throw new ConfigError(
     `SERVICE_DATABASE_URL is set, but ${config.databasePath} holds an embedded data set that was ` +
       `never copied to PostgreSQL (${data}). To move it: stop every signet on this data ` +
-      `directory, run "signet db copy --to <the URL>" into an empty database, then start again. ` +
+      `directory, run "signet db copy" with this SERVICE_DATABASE_URL (an empty database), then start again. ` +
       `If PostgreSQL already holds this installation's data and the file is an old one you do not ` +
       `need, move ${config.databasePath} (and any -wal and -shm files beside it) out of the data ` +
       `directory. To start empty on PostgreSQL, point SERVICE_DATA_DIR at a new directory.`,
   );
+}
+
+/**
+ * Warns when `signet db copy` copied this data dir's embedded data to another database than the
+ * one `url` names: a mistyped database name would otherwise start as an empty installation, beside
+ * repositories on disk that no account owns.
+ */
+async function warnIfCopiedElsewhere(config: ServerConfig, url: string): Promise<void> {
+  const note = await copiedNote(config.databasePath).catch(() => null);
+  const database = redactDatabaseUrl(url);
+  if (note === null || note.includes(` to ${database} at `)) return;
+  log("warn", "this data dir's embedded data was copied to another database than this one", {
+    note,
+    database,
+    hint: "check SERVICE_DATABASE_URL: this database starts without that data",
+  });
 }
 
 /** `n thing(s)`. */

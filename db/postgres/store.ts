@@ -42,6 +42,11 @@ export interface PostgresStoreOptions {
   queryTimeoutMs?: number;
   /** Receives server notices (default: dropped). */
   onNotice?: (message: string) => void;
+  /**
+   * Hears when calls start failing because PostgreSQL cannot be reached (`false`, with the
+   * driver's error, password-free) and when one succeeds again (`true`): once per change.
+   */
+  onAvailability?: (available: boolean, error?: string) => void;
 }
 
 /** The resources running their SQL over `sql` (inside a transaction: with its `tx` state). */
@@ -108,7 +113,9 @@ export async function openPostgresStore(
     await sql.end({ timeout: 0 }).catch(() => {});
     throw new Error(startError(err, target, connectTimeoutMs), { cause: scrub(err, target) });
   }
-  return new PostgresStore(sql, queryTimeoutMs);
+  return new PostgresStore(sql, queryTimeoutMs, (available, err) => {
+    opts.onAvailability?.(available, err === undefined ? undefined : scrub(err, target).message);
+  });
 }
 
 // The transaction (and its resources) the current async call chain runs in, if any.
@@ -127,12 +134,15 @@ class PostgresStore implements Store {
   readonly attestations;
   readonly rateBuckets: RateBucketStore;
   #closed = false;
+  /** Whether the last call that ended reached PostgreSQL (an outage flips it once). */
+  #available = true;
   readonly #pool: Resources;
   readonly #commits: GroupCommit;
 
   constructor(
     private readonly sql: postgres.Sql<Record<string, never>>,
     private readonly queryTimeoutMs: number,
+    private readonly onAvailability: (available: boolean, err?: unknown) => void,
   ) {
     this.#pool = resourcesOver(sql);
     this.#commits = new GroupCommit(
@@ -183,8 +193,11 @@ class PostgresStore implements Store {
     return this.#commits.run((sql, state) => {
       const resources = resourcesOver(sql, state);
       return current.run({ sql, resources }, () => fn(resources));
-    }).catch((err) => {
-      throw mapError(err);
+    }).then((out) => {
+      this.#reached(true);
+      return out;
+    }, (err) => {
+      throw this.#mapped(err);
     });
   }
 
@@ -209,13 +222,30 @@ class PostgresStore implements Store {
   async #guard<T>(call: () => Promise<T>, onTimeout?: () => void): Promise<T> {
     if (this.#closed) throw new DomainError("unavailable", UNAVAILABLE);
     try {
-      return await withTimeout(call(), this.queryTimeoutMs + 5_000, () => {
+      const out = await withTimeout(call(), this.queryTimeoutMs + 5_000, () => {
         onTimeout?.();
         return new DomainError("unavailable", UNAVAILABLE);
       });
+      this.#reached(true);
+      return out;
     } catch (err) {
-      throw mapError(err);
+      throw this.#mapped(err);
     }
+  }
+
+  // `err` as the caller sees it; a connection failure marks PostgreSQL unreachable.
+  #mapped(err: unknown): unknown {
+    const mapped = mapError(err);
+    if (isConnectionError(err)) this.#reached(false, err);
+    else if (!(mapped instanceof DomainError && mapped.kind === "unavailable")) this.#reached(true);
+    return mapped;
+  }
+
+  // Tells onAvailability when PostgreSQL's reachability changed (never after close).
+  #reached(available: boolean, err?: unknown): void {
+    if (available === this.#available || this.#closed) return;
+    this.#available = available;
+    this.onAvailability(available, err);
   }
 }
 
@@ -257,9 +287,14 @@ function describe(url: string): Target {
     throw new Error("SERVICE_DATABASE_URL is not a valid postgres:// URL");
   }
   const user = decodeURIComponent(u.username) || "postgres";
+  const port = u.port || "5432";
+  const socketDir = u.searchParams.get("host");
   return {
-    host: u.hostname || "localhost",
-    port: u.port || "5432",
+    // A Unix-domain socket (`?host=/dir`) is named by its path, as libpq's messages do.
+    host: socketDir?.startsWith("/")
+      ? `socket ${socketDir.replace(/\/+$/, "")}/.s.PGSQL.${port}`
+      : u.hostname || "localhost",
+    port,
     database: decodeURIComponent(u.pathname.replace(/^\//, "")) || user,
     user,
     password: decodeURIComponent(u.password),
@@ -268,18 +303,21 @@ function describe(url: string): Target {
 
 // The start-up failure as one line: where, and the likely cause.
 function startError(err: unknown, t: Target, timeoutMs: number): string {
-  const where =
-    `cannot open PostgreSQL database "${t.database}" at ${t.host}:${t.port} as user "${t.user}"`;
+  const at = t.host.startsWith("socket ") ? t.host : `${t.host}:${t.port}`;
+  const where = `cannot open PostgreSQL database "${t.database}" at ${at} as user "${t.user}"`;
   const code = sqlState(err);
   let cause: string;
   if (err instanceof Error && /^(timed out|database schema version)/.test(err.message)) {
     cause = err.message;
   } else if (code === "ECONNREFUSED" || err instanceof Deno.errors.ConnectionRefused) {
-    cause = `connection refused: is PostgreSQL running and listening on ${t.host}:${t.port}?`;
+    cause = `connection refused: is PostgreSQL running and listening on ${at}?`;
+  } else if (code === "ENOENT" || err instanceof Deno.errors.NotFound) {
+    cause =
+      `no such socket: is PostgreSQL running, and is ${at} its socket (its directory and port)?`;
   } else if (code === "ENOTFOUND" || code === "EAI_AGAIN") {
     cause = `host ${t.host} not found: check the host name in SERVICE_DATABASE_URL`;
   } else if (code === "CONNECT_TIMEOUT" || code === "ETIMEDOUT") {
-    cause = `timed out after ${Math.round(timeoutMs / 1000)} s: is ${t.host}:${t.port} reachable?`;
+    cause = `timed out after ${Math.round(timeoutMs / 1000)} s: is ${at} reachable?`;
   } else if (code === "28P01") {
     cause = `password authentication failed for user "${t.user}"`;
   } else if (code === "3D000") {
@@ -296,6 +334,14 @@ function startError(err: unknown, t: Target, timeoutMs: number): string {
     cause = scrub(err, t).message;
   }
   return `${where}: ${cause}`;
+}
+
+/**
+ * Why connecting to `url` failed, as one line naming the database, where it is and the likely
+ * cause, never the password (what a start-up failure says).
+ */
+export function explainConnectFailure(err: unknown, url: string, timeoutMs = 10_000): string {
+  return startError(err, describe(url), timeoutMs);
 }
 
 // The error with the password removed from its message (drivers may echo connection strings).

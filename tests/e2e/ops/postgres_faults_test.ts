@@ -1,8 +1,9 @@
 /**
  * PostgreSQL going away: a wrong or unreachable SERVICE_DATABASE_URL stops the start within 10 s
  * with a message naming host and port (never the password); a cluster stopped under load turns
- * requests into 503 JSON (no hang, no crash), health says so, and Signet recovers by itself once
- * the cluster is back, with everything acknowledged before still there.
+ * requests into 503 JSON (no hang, no crash), health says so, the log says so once, and Signet
+ * recovers by itself once the cluster is back (and logs it), with everything acknowledged before
+ * still there.
  */
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { serveProcess, startTestServer } from "../../helpers/server.ts";
@@ -48,6 +49,9 @@ Deno.test({
       assertStringIncludes(stderr, `127.0.0.1:${port}`);
       assertStringIncludes(stderr, "refused");
       assert(!stderr.includes("sup3rsecret"), `the password is printed: ${stderr}`);
+      // No admin key yet: the first start that works generates it, and says so.
+      const left = [...Deno.readDirSync(dataDir)].map((e) => e.name);
+      assert(!left.includes("admin_key"), `left behind: ${left.join(", ")}`);
     } finally {
       await Deno.remove(dataDir, { recursive: true });
     }
@@ -112,6 +116,17 @@ Deno.test({
       stop = true;
       await load;
       assert((statuses.get(503) ?? 0) > 0 && (statuses.get(200) ?? 0) > 0, [...statuses].join());
+      // The log says when the database went away and when it was back (a line per change, not
+      // per request).
+      const log = server.logs();
+      const wentAway = log.split("\n").filter((l) => l.includes("database unreachable"));
+      assert(
+        wentAway.length >= 1 && wentAway.length <= (statuses.get(503) ?? 0),
+        log.slice(-5_000),
+      );
+      assertStringIncludes(wentAway[0], '"level":"error"');
+      const back = log.lastIndexOf("database reachable again");
+      assert(back > log.lastIndexOf("database unreachable"), "no line saying the database is back");
       // The process lived through it all.
       const again = await fetch(`${server.httpUrl}/api/repos/alice/kept`);
       assertEquals(again.status, 200);
