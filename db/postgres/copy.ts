@@ -10,7 +10,7 @@ import { DatabaseSync } from "node:sqlite";
 import postgres from "postgres";
 import { MIGRATIONS as SQLITE_MIGRATIONS } from "../sqlite/migrations/index.ts";
 import type { Resources } from "../store.ts";
-import { INT8_AS_NUMBER, openPostgresStore, resourcesOver } from "./store.ts";
+import { INT8_AS_NUMBER, openPostgresStore, resourcesOver, socketOptions } from "./store.ts";
 
 /** One table to copy: its columns, in the order both engines share. */
 interface TableSpec {
@@ -114,7 +114,9 @@ export async function copySqliteToPostgres(
   try {
     // Migrate the target (creates the schema and its own nonce key), as the server would.
     await (await openPostgresStore(url)).close();
-    const sql = postgres(url, {
+    const { url: driverUrl, path } = socketOptions(url);
+    const sql = postgres(driverUrl, {
+      ...(path ? { path } : {}),
       max: 1,
       connect_timeout: 10,
       prepare: false,

@@ -41,6 +41,9 @@ async function isEmptyDir(path: string): Promise<boolean> {
     return true;
   } catch (err) {
     if (err instanceof Deno.errors.NotFound) return true;
+    if (err instanceof Deno.errors.NotADirectory) {
+      throw new Error(`${path} is not a directory (or a part of its path is a file)`);
+    }
     throw err;
   }
 }
@@ -57,9 +60,32 @@ async function copyRepo(src: string, dst: string): Promise<void> {
   if (head) await git(["--git-dir", dst, "symbolic-ref", "HEAD", head]);
 }
 
+/**
+ * Runs `fill`, which writes into `dir` (empty or absent before it): when it fails, `dir` is left
+ * as it was (removed, or emptied again), so a retry finds it empty instead of half-written.
+ */
+async function allOrNothing<T>(dir: string, fill: () => Promise<T>): Promise<T> {
+  const existed = await pathExists(dir);
+  try {
+    return await fill();
+  } catch (err) {
+    if (!existed) await Deno.remove(dir, { recursive: true }).catch(() => {});
+    else {
+      for await (const e of Deno.readDir(dir)) {
+        await Deno.remove(`${dir}/${e.name}`, { recursive: true }).catch(() => {});
+      }
+    }
+    throw err;
+  }
+}
+
 /** Writes a snapshot of the running server's data dir into the new or empty directory `target`. */
 export async function backup(config: ServerConfig, target: string): Promise<string[]> {
   if (!(await isEmptyDir(target))) throw new Error(`backup target ${target} is not empty`);
+  return await allOrNothing(target, () => backupInto(config, target));
+}
+
+async function backupInto(config: ServerConfig, target: string): Promise<string[]> {
   if (config.databaseUrl !== null) return await backupPostgres(config, config.databaseUrl, target);
   if (!(await pathExists(config.databasePath))) {
     throw new Error(
@@ -112,18 +138,20 @@ export async function restore(config: ServerConfig, source: string): Promise<str
   }
   const check = integrityCheck(`${source}/${DB_FILE}`);
   if (check !== "ok") throw new Error(`backup database fails integrity check: ${check}`);
-  await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
-  await Deno.copyFile(`${source}/${DB_FILE}`, config.databasePath);
-  const repos = repositoriesIn(config.databasePath);
-  for (const { owner, name } of repos) {
-    await Deno.mkdir(`${config.reposDir}/${owner}`, { recursive: true });
-    await copyRepo(
-      `${source}/repos/${owner}/${name}.git`,
-      `${config.reposDir}/${owner}/${name}.git`,
-    );
-  }
-  for (const [name, live] of secretFiles(config)) await copySecret(`${source}/${name}`, live);
-  return repos.map((r) => `${r.owner}/${r.name}`);
+  return await allOrNothing(config.dataDir, async () => {
+    await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
+    await Deno.copyFile(`${source}/${DB_FILE}`, config.databasePath);
+    const repos = repositoriesIn(config.databasePath);
+    for (const { owner, name } of repos) {
+      await Deno.mkdir(`${config.reposDir}/${owner}`, { recursive: true });
+      await copyRepo(
+        `${source}/repos/${owner}/${name}.git`,
+        `${config.reposDir}/${owner}/${name}.git`,
+      );
+    }
+    for (const [name, live] of secretFiles(config)) await copySecret(`${source}/${name}`, live);
+    return repos.map((r) => `${r.owner}/${r.name}`);
+  });
 }
 
 /** Copies the repositories `repos` lists and the secret files from `fromDir`/live into place. */
@@ -265,12 +293,15 @@ async function restorePostgres(
     url,
     config.gitPath,
   );
-  await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
-  const repos = await reposOf(url);
-  await copyFiles(
-    repos,
-    (full) => [`${source}/repos/${full}.git`, `${config.reposDir}/${full}.git`],
-    secretFiles(config).map(([name, live]) => [`${source}/${name}`, live]),
-  );
-  return repos;
+  // The database is restored (one transaction); the files follow, all or none of them.
+  return await allOrNothing(config.dataDir, async () => {
+    await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
+    const repos = await reposOf(url);
+    await copyFiles(
+      repos,
+      (full) => [`${source}/repos/${full}.git`, `${config.reposDir}/${full}.git`],
+      secretFiles(config).map(([name, live]) => [`${source}/${name}`, live]),
+    );
+    return repos;
+  });
 }

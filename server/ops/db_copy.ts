@@ -12,14 +12,17 @@ import { copiedMarkerPath, markCopied } from "../../db/sqlite/copied_marker.ts";
 import { holdDataDirAtRest } from "../instance.ts";
 
 /** The usage text of `signet db`. */
-export const DB_USAGE = `Usage: signet db copy --to postgres://user:password@host:5432/database
+export const DB_USAGE =
+  `Usage: SERVICE_DATABASE_URL=postgres://user:password@host:5432/database signet db copy
+       signet db copy --to postgres://user:password@host:5432/database
 
 Copies the embedded SQLite database (SERVICE_DATA_DIR/signet.db) into an EMPTY PostgreSQL
 database, in one transaction (all or nothing), keeping every id and the registry's nonce key;
 then checks the row counts and the audit chain. The SQLite file is only read: stop signet first
 (the copy is refused while it serves the data dir), then start it with SERVICE_DATABASE_URL set
 to the target. SERVICE_DATA_DIR/signet.db.copied then notes the copy: signet backup without
-SERVICE_DATABASE_URL refuses the stale file while it is there.
+SERVICE_DATABASE_URL refuses the stale file while it is there. Without --to the target is
+SERVICE_DATABASE_URL, which keeps the password out of the process list and shell history.
 `;
 
 const PAGE = 1000;
@@ -50,27 +53,33 @@ export async function dbCommand(args: string[]): Promise<number> {
       return 2;
     }
   }
-  if (!to) {
-    console.error(`signet db copy: --to postgres://… is required\n`);
-    console.error(DB_USAGE.trimEnd());
-    return 2;
-  }
+  // The target: --to, else SERVICE_DATABASE_URL (read with the rest of the configuration below).
   let url: string | null = null;
-  try {
-    url = parseDatabaseUrl(to);
-  } catch { /* said below */ }
-  if (url === null) {
-    console.error(
-      "signet db copy: --to must be a postgres:// or postgresql:// URL " +
-        "(postgres://user:password@host:5432/database)",
-    );
-    return 2;
+  if (to !== undefined) {
+    try {
+      url = parseDatabaseUrl(to);
+    } catch { /* said below */ }
+    if (url === null) {
+      console.error(
+        "signet db copy: --to must be a postgres:// or postgresql:// URL " +
+          "(postgres://user:password@host:5432/database)",
+      );
+      return 2;
+    }
   }
-  const shown = redactDatabaseUrl(url);
+  let shown = "";
   let atRest: { release(): void } | null = null;
+  let began = false; // whether the copy's transaction started (a failure then rolled it back)
   let copied = false;
   try {
     const config = loadServerConfig();
+    url ??= config.databaseUrl;
+    if (url === null) {
+      console.error("signet db copy: set SERVICE_DATABASE_URL (or --to) to the target database\n");
+      console.error(DB_USAGE.trimEnd());
+      return 2;
+    }
+    shown = redactDatabaseUrl(url);
     // Before the data dir is touched (the lock below creates run/): a wrong SERVICE_DATA_DIR
     // leaves nothing behind.
     const missing = await Deno.stat(config.databasePath).then(
@@ -99,8 +108,12 @@ export async function dbCommand(args: string[]): Promise<number> {
     const tty = Deno.stderr.isTerminal();
     const started = performance.now();
     let chain = 0;
+    const report = progressReporter(tty);
     const result = await copySqliteToPostgres(config.databasePath, url, {
-      onProgress: progressReporter(tty),
+      onProgress: (...progress) => {
+        began = true;
+        report(...progress);
+      },
       verify: async (tx) => {
         chain = await checkChain(tx);
       },
@@ -135,8 +148,12 @@ export async function dbCommand(args: string[]): Promise<number> {
     return 0;
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    console.error(`signet db copy: ${scrub(message, url)}`);
-    if (!copied) console.error(`The target ${shown} was left as it was (the copy rolled back).`);
+    console.error(`signet db copy: ${url === null ? message : scrub(message, url)}`);
+    if (!copied && shown) {
+      console.error(
+        `The target ${shown} was left as it was${began ? " (the copy rolled back)" : ""}.`,
+      );
+    }
     return 1;
   } finally {
     atRest?.release();

@@ -189,7 +189,7 @@ Deno.test({
           assertEquals(out.code, 2, stderr);
           assertStringIncludes(stderr, "holds an embedded data set that was never copied");
           assertStringIncludes(stderr, "(2 users, 2 repositories, 4 bots)");
-          assertStringIncludes(stderr, "signet db copy --to");
+          assertStringIncludes(stderr, 'signet db copy" with this SERVICE_DATABASE_URL');
           const sql = postgres(url, { max: 1, onnotice: () => {} });
           try {
             const [r] = await sql.unsafe(
@@ -205,7 +205,11 @@ Deno.test({
 
       await t.step("the copy fills the empty database and verifies it", async () => {
         const started = performance.now();
-        const r = await signet(["db", "copy", "--to", url], { SERVICE_DATA_DIR: dataDir });
+        // The README's way: the target in SERVICE_DATABASE_URL, not on the command line.
+        const r = await signet(["db", "copy"], {
+          SERVICE_DATA_DIR: dataDir,
+          SERVICE_DATABASE_URL: url,
+        });
         const ms = Math.round(performance.now() - started);
         assertEquals(r.code, 0, r.stderr);
         console.log(`      db copy of the e2e data set: ${ms} ms\n${r.stdout}`);
@@ -311,6 +315,11 @@ Deno.test({
           // A server started on the embedded file says which database it serves.
           server = await startTestServer({ dataDir, env: SQLITE, ports });
           assertStringIncludes(server.logs(), "which was copied to PostgreSQL");
+          await server.stop();
+          // One started on another database than the copy's (a mistyped name) says so too.
+          const other = await pg.createDatabase();
+          server = await startTestServer({ dataDir, env: { SERVICE_DATABASE_URL: other }, ports });
+          assertStringIncludes(server.logs(), "copied to another database than this one");
           await server.stop();
           // Deleting the note is the way to back the file up anyway.
           await Deno.remove(`${dataDir}/signet.db.copied`);

@@ -132,6 +132,14 @@ Deno.test({
       assertEquals(refused.code, 1);
       assertStringIncludes(refused.stderr, "password authentication failed");
       const backupDir = `${await Deno.makeTempDir()}/snap`;
+      // A backup that fails (here pg_dump, on a wrong password) leaves no half-made directory.
+      const failed = await signet(["backup", backupDir], {
+        SERVICE_DATA_DIR: dataDir,
+        SERVICE_DATABASE_URL: wrong.toString(),
+      });
+      assertEquals(failed.code, 1, failed.stderr);
+      hidden(failed);
+      assertEquals(await Deno.stat(backupDir).then(() => "left", () => "gone"), "gone");
       const b = await signet(["backup", backupDir], {
         SERVICE_DATA_DIR: dataDir,
         SERVICE_DATABASE_URL: url,
