@@ -4,12 +4,18 @@
  * recovery, nested transactions, and the search index being used at 100,000 bots.
  */
 import postgres from "postgres";
-import { assert, assertEquals, assertRejects } from "../../tests/helpers/assert.ts";
+import {
+  assert,
+  assertEquals,
+  assertRejects,
+  assertStringIncludes,
+} from "../../tests/helpers/assert.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { PASSWORD_ROLE, startPostgres, type TestPostgres } from "../../testing/postgres.ts";
 import { MIGRATIONS } from "./migrations/index.ts";
 import { migrate } from "./migrate.ts";
 import { openPostgresStore } from "./store.ts";
+import { existingTables } from "./backup.ts";
 import { pgBots, searchStatement } from "./registry_bots.ts";
 import type { Store } from "../store.ts";
 
@@ -344,6 +350,17 @@ Deno.test("postgres: a libpq-style ?host=/dir URL connects over the Unix-domain 
     } finally {
       await store.close();
     }
+  });
+});
+
+Deno.test("postgres: restore's check reaches a socket URL, and a missing socket is named", async () => {
+  await withCluster(async (pg) => {
+    const url = await pg.createDatabase();
+    assertEquals(await existingTables(pg.overSocket(url)), []);
+    const missing = `${url}?host=${encodeURIComponent("/nonexistent-signet-dir")}`;
+    const why = await existingTables(missing).then(() => "", (e: Error) => e.message);
+    assertStringIncludes(why, "at socket /nonexistent-signet-dir/.s.PGSQL.");
+    assertStringIncludes(why, "no such socket");
   });
 });
 
