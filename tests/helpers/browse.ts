@@ -174,10 +174,15 @@ export async function pushSite(
   const first = await commitFiles(work, {
     "README.md": "# Site\n\nRead the [guide](docs/guide.md) and see `src/`.\n",
     "src/main.ts": MAIN_TS,
-    // A task list and a highlighted fence: the Markdown page's checks (axe among them) see both.
+    // A task list, a highlighted fence, alerts, a footnote and raw HTML: the Markdown page's
+    // checks (axe's contrast, light and dark, among them) see them all.
     "docs/guide.md":
       "# Guide\n\nBack to the [readme](../README.md).\n\n- [x] read\n- [ ] write\n\n" +
-      "```ts\nconst answer = 42;\n```\n",
+      "```ts\nconst answer = 42;\n```\n\n" +
+      ["NOTE", "TIP", "IMPORTANT", "WARNING", "CAUTION"].map((k) => `> [!${k}]\n> Text.\n\n`)
+        .join("") +
+      "A claim[^1] :tada:\n\n[^1]: Its source.\n\n" +
+      "<details><summary>More</summary>\n\nPress <kbd>Ctrl</kbd>.\n\n</details>\n",
     "img/logo.png": PNG_1PX,
     "page.html": "<!doctype html><script>alert('raw')</script>\n",
     "icon.svg": '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>\n',

@@ -1,5 +1,6 @@
 /**
- * Markdown (READMEs, `.md` files) rendered with markdown-it, GitHub's way: raw HTML allowed, then
+ * Markdown (READMEs, `.md` files) rendered with markdown-it and the plugins for GitHub's alerts,
+ * footnotes and emoji shortcodes, GitHub's way: raw HTML allowed, then
  * the whole output filtered and its links resolved by `safeReadmeHtml` (markdown_html.ts), so a
  * `<script>` or an `onerror` in a README never reaches the page. Bidi controls become U+FFFD.
  * Headings get GitHub's slugs as ids, under HEADING_ID_PREFIX so that no README can take an id
@@ -7,6 +8,10 @@
  * never the inline style markdown-it writes, which the pages' CSP refuses.
  */
 import MarkdownIt from "markdown-it";
+import { full as emoji } from "markdown-it-emoji";
+// @ts-types="@types/markdown-it-footnote"
+import footnote from "markdown-it-footnote";
+import alerts from "markdown-it-github-alerts";
 import { BIDI_CONTROLS, highlightFence, MAX_HIGHLIGHT_BYTES } from "./highlight.ts";
 import { HEADING_ID_PREFIX, type LinkTargets, safeReadmeHtml } from "./markdown_html.ts";
 
@@ -24,7 +29,12 @@ const md = new MarkdownIt({
     fenceBudget -= code.length;
     return highlightFence(code, info) ?? "";
   },
-});
+})
+  // GitHub's extensions READMEs use: `> [!NOTE]` callouts (titled, without icons), footnotes
+  // (`[^1]`) and emoji shortcodes (`:tada:`).
+  .use(alerts, { icons: {} })
+  .use(footnote)
+  .use(emoji);
 
 /** Fence bytes the document being rendered may still have highlighted. */
 let fenceBudget = 0;
@@ -35,6 +45,7 @@ type Token = ReturnType<typeof md.parse>[number];
 export function renderMarkdown(source: string, targets: LinkTargets): string {
   const env = { targets };
   const tokens = md.parse(source.replace(BIDI_CONTROLS, "\ufffd"), env);
+  if (rawTagCount(tokens) > MAX_RAW_HTML_TAGS) rawHtmlAsText(tokens);
   const slugs = new Slugger();
   for (const [i, token] of tokens.entries()) {
     if (token.type === "list_item_open") {
@@ -47,6 +58,36 @@ export function renderMarkdown(source: string, targets: LinkTargets): string {
   }
   fenceBudget = MAX_HIGHLIGHT_BYTES;
   return safeReadmeHtml(md.renderer.render(tokens, md.options, env), targets);
+}
+
+/**
+ * The most raw HTML tags a document may use and have them rendered; past it, all of its raw HTML
+ * is shown as text. HTML parsers keep open elements on a stack, and htmlparser2's (under
+ * sanitize-html) costs time in its depth: a file of nothing but unclosed tags would take seconds.
+ * No README written for people comes near it.
+ */
+export const MAX_RAW_HTML_TAGS = 10_000;
+
+const TAG_START = /<[a-z]/gi;
+
+// The start tags in the document's raw HTML (blocks, and inline HTML in its paragraphs).
+function rawTagCount(tokens: Token[]): number {
+  let n = 0;
+  for (const t of tokens) {
+    if (t.type === "html_block") n += t.content.match(TAG_START)?.length ?? 0;
+    for (const c of t.children ?? []) {
+      if (c.type === "html_inline") n += c.content.match(TAG_START)?.length ?? 0;
+    }
+  }
+  return n;
+}
+
+// Every raw HTML token becomes text, shown (escaped) as written.
+function rawHtmlAsText(tokens: Token[]): void {
+  for (const t of tokens) {
+    if (t.type === "html_block") t.type = "text";
+    for (const c of t.children ?? []) if (c.type === "html_inline") c.type = "text";
+  }
 }
 
 /**

@@ -13,6 +13,7 @@
  * alone, since fetching one would tell that site who reads the README (GitHub proxies them).
  * Ids and anchor names get HEADING_ID_PREFIX, so no README can take an id the page uses.
  */
+import { type DefaultTreeAdapterTypes, parseFragment, serialize } from "parse5";
 // @ts-types="@types/sanitize-html"
 import sanitizeHtml from "sanitize-html";
 import { resolveRelative } from "../../domain/browse/paths.ts";
@@ -35,18 +36,16 @@ export function isMarkdown(name: string): boolean {
 
 const EXTERNAL_REL = "nofollow noopener noreferrer";
 
-/** Tags a README keeps (GitHub's list for user content, less `picture`/`source`). */
-const TAGS = [
-  ..."h1 h2 h3 h4 h5 h6 p br hr b i strong em a pre code img tt div span ins del sup sub".split(
-    " ",
-  ),
-  ..."ol ul li table thead tbody tfoot tr td th caption blockquote dl dt dd kbd q samp var".split(
-    " ",
-  ),
-  ..."ruby rt rp s strike summary details figure figcaption abbr cite dfn mark small time wbr"
-    .split(" "),
-  "input",
-];
+/**
+ * Tags a README keeps: GitHub's list for user content (less `picture`/`source`), with the
+ * renderer's task checkboxes (`input`) and footnotes (`section`).
+ */
+const TAGS = `
+  h1 h2 h3 h4 h5 h6 p br hr b i strong em a pre code img tt div span ins del sup sub
+  ol ul li table thead tbody tfoot tr td th caption blockquote dl dt dd kbd q samp var
+  ruby rt rp s strike summary details figure figcaption abbr cite dfn mark small time wbr
+  input section
+`.trim().split(/\s+/);
 
 const CELL = ["colspan", "rowspan", "valign", "class"];
 
@@ -54,10 +53,15 @@ const CELL = ["colspan", "rowspan", "valign", "class"];
 const ATTRIBUTES: Record<string, string[]> = {
   "*": ["align", "dir", "lang", "title", "id"],
   a: ["href", "name", "rel", "class"],
+  div: ["class"],
+  p: ["class"],
+  sup: ["class"],
+  hr: ["class"],
+  section: ["class"],
   img: ["src", "alt", "width", "height"],
   td: CELL,
   th: CELL,
-  ol: ["start", "reversed"],
+  ol: ["start", "reversed", "class"],
   li: ["class", "value"],
   details: ["open"],
   input: ["type", "checked", "disabled", "class", "aria-label"],
@@ -70,12 +74,21 @@ const ATTRIBUTES: Record<string, string[]> = {
   ins: ["cite"],
 };
 
-/** Classes each tag keeps: the renderer's own (highlight.js spans use `hljs-*` and `name_`). */
+/**
+ * Classes each tag keeps: the renderer's own (highlight.js spans use `hljs-*` and `name_`; the
+ * alerts, footnotes and task lists theirs).
+ */
 const CLASSES: Record<string, string[]> = {
-  a: ["external-image"],
+  a: ["external-image", "footnote-backref"],
   span: ["hljs-*", "*_", "external-image"],
   code: ["language-*"],
-  li: ["task-list-item"],
+  li: ["task-list-item", "footnote-item"],
+  div: ["markdown-alert", "markdown-alert-*"],
+  p: ["markdown-alert-title"],
+  sup: ["footnote-ref"],
+  hr: ["footnotes-sep"],
+  section: ["footnotes"],
+  ol: ["footnotes-list"],
   input: ["task-list-item-checkbox"],
   td: ["align-*"],
   th: ["align-*"],
@@ -87,8 +100,23 @@ const LINK_ELSEWHERE = /^((https?|mailto):|\/\/)/i;
 /** An image source on another site. */
 const ELSEWHERE = /^(https?:)?\/\//i;
 
-/** `html` (markdown-it's output for a file in `targets.dir`) as a README may show it. */
+/** An empty `<div>`: the context a README's HTML is parsed in, as the page places it. */
+const IN_A_DIV = parseFragment("<div></div>").childNodes[0] as DefaultTreeAdapterTypes.Element;
+
+/**
+ * `html` (markdown-it's output for a file in `targets.dir`) as a README may show it: filtered,
+ * then parsed as a browser parses the children of a `<div>` (parse5, the HTML standard's
+ * algorithm) and written out again. sanitize-html balances tags by its own parser's rules, which
+ * differ from a browser's in places (an `<li>` start tag closes an open `<div>` in a browser, not
+ * in htmlparser2); the second pass leaves exactly the tree a browser builds, so no end tag in it
+ * can close an element of the page around it.
+ */
 export function safeReadmeHtml(html: string, targets: LinkTargets): string {
+  return serialize(parseFragment(IN_A_DIV, filtered(html, targets), {}));
+}
+
+// `html` through the allow-list and the link rules (the module's doc).
+function filtered(html: string, targets: LinkTargets): string {
   let linkDepth = 0; // open `<a>` elements around the tag being read
   return sanitizeHtml(html, {
     allowedTags: TAGS,

@@ -1,5 +1,5 @@
 import { assert, assertEquals } from "../../../tests/helpers/assert.ts";
-import { renderMarkdown } from "./markdown.ts";
+import { MAX_RAW_HTML_TAGS, renderMarkdown } from "./markdown.ts";
 
 const targets = {
   dir: ["docs"],
@@ -34,11 +34,11 @@ Deno.test("raw HTML keeps GitHub's README subset and loses anything active", () 
   );
   for (
     const kept of [
-      '<p align="center"><img src="/o/r/raw/main/docs/logo.png" width="120" alt="logo.png" /></p>',
-      "<details open>\n<summary>More</summary>\n<p><strong>bold</strong></p>\n</details>",
+      '<p align="center"><img src="/o/r/raw/main/docs/logo.png" width="120" alt="logo.png"></p>',
+      '<details open="">\n<summary>More</summary>\n<p><strong>bold</strong></p>\n</details>',
       "<kbd>Ctrl</kbd><sup>2</sup>",
       '<div id="user-content-main">x</div>',
-      '<input type="checkbox" disabled />',
+      '<input type="checkbox" disabled="">',
     ]
   ) assert(html.includes(kept), `${kept} in ${html}`);
   for (
@@ -53,6 +53,19 @@ Deno.test("raw HTML cannot close the page's own elements", () => {
   const html = renderMarkdown("x</div></div></main>\n\n<div><p>open", targets);
   assertEquals(html.match(/<div/g)?.length, html.match(/<\/div>/g)?.length, html);
   assert(!html.includes("</main>"), html);
+  // A start tag a browser takes as closing an open <div> (<li>, <dd>, <dt>): the output is the
+  // tree the browser builds, so no end tag is left over to close the page's own <div>.
+  for (
+    const list of [
+      "<ul><li><div><li></li></div></li></ul>",
+      "<dl><dd><div><dd></dd></div></dd></dl>",
+    ]
+  ) {
+    const out = renderMarkdown(`${list}\n\n# After`, targets);
+    const opened = out.match(/<div/g)?.length ?? 0;
+    assertEquals(out.match(/<\/div>/g)?.length ?? 0, opened, out);
+    assert(out.includes("<div></div>"), out); // closed where the browser closes it
+  }
 });
 
 Deno.test("links and images in raw HTML follow the same rules as Markdown's", () => {
@@ -187,7 +200,7 @@ Deno.test("an image on another site becomes a link named by its alt text, never 
     html,
   );
   assert(!/<a [^>]*>(<span[^>]*>)?[^<]*<a /.test(html), html);
-  assert(html.includes('<img src="/o/r/raw/main/docs/img/l.png" alt="logo" />'), html);
+  assert(html.includes('<img src="/o/r/raw/main/docs/img/l.png" alt="logo">'), html);
 });
 
 Deno.test("a heading's id leaves out an image on another site in it", () => {
@@ -202,4 +215,27 @@ Deno.test("fences are highlighted up to one budget per document, the rest plain"
   assertEquals(highlighted, 1);
   // The next document has its own budget.
   assert(renderMarkdown(fence, targets).includes("hljs-keyword"));
+});
+
+Deno.test("GitHub's alerts, footnotes and emoji shortcodes render as GitHub renders them", () => {
+  const html = renderMarkdown(
+    "> [!WARNING]\n> Careful.\n\nA claim[^1] :tada:\n\n[^1]: Its source.\n",
+    targets,
+  );
+  assert(html.includes('<div class="markdown-alert markdown-alert-warning">'), html);
+  assert(html.includes('<p class="markdown-alert-title">Warning</p><p>Careful.</p>'), html);
+  // The footnote's links and ids are under the prefix, like headings'.
+  assert(html.includes('<a id="user-content-fnref1" href="#user-content-fn1">[1]</a>'), html);
+  assert(html.includes('<li id="user-content-fn1" class="footnote-item">'), html);
+  assert(html.includes('href="#user-content-fnref1"'), html);
+  assert(html.includes("A claim") && html.includes("\u{1F389}"), html);
+  assert(!html.includes("[!WARNING]") && !html.includes(":tada:"), html);
+});
+
+Deno.test("a document of more raw HTML tags than the budget shows all its HTML as text", () => {
+  const within = renderMarkdown("<b>x</b> ".repeat(10), targets);
+  assert(within.includes("<b>x</b>"), within);
+  const over = renderMarkdown("<div>\n" + "<b>x".repeat(MAX_RAW_HTML_TAGS), targets);
+  assert(over.startsWith("&lt;div&gt;\n&lt;b&gt;x"), over.slice(0, 100));
+  assert(!over.includes("<b>"), "no tag of it is rendered");
 });
