@@ -248,7 +248,7 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
       for (const [name, path] of pages) {
         await page.goto(`${U}${path}`);
         assertEquals(await sidewaysScroll(page), 0, `${name} scrolls sideways at 375 px`);
-        if (name === "home" || name === "commit" || name === "long line") {
+        if (["home", "commit", "long line", "markdown"].includes(name)) {
           await screenshot(page, `browse-${name.replace(" ", "-")}-phone`);
         }
       }
