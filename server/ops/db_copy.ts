@@ -8,7 +8,7 @@ import { loadServerConfig, parseDatabaseUrl, redactDatabaseUrl } from "../config
 import { verifyChain } from "../registry/audit.ts";
 import type { LogEntryT } from "../../protocol/registry/schemas.ts";
 import type { Resources } from "../../db/store.ts";
-import { copiedMarkerPath, markCopied } from "../../db/sqlite/copied_marker.ts";
+import { copiedMarkerPath, copiedNote, markCopied } from "../../db/sqlite/copied_marker.ts";
 import { holdDataDirAtRest } from "../instance.ts";
 
 /** The usage text of `signet db`. */
@@ -103,6 +103,14 @@ export async function dbCommand(args: string[]): Promise<number> {
           "took after the copy would not be in PostgreSQL)",
       );
       return 1;
+    }
+    const earlier = await copiedNote(config.databasePath);
+    if (earlier !== null) {
+      // Allowed (the file may have been served again since), but never silently.
+      console.error(
+        `Note: this file was copied before (${earlier}). This copy holds the file as it is now; ` +
+          "what PostgreSQL took after that earlier copy is not in it.",
+      );
     }
     const { copySqliteToPostgres } = await import("../../db/postgres/copy.ts");
     const tty = Deno.stderr.isTerminal();

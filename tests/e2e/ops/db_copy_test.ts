@@ -235,6 +235,7 @@ Deno.test({
           const r = await signet(["db", "copy", "--to", url], { SERVICE_DATA_DIR: dataDir });
           assertEquals(r.code, 1);
           assertStringIncludes(r.stderr, "the target database is not empty (rows in users");
+          assertStringIncludes(r.stderr, "this file was copied before (signet db copy copied");
           assertEquals(await pgState(url), state);
         },
       );
