@@ -17,4 +17,10 @@ export interface Signet {
   limiter: RateLimiter;
   /** The cache clone requests are answered from; absent when it is off. */
   cloneCache?: CloneCache;
+  /**
+   * True when `signet db copy` copied this data dir's embedded database to PostgreSQL (its note
+   * was there at start; the copy runs only while no server does): the repositories on disk may
+   * then belong to either database.
+   */
+  databaseCopied?: boolean;
 }

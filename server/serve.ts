@@ -106,9 +106,10 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
   // Once the database answers: a first start that fails on its URL generates no key, so the start
   // that works is the one that announces it.
   const admin = await resolveAdminKey(config.adminKey, config.adminKeyFile);
-  const copied = config.databaseUrl === null
-    ? await copiedNote(config.databasePath).catch((err) => `(unreadable: ${err})`)
-    : null;
+  const copiedAtStart = await copiedNote(config.databasePath).catch((err) =>
+    `(unreadable: ${err})`
+  );
+  const copied = config.databaseUrl === null ? copiedAtStart : null;
   if (copied !== null) {
     log("warn", "this server uses the embedded database, which was copied to PostgreSQL", {
       note: copied,
@@ -120,6 +121,7 @@ async function startClaimed(config: ServerConfig, release: () => void): Promise<
     config: { ...config, adminKey: admin.key },
     sshPort: config.sshBind ? config.sshPublicPort ?? config.sshBind.port : null,
     limiter: new RateLimiter(config.rateLimitsEnabled, config.rateLimitRules, store.rateBuckets),
+    databaseCopied: copiedAtStart !== null,
   };
   if (config.cloneCacheBytes > 0) {
     ctx.cloneCache = await CloneCache.create(
@@ -315,13 +317,16 @@ async function refuseUncopiedEmbeddedData(config: ServerConfig): Promise<void> {
 
 /**
  * Warns when `signet db copy` copied this data dir's embedded data to another database than the
- * one `url` names: a mistyped database name would otherwise start as an empty installation, beside
- * repositories on disk that no account owns.
+ * one `url` names (by its name: a host may be written several ways): a mistyped database name
+ * would otherwise start as an empty installation, beside repositories on disk that no account
+ * owns.
  */
 async function warnIfCopiedElsewhere(config: ServerConfig, url: string): Promise<void> {
   const note = await copiedNote(config.databasePath).catch(() => null);
   const database = redactDatabaseUrl(url);
-  if (note === null || note.includes(` to ${database} at `)) return;
+  // By the database's name: the same server may be written another way (localhost, a socket).
+  const nameIn = (u: string | undefined) => u === undefined ? null : URL.parse(u)?.pathname;
+  if (note === null || nameIn(/ to (\S+) at /.exec(note)?.[1]) === nameIn(url)) return;
   log("warn", "this data dir's embedded data was copied to another database than this one", {
     note,
     database,

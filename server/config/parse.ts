@@ -84,7 +84,11 @@ export function parseInstanceName(value: string | undefined, hostname: () => str
 export function redactDatabaseUrl(value: string): string {
   const url = new URL(value);
   const user = url.username ? `${decodeURIComponent(url.username)}@` : "";
-  return `${url.protocol}//${user}${url.hostname}:${url.port || "5432"}${url.pathname}`;
+  // A Unix-domain socket's directory stays: without it the URL would read as TCP to the host.
+  const socket = url.searchParams.get("host")?.startsWith("/")
+    ? `?host=${url.searchParams.get("host")}`
+    : "";
+  return `${url.protocol}//${user}${url.hostname}:${url.port || "5432"}${url.pathname}${socket}`;
 }
 
 /** SERVICE_BASE_URL: an http(s) URL without a trailing slash, or null when unset. */

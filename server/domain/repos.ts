@@ -79,7 +79,9 @@ export async function createRepo(
         throw new DomainError("conflict", `repository ${owner.username}/${name} already exists`);
       }
       // A directory without a row: left by a crash, or by a delete whose row is gone and that
-      // waits for this name. Nothing of it is wanted.
+      // waits for this name. Nothing of it is wanted, unless the data dir was copied to another
+      // database and the directory holds history: then it may be that database's repository.
+      await refuseOtherDatabasesRepo(ctx, owner.username, name);
       trashed = await moveToTrash(
         ctx,
         repoDir(ctx, owner.username, name),
@@ -90,6 +92,42 @@ export async function createRepo(
   } finally {
     await removeTrashed(trashed);
   }
+}
+
+/**
+ * Refuses to reuse `owner/name` when its directory holds refs but this database has no row for it,
+ * and `signet db copy` copied this data dir's embedded database to PostgreSQL: the two databases
+ * share the repositories, so a repository pushed while serving one is unknown to the other, and
+ * making it anew would throw its history away.
+ */
+async function refuseOtherDatabasesRepo(ctx: Signet, owner: string, name: string): Promise<void> {
+  const dir = repoDir(ctx, owner, name);
+  if (!ctx.databaseCopied || !await hasRefs(dir)) return;
+  log("warn", "a repository directory with history has no row in this database; kept", {
+    repo: `${owner}/${name}`,
+    path: dir,
+  });
+  throw new DomainError(
+    "conflict",
+    `${owner}/${name} exists on disk with history but not in this database (this installation ` +
+      "was copied to another database, which may own it); an administrator must move its " +
+      "directory away before the name can be used again",
+  );
+}
+
+// Whether the bare repository at `dir` has any ref, loose or packed.
+async function hasRefs(dir: string): Promise<boolean> {
+  const packed = await Deno.readTextFile(`${dir}/packed-refs`).catch(() => "");
+  if (/^[0-9a-f]{40,64} /m.test(packed)) return true;
+  const anyFile = async (path: string): Promise<boolean> => {
+    const entries = await Array.fromAsync(Deno.readDir(path)).catch(() => []);
+    for (const e of entries) {
+      if (e.isFile && !e.name.endsWith(".lock")) return true;
+      if (e.isDirectory && await anyFile(`${path}/${e.name}`)) return true;
+    }
+    return false;
+  };
+  return await anyFile(`${dir}/refs`);
 }
 
 // Creates the directory and the row; runs holding the repository's name.

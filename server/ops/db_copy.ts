@@ -108,7 +108,8 @@ export async function dbCommand(args: string[]): Promise<number> {
     if (earlier !== null) {
       // Allowed (the file may have been served again since), but never silently.
       console.error(
-        `Note: this file was copied before (${earlier}). This copy holds the file as it is now; ` +
+        `Note: this file was copied before (${earlier.replace(/\.$/, "")}). This copy holds the ` +
+          "file as it is now; " +
           "what PostgreSQL took after that earlier copy is not in it.",
       );
     }

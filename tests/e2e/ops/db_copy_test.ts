@@ -316,6 +316,30 @@ Deno.test({
           // A server started on the embedded file says which database it serves.
           server = await startTestServer({ dataDir, env: SQLITE, ports });
           assertStringIncludes(server.logs(), "which was copied to PostgreSQL");
+          // A repository with history that only PostgreSQL knows is kept, not made anew.
+          const pgOnly = `${dataDir}/repos/alice/pgonly.git`;
+          await runOk("cp", ["-r", `${dataDir}/repos/alice/proj.git`, pgOnly]);
+          const made = await fetch(`${server.httpUrl}/api/repos`, {
+            method: "POST",
+            headers: { Authorization: `Bearer ${tokenA}`, "Content-Type": "application/json" },
+            body: JSON.stringify({ name: "pgonly" }),
+          });
+          const why = await made.text();
+          assertEquals(made.status, 409, why);
+          assertStringIncludes(why, "exists on disk with history but not in this database");
+          assertEquals(
+            (await runOk("git", ["--git-dir", pgOnly, "rev-parse", "main"], { env })).trim(),
+            pushed,
+          );
+          await server.stop();
+          await Deno.remove(pgOnly, { recursive: true });
+          // The same database written another way (localhost, not 127.0.0.1): no warning.
+          server = await startTestServer({
+            dataDir,
+            env: { SERVICE_DATABASE_URL: url.replace("127.0.0.1", "localhost") },
+            ports,
+          });
+          assert(!server.logs().includes("copied to another database"), server.logs());
           await server.stop();
           // One started on another database than the copy's (a mistyped name) says so too.
           const other = await pg.createDatabase();
