@@ -55,6 +55,7 @@ export const UNAVAILABLE = "the database is unavailable; try again shortly";
 
 // postgres.js's own connection error codes, and Node/Deno socket errors.
 const CONNECTION_CODES = new Set([
+  "ENOENT", // a Unix-domain socket whose server stopped (its socket file is gone)
   "CONNECTION_CLOSED",
   "CONNECTION_DESTROYED",
   "CONNECTION_ENDED",
@@ -69,6 +70,17 @@ const CONNECTION_CODES = new Set([
   "EHOSTUNREACH",
   "ENETUNREACH",
 ]);
+
+/**
+ * Whether `err` means PostgreSQL cannot be reached now: no connection could be made or it was
+ * lost, or the server is shutting down or starting. Unlike isConnectionError, not a statement cut
+ * off by its timeout or a full pool: the server answered those.
+ */
+export function isUnreachable(err: unknown): boolean {
+  const code = (err as { code?: unknown })?.code;
+  if (typeof code === "string" && ["57014", "25P03", "53300"].includes(code)) return false;
+  return isConnectionError(err);
+}
 
 /** Whether `err` means the server could not be reached or went away (not a bad query). */
 export function isConnectionError(err: unknown): boolean {

@@ -20,6 +20,7 @@ import { pgRateBuckets } from "./rate_buckets.ts";
 import type { RateBucketStore } from "../rate_buckets.ts";
 import {
   isConnectionError,
+  isUnreachable,
   mapError,
   type Sql,
   sqlState,
@@ -134,8 +135,10 @@ class PostgresStore implements Store {
   readonly attestations;
   readonly rateBuckets: RateBucketStore;
   #closed = false;
-  /** Whether the last call that ended reached PostgreSQL (an outage flips it once). */
+  /** Whether PostgreSQL answered the last call that could tell (an outage flips it once). */
   #available = true;
+  /** How many times #available changed. */
+  #changes = 0;
   readonly #pool: Resources;
   readonly #commits: GroupCommit;
 
@@ -190,14 +193,15 @@ class PostgresStore implements Store {
     const outer = current.getStore();
     if (outer) return fn(outer.resources);
     if (this.#closed) return Promise.reject(new DomainError("unavailable", UNAVAILABLE));
+    const since = this.#changes;
     return this.#commits.run((sql, state) => {
       const resources = resourcesOver(sql, state);
       return current.run({ sql, resources }, () => fn(resources));
     }).then((out) => {
-      this.#reached(true);
+      this.#reached(true, since);
       return out;
     }, (err) => {
-      throw this.#mapped(err);
+      throw this.#mapped(err, since);
     });
   }
 
@@ -221,30 +225,37 @@ class PostgresStore implements Store {
   // Maps outages to DomainError("unavailable") and gives up on a call that takes too long.
   async #guard<T>(call: () => Promise<T>, onTimeout?: () => void): Promise<T> {
     if (this.#closed) throw new DomainError("unavailable", UNAVAILABLE);
+    const since = this.#changes;
     try {
       const out = await withTimeout(call(), this.queryTimeoutMs + 5_000, () => {
         onTimeout?.();
         return new DomainError("unavailable", UNAVAILABLE);
       });
-      this.#reached(true);
+      this.#reached(true, since);
       return out;
     } catch (err) {
-      throw this.#mapped(err);
+      throw this.#mapped(err, since);
     }
   }
 
-  // `err` as the caller sees it; a connection failure marks PostgreSQL unreachable.
-  #mapped(err: unknown): unknown {
+  // `err` as the caller sees it; failing to reach PostgreSQL marks it unreachable. `since`: the
+  // number of changes when the call began.
+  #mapped(err: unknown, since: number): unknown {
     const mapped = mapError(err);
-    if (isConnectionError(err)) this.#reached(false, err);
-    else if (!(mapped instanceof DomainError && mapped.kind === "unavailable")) this.#reached(true);
+    if (isUnreachable(err)) this.#reached(false, since, err);
+    else if (!(mapped instanceof DomainError && mapped.kind === "unavailable")) {
+      this.#reached(true, since);
+    }
     return mapped;
   }
 
-  // Tells onAvailability when PostgreSQL's reachability changed (never after close).
-  #reached(available: boolean, err?: unknown): void {
-    if (available === this.#available || this.#closed) return;
+  // Tells onAvailability when PostgreSQL's reachability changed (never after close). A call that
+  // began before the last change says nothing: it may have been sent to the server before it went
+  // away, or have failed before it came back.
+  #reached(available: boolean, since: number, err?: unknown): void {
+    if (available === this.#available || this.#closed || since !== this.#changes) return;
     this.#available = available;
+    this.#changes++;
     this.onAvailability(available, err);
   }
 }

@@ -148,12 +148,21 @@ Deno.test({
   });
 });
 
-Deno.test({
-  name: "postgres: an outage fails calls as unavailable, quickly; the store recovers",
-  ignore: shared,
-}, async () => {
+for (const over of ["TCP", "a Unix socket"]) {
+  Deno.test({
+    name:
+      `postgres: an outage over ${over} fails calls as unavailable, quickly, said once each way`,
+    ignore: shared,
+  }, () => outageAndRecovery(over === "TCP"));
+}
+
+async function outageAndRecovery(tcp: boolean): Promise<void> {
   await withCluster(async (pg) => {
-    const store = await openPostgresStore(await pg.createDatabase());
+    const url = await pg.createDatabase();
+    const changes: boolean[] = [];
+    const store = await openPostgresStore(tcp ? url : pg.overSocket(url), {
+      onAvailability: (available) => changes.push(available),
+    });
     try {
       await store.users.insert("alice", "k1");
       await store.ping();
@@ -170,8 +179,43 @@ Deno.test({
       assertEquals((await aliceAgain(store))?.username, "alice");
       await store.ping();
       assertEquals(await store.transaction((tx) => tx.nonces.markUsed("n", 1)), true);
+      // Calls made one after another: one change down, one back up.
+      assertEquals(changes, [false, true]);
     } finally {
       await store.close();
+    }
+  });
+}
+
+Deno.test({
+  name: "postgres: a statement cut off by its timeout is unavailable, not an outage",
+  ignore: shared,
+}, async () => {
+  await withCluster(async (pg) => {
+    const url = await pg.createDatabase();
+    const changes: boolean[] = [];
+    const store = await openPostgresStore(url, {
+      queryTimeoutMs: 1000,
+      onAvailability: (available) => changes.push(available),
+    });
+    const other = postgres(url, { max: 1, onnotice: () => {} });
+    try {
+      let locked!: () => void;
+      const isLocked = new Promise<void>((r) => (locked = r));
+      const held = other.begin(async (tx) => {
+        await tx.unsafe("LOCK TABLE users IN ACCESS EXCLUSIVE MODE");
+        locked();
+        await new Promise((r) => setTimeout(r, 2500));
+      });
+      await isLocked;
+      const err = await store.users.findByName("alice").then(() => null, (e) => e);
+      assert(err instanceof DomainError && err.kind === "unavailable", String(err));
+      await store.ping(); // the server answers everything else meanwhile
+      await held;
+      assertEquals(changes, [], "no outage was said");
+    } finally {
+      await store.close();
+      await other.end();
     }
   });
 });
