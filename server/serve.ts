@@ -325,7 +325,12 @@ async function warnIfCopiedElsewhere(config: ServerConfig, url: string): Promise
   const note = await copiedNote(config.databasePath).catch(() => null);
   const database = redactDatabaseUrl(url);
   // By the database's name: the same server may be written another way (localhost, a socket).
-  const nameIn = (u: string | undefined) => u === undefined ? null : URL.parse(u)?.pathname;
+  const nameIn = (u: string | undefined) => {
+    const parsed = u === undefined ? null : URL.parse(u);
+    if (!parsed) return null;
+    // libpq's default: a database named like the user.
+    return decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username);
+  };
   if (note === null || nameIn(/ to (\S+) at /.exec(note)?.[1]) === nameIn(url)) return;
   log("warn", "this data dir's embedded data was copied to another database than this one", {
     note,

@@ -109,9 +109,9 @@ async function refuseOtherDatabasesRepo(ctx: Signet, owner: string, name: string
   });
   throw new DomainError(
     "conflict",
-    `${owner}/${name} exists on disk with history but not in this database (this installation ` +
-      "was copied to another database, which may own it); an administrator must move its " +
-      "directory away before the name can be used again",
+    `${owner}/${name} exists on disk with history but not in this database (signet db copy ` +
+      "moved this installation between databases, and the other one may own it); an " +
+      "administrator must move its directory away before the name can be used again",
   );
 }
 

@@ -61,22 +61,44 @@ async function copyRepo(src: string, dst: string): Promise<void> {
 }
 
 /**
- * Runs `fill`, which writes into `dir` (empty or absent before it): when it fails, `dir` is left
- * as it was (removed, or emptied again), so a retry finds it empty instead of half-written.
+ * Runs `fill`, which writes into `dir` (empty or absent before it): when it fails, what it made is
+ * removed again (the directories it created, up to the first that was there, or the entries it
+ * added to `dir`), so a retry finds the target as before instead of half-written. Anything else
+ * that appeared meanwhile stays, and a failure to clean up never hides `fill`'s error.
  */
 async function allOrNothing<T>(dir: string, fill: () => Promise<T>): Promise<T> {
-  const existed = await pathExists(dir);
+  const created = await firstMissing(dir);
+  const before = created === null
+    ? new Set(await Array.fromAsync(Deno.readDir(dir), (e) => e.name).catch(() => []))
+    : null;
   try {
     return await fill();
   } catch (err) {
-    if (!existed) await Deno.remove(dir, { recursive: true }).catch(() => {});
-    else {
-      for await (const e of Deno.readDir(dir)) {
-        await Deno.remove(`${dir}/${e.name}`, { recursive: true }).catch(() => {});
+    try {
+      if (created !== null) await Deno.remove(created, { recursive: true });
+      else {
+        for await (const e of Deno.readDir(dir)) {
+          if (!before!.has(e.name)) await Deno.remove(`${dir}/${e.name}`, { recursive: true });
+        }
       }
-    }
+    } catch { /* the error that counts is fill's */ }
     throw err;
   }
+}
+
+/** The outermost of `path` and its parents that does not exist yet, or null when `path` does. */
+async function firstMissing(path: string): Promise<string | null> {
+  let missing: string | null = null;
+  for (
+    let p = path.replace(/\/+$/, "");
+    p !== "" && p !== ".";
+    p = p.slice(0, p.lastIndexOf("/"))
+  ) {
+    if (await pathExists(p)) break;
+    missing = p;
+    if (!p.includes("/")) break;
+  }
+  return missing;
 }
 
 /** Writes a snapshot of the running server's data dir into the new or empty directory `target`. */
@@ -294,14 +316,21 @@ async function restorePostgres(
     config.gitPath,
   );
   // The database is restored (one transaction); the files follow, all or none of them.
-  return await allOrNothing(config.dataDir, async () => {
-    await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
-    const repos = await reposOf(url);
-    await copyFiles(
-      repos,
-      (full) => [`${source}/repos/${full}.git`, `${config.reposDir}/${full}.git`],
-      secretFiles(config).map(([name, live]) => [`${source}/${name}`, live]),
+  try {
+    return await allOrNothing(config.dataDir, async () => {
+      await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
+      const repos = await reposOf(url);
+      await copyFiles(
+        repos,
+        (full) => [`${source}/repos/${full}.git`, `${config.reposDir}/${full}.git`],
+        secretFiles(config).map(([name, live]) => [`${source}/${name}`, live]),
+      );
+      return repos;
+    });
+  } catch (err) {
+    throw new Error(
+      `${(err as Error).message} (the database ${redactDatabaseUrl(url)} was restored, the ` +
+        "files were not: drop and create it again before a retry)",
     );
-    return repos;
-  });
+  }
 }

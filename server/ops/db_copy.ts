@@ -22,7 +22,8 @@ then checks the row counts and the audit chain. The SQLite file is only read: st
 (the copy is refused while it serves the data dir), then start it with SERVICE_DATABASE_URL set
 to the target. SERVICE_DATA_DIR/signet.db.copied then notes the copy: signet backup without
 SERVICE_DATABASE_URL refuses the stale file while it is there. Without --to the target is
-SERVICE_DATABASE_URL, which keeps the password out of the process list and shell history.
+SERVICE_DATABASE_URL, which keeps the password off signet's command line (exported from a file
+only you can read, it also stays out of the shell's history).
 `;
 
 const PAGE = 1000;
