@@ -55,7 +55,6 @@ export const UNAVAILABLE = "the database is unavailable; try again shortly";
 
 // postgres.js's own connection error codes, and Node/Deno socket errors.
 const CONNECTION_CODES = new Set([
-  "ENOENT", // a Unix-domain socket whose server stopped (its socket file is gone)
   "CONNECTION_CLOSED",
   "CONNECTION_DESTROYED",
   "CONNECTION_ENDED",
@@ -91,6 +90,8 @@ export function isConnectionError(err: unknown): boolean {
       err instanceof Deno.errors.BrokenPipe;
   }
   if (CONNECTION_CODES.has(code)) return true;
+  // A Unix-domain socket whose server stopped (its file is gone); not any missing file.
+  if (code === "ENOENT") return (err as { syscall?: unknown }).syscall === "connect";
   // 08: connection exception; 57P01-57P03: admin/crash shutdown, cannot connect now;
   // 53300: too many connections; 57014 (statement timeout) is a query cut off by the server.
   // 25P03: the server ended a transaction left idle too long.
