@@ -66,6 +66,45 @@ export async function listTree(
   return { kind: "tree", entries: all.slice(0, MAX_TREE_ENTRIES), total: all.length };
 }
 
+/** The tree mode of a symbolic link (its blob holds the target path). */
+export const SYMLINK_MODE = "120000";
+
+/** The mode of the entry at `path` of `commit` (`100644`, SYMLINK_MODE, …), or null. */
+export async function entryMode(
+  ctx: Signet,
+  repo: BrowseRepo,
+  commit: string,
+  path: string,
+  client?: string,
+): Promise<string | null> {
+  const out = await gitRead(
+    ctx,
+    repo.dir,
+    ["ls-tree", "-z", "--end-of-options", commit, "--", path],
+    { maxBytes: 64 * 1024, client },
+  );
+  if (out.code !== 0) return null;
+  const record = new TextDecoder().decode(out.stdout).split("\0")[0];
+  return record.includes("\t") ? record.slice(0, record.indexOf(" ")) : null;
+}
+
+/**
+ * Where a symbolic link in the directory `dir` points inside the repository (path segments), or
+ * null when its target leaves it (an absolute path, or `..` past the root).
+ */
+export function symlinkTarget(dir: string[], target: string): string[] | null {
+  if (target.startsWith("/")) return null;
+  const out = [...dir];
+  for (const s of target.split("/")) {
+    if (s === "" || s === ".") continue;
+    if (s === "..") {
+      if (out.length === 0) return null;
+      out.pop();
+    } else out.push(s);
+  }
+  return out;
+}
+
 /** The README of a directory's entries: README.md first, then other README names; or null. */
 export function findReadme(entries: TreeEntry[]): TreeEntry | null {
   const candidates = entries.filter((e) =>

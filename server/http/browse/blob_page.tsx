@@ -12,6 +12,7 @@ import {
   MAX_SHOWN_BYTES,
   readBlob,
 } from "../../domain/browse/blob.ts";
+import { entryMode, SYMLINK_MODE, symlinkTarget } from "../../domain/browse/tree.ts";
 import type { PageRequest } from "./context.ts";
 import {
   bytes,
@@ -126,8 +127,31 @@ export async function renderBlob(req: PageRequest, at: Resolved): Promise<Render
   const source = req.query.get("plain") === "1";
   const lineCount = !text ? 0 : text.split("\n").length - (text.endsWith("\n") ? 1 : 0);
 
+  // A one-line file small enough to be a link's target path: its mode says whether it is one.
+  const link = text !== null && blob.size <= 4096 && !text.includes("\n") &&
+      await entryMode(req.ctx, req.repo, at.commit, path, req.client) === SYMLINK_MODE
+    ? text
+    : null;
   let content;
-  if (blob.size === 0) {
+  if (link !== null) {
+    const inside = symlinkTarget(at.path.slice(0, -1), link);
+    content = (
+      <p class="box-body">
+        Symbolic link to {inside
+          ? (
+            <a href={urls.at("blob", at.ref, inside)}>
+              <Name text={link} />
+            </a>
+          )
+          : (
+            <code>
+              <Name text={link} />
+            </code>
+          )}
+        {inside ? null : " (outside the repository)"}
+      </p>
+    );
+  } else if (blob.size === 0) {
     content = <p class="box-body muted">This file is empty.</p>;
   } else if (image && blob.size <= MAX_SHOWN_BYTES) {
     content = (

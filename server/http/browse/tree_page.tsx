@@ -2,7 +2,7 @@
 import type { VNode } from "preact";
 import { joinPath } from "../../domain/browse/paths.ts";
 import type { Resolved } from "../../domain/browse/refs.ts";
-import { findReadme, listTree, type TreeEntry } from "../../domain/browse/tree.ts";
+import { findReadme, listTree, SYMLINK_MODE, type TreeEntry } from "../../domain/browse/tree.ts";
 import { type CommitSummary, lastCommit } from "../../domain/browse/history.ts";
 import type { PageRequest } from "./context.ts";
 import {
@@ -19,9 +19,6 @@ import {
 import { loadReadme, MAX_README_BYTES, quiet, Readme } from "./readme.tsx";
 import { readBlob } from "../../domain/browse/blob.ts";
 import { missingPathPage } from "./missing_path.tsx";
-
-/** The tree mode of a symbolic link (its blob holds the target path). */
-const SYMLINK_MODE = "120000";
 
 /**
  * The entries of a directory (inside a box): directories first, each linking to its page; the

@@ -1,4 +1,7 @@
-/** An empty file says it is empty; a symbolic link is marked as one in its directory's list. */
+/**
+ * An empty file says it is empty; a symbolic link is marked as one in its directory's list, and
+ * its page says where it points (a link when that is inside the repository).
+ */
 import { assert, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, signedIn } from "../../../testing/accounts.ts";
 import { serverTest } from "../../helpers/server.ts";
@@ -13,7 +16,12 @@ serverTest("empty files and symbolic links are shown as what they are", {}, asyn
     await createRepo(server, token, "odd");
     const work = await newWork(home, "odd");
     await Deno.symlink("src/main.ts", `${work.dir}/link-to-main`);
-    await commitFiles(work, { "empty.txt": "", "src/main.ts": "1\n" }, "odd files");
+    await Deno.symlink("../../etc/passwd", `${work.dir}/link-out`);
+    await commitFiles(
+      work,
+      { "empty.txt": "", "src/main.ts": "1\n", "one-line.txt": "src/main.ts" },
+      "odd files",
+    );
     const remote = `http://alice:${token}@${new URL(server.httpUrl).host}/alice/odd.git`;
     await git(work, "push", "-q", remote, "main");
     const page = async (path: string) =>
@@ -29,6 +37,19 @@ serverTest("empty files and symbolic links are shown as what they are", {}, asyn
     assertStringIncludes(row.slice(0, row.indexOf("</li>")), "(symbolic link)");
     const file = tree.slice(tree.indexOf('data-name="empty.txt"'));
     assert(!file.slice(0, file.indexOf("</li>")).includes("symbolic link"), "a file is no link");
+
+    const link = await page("/blob/main/link-to-main");
+    assertStringIncludes(link, 'Symbolic link to <a href="/alice/odd/blob/main/src/main.ts">');
+    const out = await page("/blob/main/link-out");
+    assertStringIncludes(out, "(outside the repository)");
+    assert(
+      !out.includes('href="/alice/odd/blob/main/etc/passwd"'),
+      "no link out of the repository",
+    );
+    // A one-line file that reads like a path is still a file.
+    const oneLine = await page("/blob/main/one-line.txt");
+    assert(!oneLine.includes("Symbolic link to"), "a file is no link");
+    assertStringIncludes(oneLine, 'id="L1"');
   } finally {
     await Deno.remove(home, { recursive: true });
   }
