@@ -131,11 +131,33 @@ export function resolveRelative(
   } catch {
     decoded = pathPart;
   }
-  const out = decoded.startsWith("/") ? [] : [...fromDir];
-  for (const s of decoded.split("/")) {
+  const path = walkPath(decoded.startsWith("/") ? [] : fromDir, decoded, "stay at the root")!;
+  return { path, fragment };
+}
+
+/**
+ * Where a symbolic link in the directory `dir` points inside the repository (path segments), or
+ * null when its target leaves it (an absolute path, or `..` past the root).
+ */
+export function symlinkTarget(dir: string[], target: string): string[] | null {
+  return target.startsWith("/") ? null : walkPath(dir, target, "leave");
+}
+
+/**
+ * `relative` (segments joined by `/`; empty ones and `.` skipped) walked from `from`; a `..` at the
+ * root stays there, or makes the answer null (`leave`).
+ */
+function walkPath(
+  from: string[],
+  relative: string,
+  pastRoot: "stay at the root" | "leave",
+): string[] | null {
+  const out = [...from];
+  for (const s of relative.split("/")) {
     if (s === "" || s === ".") continue;
-    if (s === "..") out.pop();
-    else out.push(s);
+    if (s !== "..") out.push(s);
+    else if (out.length > 0) out.pop();
+    else if (pastRoot === "leave") return null;
   }
-  return { path: out, fragment };
+  return out;
 }

@@ -5,6 +5,7 @@ import {
   refAtStart,
   resolveRelative,
   splitRefAndPath,
+  symlinkTarget,
   urlSegments,
 } from "./paths.ts";
 
@@ -101,4 +102,13 @@ Deno.test("relative links resolve inside the repository and never above its root
   assertEquals(resolveRelative([], "javascript:alert(1)"), null);
   assertEquals(resolveRelative([], "//evil.example/x"), null);
   assertEquals(resolveRelative([], "#usage"), null);
+});
+
+Deno.test("a symbolic link's target inside the repository, or null when it leaves it", () => {
+  assertEquals(symlinkTarget(["docs"], "../src/./main.ts"), ["src", "main.ts"]);
+  assertEquals(symlinkTarget([], "a//b/"), ["a", "b"]);
+  assertEquals(symlinkTarget(["docs"], "../../etc/passwd"), null);
+  assertEquals(symlinkTarget(["docs"], "/etc/passwd"), null);
+  // A link's `..` leaves the repository; a Markdown link's stays at the root.
+  assertEquals(resolveRelative([], "../x.md")?.path, ["x.md"]);
 });

@@ -88,23 +88,6 @@ export async function entryMode(
   return record.includes("\t") ? record.slice(0, record.indexOf(" ")) : null;
 }
 
-/**
- * Where a symbolic link in the directory `dir` points inside the repository (path segments), or
- * null when its target leaves it (an absolute path, or `..` past the root).
- */
-export function symlinkTarget(dir: string[], target: string): string[] | null {
-  if (target.startsWith("/")) return null;
-  const out = [...dir];
-  for (const s of target.split("/")) {
-    if (s === "" || s === ".") continue;
-    if (s === "..") {
-      if (out.length === 0) return null;
-      out.pop();
-    } else out.push(s);
-  }
-  return out;
-}
-
 /** The README of a directory's entries: README.md first, then other README names; or null. */
 export function findReadme(entries: TreeEntry[]): TreeEntry | null {
   const candidates = entries.filter((e) =>

@@ -3,7 +3,7 @@
  * server-side highlighting (and a link to its blame); Markdown rendered (`?plain=1` shows its source); images shown from
  * `/raw/`; binary files and files over MAX_SHOWN_BYTES offered as a download instead.
  */
-import { joinPath } from "../../domain/browse/paths.ts";
+import { joinPath, symlinkTarget } from "../../domain/browse/paths.ts";
 import type { Resolved } from "../../domain/browse/refs.ts";
 import type { VNode } from "preact";
 import {
@@ -12,7 +12,7 @@ import {
   MAX_SHOWN_BYTES,
   readBlob,
 } from "../../domain/browse/blob.ts";
-import { entryMode, SYMLINK_MODE, symlinkTarget } from "../../domain/browse/tree.ts";
+import { entryMode, SYMLINK_MODE } from "../../domain/browse/tree.ts";
 import type { PageRequest } from "./context.ts";
 import {
   bytes,

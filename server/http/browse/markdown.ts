@@ -43,7 +43,7 @@ type Token = ReturnType<typeof md.parse>[number];
 
 /** Renders `source` (Markdown) to HTML, resolving repository links through `targets`. */
 export function renderMarkdown(source: string, targets: LinkTargets): string {
-  const env = { targets };
+  const env = {};
   const tokens = md.parse(source.replace(BIDI_CONTROLS, "\ufffd"), env);
   if (rawTagCount(tokens) > MAX_RAW_HTML_TAGS) rawHtmlAsText(tokens);
   const slugs = new Slugger();
