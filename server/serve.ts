@@ -1,6 +1,6 @@
 /** `signet serve`: opens the data dir and database, then starts every enabled listener. */
 import { openStore } from "../db/open.ts";
-import { copiedNote } from "../db/sqlite/copied_marker.ts";
+import { copiedNote, copiedTarget } from "../db/sqlite/copied_marker.ts";
 import { embeddedData, holdsData } from "../db/sqlite/embedded_data.ts";
 import { resolveAdminKey } from "./admin_key.ts";
 import {
@@ -74,10 +74,7 @@ export async function startServer(
 }
 
 async function startClaimed(config: ServerConfig, release: () => void): Promise<RunningServer> {
-  if (config.databaseUrl !== null) {
-    await refuseUncopiedEmbeddedData(config);
-    await warnIfCopiedElsewhere(config, config.databaseUrl);
-  }
+  if (config.databaseUrl !== null) await checkEmbeddedDataBeside(config, config.databaseUrl);
   await Deno.mkdir(config.reposDir, { recursive: true, mode: 0o700 });
   // Request bodies this instance spilled before it was killed: its own directory, nobody else's.
   await Deno.remove(`${config.instanceDir}/tmp`, { recursive: true }).catch((err) => {
@@ -286,13 +283,16 @@ async function guardSocketPath(dir: string, name: string): Promise<string> {
 }
 
 /**
- * Refuses a start on PostgreSQL in a data dir whose embedded database holds data that `signet db
- * copy` never copied: that data would be left out unannounced, and its repositories' directories,
- * without rows in PostgreSQL, would be taken for leftovers (creating a repository of the same name
- * replaces one). Runs before anything is written to PostgreSQL.
+ * Before a start on PostgreSQL (`url`), what the embedded database beside it says. Copied by
+ * `signet db copy` to another database than `url` names: a warning (a mistyped database name would
+ * otherwise start as an empty installation, beside repositories on disk that no account owns).
+ * Holding data that was never copied: a refusal (that data would be left out unannounced, and its
+ * repositories' directories, without rows in PostgreSQL, would be taken for leftovers). Runs
+ * before anything is written to PostgreSQL.
  */
-async function refuseUncopiedEmbeddedData(config: ServerConfig): Promise<void> {
-  if (await copiedNote(config.databasePath) !== null) return;
+async function checkEmbeddedDataBeside(config: ServerConfig, url: string): Promise<void> {
+  const note = await copiedNote(config.databasePath);
+  if (note !== null) return warnIfCopiedElsewhere(note, url);
   let held;
   try {
     held = embeddedData(config.databasePath);
@@ -316,25 +316,20 @@ async function refuseUncopiedEmbeddedData(config: ServerConfig): Promise<void> {
 }
 
 /**
- * Warns when `signet db copy` copied this data dir's embedded data to another database than the
- * one `url` names (by its name: a host may be written several ways): a mistyped database name
- * would otherwise start as an empty installation, beside repositories on disk that no account
- * owns.
+ * Warns when the copy's `note` names another database than `url`, by the database's name: the same
+ * server may be written another way (localhost, a socket).
  */
-async function warnIfCopiedElsewhere(config: ServerConfig, url: string): Promise<void> {
-  const note = await copiedNote(config.databasePath).catch(() => null);
-  const database = redactDatabaseUrl(url);
-  // By the database's name: the same server may be written another way (localhost, a socket).
-  const nameIn = (u: string | undefined) => {
-    const parsed = u === undefined ? null : URL.parse(u);
+function warnIfCopiedElsewhere(note: string, url: string): void {
+  const nameIn = (u: string | null) => {
+    const parsed = u === null ? null : URL.parse(u);
     if (!parsed) return null;
     // libpq's default: a database named like the user.
     return decodeURIComponent(parsed.pathname.slice(1)) || decodeURIComponent(parsed.username);
   };
-  if (note === null || nameIn(/ to (\S+) at /.exec(note)?.[1]) === nameIn(url)) return;
+  if (nameIn(copiedTarget(note)) === nameIn(url)) return;
   log("warn", "this data dir's embedded data was copied to another database than this one", {
     note,
-    database,
+    database: redactDatabaseUrl(url),
     hint: "check SERVICE_DATABASE_URL: this database starts without that data",
   });
 }

@@ -4,9 +4,9 @@ import { explainConnectFailure, socketOptions } from "./store.ts";
 
 /** The tables (and other relations) already in the database at `url`, by name. */
 export async function existingTables(url: string): Promise<string[]> {
-  const { url: driverUrl, path } = socketOptions(url);
+  const { url: driverUrl, ...socket } = socketOptions(url);
   const sql = postgres(driverUrl, {
-    ...(path ? { path } : {}),
+    ...socket,
     max: 1,
     connect_timeout: 10,
     onnotice: () => {},

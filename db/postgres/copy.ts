@@ -114,9 +114,9 @@ export async function copySqliteToPostgres(
   try {
     // Migrate the target (creates the schema and its own nonce key), as the server would.
     await (await openPostgresStore(url)).close();
-    const { url: driverUrl, path } = socketOptions(url);
+    const { url: driverUrl, ...socket } = socketOptions(url);
     const sql = postgres(driverUrl, {
-      ...(path ? { path } : {}),
+      ...socket,
       max: 1,
       connect_timeout: 10,
       prepare: false,

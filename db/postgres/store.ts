@@ -85,9 +85,9 @@ export async function openPostgresStore(
   const target = describe(url);
   const connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
   const queryTimeoutMs = opts.queryTimeoutMs ?? 30_000;
-  const { url: driverUrl, path } = socketOptions(url);
+  const { url: driverUrl, ...socket } = socketOptions(url);
   const sql = postgres(driverUrl, {
-    ...(path ? { path } : {}),
+    ...socket,
     max: opts.poolSize ?? 10,
     connect_timeout: Math.max(1, Math.ceil(connectTimeoutMs / 1000)),
     idle_timeout: 60,
@@ -272,7 +272,8 @@ export function withTimeout<T>(p: Promise<T>, ms: number, error: () => Error): P
 
 /**
  * A URL naming a Unix-domain socket directory the libpq way (`?host=/run/postgresql`), as
- * postgres.js wants it: the socket's path apart, the URL without that parameter.
+ * postgres.js wants it: the URL without that parameter, and the socket's `path` (absent for TCP)
+ * to spread into the driver's options.
  */
 export function socketOptions(url: string): { url: string; path?: string } {
   const u = new URL(url);
@@ -298,14 +299,11 @@ function describe(url: string): Target {
     throw new Error("SERVICE_DATABASE_URL is not a valid postgres:// URL");
   }
   const user = decodeURIComponent(u.username) || "postgres";
-  const port = u.port || "5432";
-  const socketDir = u.searchParams.get("host");
+  const socket = socketOptions(url).path;
   return {
     // A Unix-domain socket (`?host=/dir`) is named by its path, as libpq's messages do.
-    host: socketDir?.startsWith("/")
-      ? `socket ${socketDir.replace(/\/+$/, "")}/.s.PGSQL.${port}`
-      : u.hostname || "localhost",
-    port,
+    host: socket ? `socket ${socket}` : u.hostname || "localhost",
+    port: u.port || "5432",
     database: decodeURIComponent(u.pathname.replace(/^\//, "")) || user,
     user,
     password: decodeURIComponent(u.password),

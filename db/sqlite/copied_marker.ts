@@ -20,6 +20,11 @@ export async function markCopied(databasePath: string, target: string, now = new
   );
 }
 
+/** The target (a URL without its password) a note's first line names, or null. */
+export function copiedTarget(note: string): string | null {
+  return / to (\S+) at /.exec(note)?.[1] ?? null;
+}
+
 /** The note's first line (where and when the database was copied), or null when there is none. */
 export async function copiedNote(databasePath: string): Promise<string | null> {
   try {

@@ -20,6 +20,18 @@ export async function refState(dir: string): Promise<string> {
   return await sha256Hex(names.map((name, i) => `${name}\0${texts[i]}`).join("\0\0"));
 }
 
+/**
+ * Whether the bare repository at `dir` has any ref, loose or packed (unreadable parts count as
+ * none).
+ */
+export async function hasRefs(dir: string): Promise<boolean> {
+  const loose: string[] = [];
+  await walk(`${dir}/refs`, "refs", loose).catch(() => {});
+  if (loose.length > 0) return true;
+  const packed = await contents(`${dir}/packed-refs`).catch(() => "");
+  return /^[0-9a-f]{40,64} /m.test(packed);
+}
+
 /** Loose ref files below `path` (named `name` from the repository), locks excepted. */
 async function walk(path: string, name: string, out: string[]): Promise<void> {
   let entries: Deno.DirEntry[];

@@ -13,6 +13,7 @@ import { type ListParams, listParamsParser } from "./listing.ts";
 import { log } from "../log.ts";
 import { trackTransfer } from "../transfers.ts";
 import { repairHead } from "./head.ts";
+import { hasRefs } from "./ref_state.ts";
 
 /** Absolute path of the bare repository `<repos>/<owner>/<name>.git`. */
 export function repoDir(ctx: Signet, owner: string, name: string): string {
@@ -113,21 +114,6 @@ async function refuseOtherDatabasesRepo(ctx: Signet, owner: string, name: string
       "moved this installation between databases, and the other one may own it); an " +
       "administrator must move its directory away before the name can be used again",
   );
-}
-
-// Whether the bare repository at `dir` has any ref, loose or packed.
-async function hasRefs(dir: string): Promise<boolean> {
-  const packed = await Deno.readTextFile(`${dir}/packed-refs`).catch(() => "");
-  if (/^[0-9a-f]{40,64} /m.test(packed)) return true;
-  const anyFile = async (path: string): Promise<boolean> => {
-    const entries = await Array.fromAsync(Deno.readDir(path)).catch(() => []);
-    for (const e of entries) {
-      if (e.isFile && !e.name.endsWith(".lock")) return true;
-      if (e.isDirectory && await anyFile(`${path}/${e.name}`)) return true;
-    }
-    return false;
-  };
-  return await anyFile(`${dir}/refs`);
 }
 
 // Creates the directory and the row; runs holding the repository's name.

@@ -44,9 +44,9 @@ export function openGuardPool(
   url: string,
   settings: { plan_cache_mode?: string; statement_timeout?: number } = {},
 ): postgres.Sql<Record<string, never>> {
-  const { url: driverUrl, path } = socketOptions(url);
+  const { url: driverUrl, ...socket } = socketOptions(url);
   return postgres(driverUrl, {
-    ...(path ? { path } : {}),
+    ...socket,
     max: GUARD_POOL_SIZE,
     // postgres.js reads this option (src/index.js) though its types do not declare it.
     ...({ max_pipeline: PIPELINED } as object),
