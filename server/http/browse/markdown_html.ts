@@ -94,8 +94,11 @@ const CLASSES: Record<string, string[]> = {
   th: ["align-*"],
 };
 
-/** A link elsewhere that may stay: `http`, `https` (or `//host`) and `mailto`. */
-const LINK_ELSEWHERE = /^((https?|mailto):|\/\/)/i;
+/** The schemes a link elsewhere may use. */
+const LINK_SCHEMES = ["http", "https", "mailto"];
+
+/** A link elsewhere that may stay: one of LINK_SCHEMES, or `//host`. */
+const LINK_ELSEWHERE = new RegExp(`^((${LINK_SCHEMES.join("|")}):|//)`, "i");
 
 /** An image source on another site. */
 const ELSEWHERE = /^(https?:)?\/\//i;
@@ -122,7 +125,7 @@ function filtered(html: string, targets: LinkTargets): string {
     allowedTags: TAGS,
     allowedAttributes: ATTRIBUTES,
     allowedClasses: CLASSES,
-    allowedSchemes: ["http", "https", "mailto"], // as LINK_ELSEWHERE
+    allowedSchemes: LINK_SCHEMES,
     allowedSchemesByTag: { img: [] },
     nestingLimit: 64,
     onOpenTag: (name) => {
