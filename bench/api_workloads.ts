@@ -37,10 +37,16 @@ export interface RegistryResults {
   getRounds: GetRound[];
 }
 
-/** One round of the bare endpoint's load followed at once by GET bot's, and the CPU they used. */
+/**
+ * One round of the bare endpoint's load followed at once by GET bot's and the thinnest reader's
+ * (which of the two first alternating), and the CPU they used.
+ */
 export interface GetRound {
   bareRps: number;
   getRps: number;
+  /** The thinnest stored-bot reader on the same file (the stack's limit), and its CPU per request. */
+  thinRps: number;
+  thinUsPerRequest: number;
   /** CPU per request (µs): the bare server's process; Signet's busiest thread (the guard). */
   bareUsPerRequest: number;
   guardUsPerRequest: number;
@@ -128,6 +134,37 @@ export async function startBareServer(json: string, workDir: string): Promise<Ba
   await waitForPort(port);
   return {
     url: `http://127.0.0.1:${port}/`,
+    pid: child.pid,
+    async stop() {
+      child.kill("SIGTERM");
+      await child.status;
+    },
+  };
+}
+
+/** A running thinnest stored-bot reader (bench/load/thin_bot_reader.ts). */
+export interface ThinReader {
+  registryUrl: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts bench/load/thin_bot_reader.ts answering GET bot from `database` (`engine`: `sqlite` for
+ * the file's path, `postgres` for a URL) through the connection guard's own row source; resolves
+ * once it listens.
+ */
+export async function startThinReader(engine: string, database: string): Promise<ThinReader> {
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", `${LOAD}thin_bot_reader.ts`, String(port), engine, database],
+    stdin: "null",
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  await waitForPort(port);
+  return {
+    registryUrl: `http://127.0.0.1:${port}`,
     pid: child.pid,
     async stop() {
       child.kill("SIGTERM");

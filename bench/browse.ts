@@ -23,6 +23,7 @@ import {
   progress,
   sleep,
   waitForPort,
+  writeSection,
 } from "./util.ts";
 import { generateRepos, mirrorInto, type RepoSizes } from "./repos.ts";
 import { type SignetServer, startSignet } from "./signet.ts";
@@ -444,12 +445,15 @@ function ratio(a: Spread, b: Spread): string {
   return `${(a.median / b.median).toFixed(2)}x`;
 }
 
+/** The heading of this bench's section in RESULTS.md. */
+export const BROWSE_HEADING = "## Repository browser";
+
 /** The RESULTS.md section of `r`. */
 export function renderBrowse(r: BrowseResults, when: Date = new Date()): string[] {
   const o = r.options;
   const mb = (kib: number) => `${(kib / 1024).toFixed(0)} MB`;
   const lines = [
-    "## Repository browser",
+    BROWSE_HEADING,
     "",
     `Run alone (\`deno task bench --browse\`, bench/browse.ts) on ${
       when.toISOString().slice(0, 16).replace("T", " ")
@@ -506,15 +510,6 @@ export function renderBrowse(r: BrowseResults, when: Date = new Date()): string[
   return lines;
 }
 
-/** Replaces the `## Repository browser` section of `text` (to the next `## `), or appends it. */
-export function withBrowseSection(text: string, section: string[]): string {
-  const body = section.join("\n");
-  const start = text.indexOf("\n## Repository browser\n");
-  if (start < 0) return `${text.replace(/\n*$/, "\n")}\n${body}`;
-  const next = text.indexOf("\n## ", start + 1);
-  return text.slice(0, start + 1) + body + (next < 0 ? "" : text.slice(next));
-}
-
 /** `--browse` of bench/run.ts, or this module alone: runs, prints, and writes RESULTS.md (full). */
 export async function browseMain(args: { quick: boolean; out?: string }): Promise<number> {
   const opts = BROWSE_SETTINGS[args.quick ? "quick" : "full"];
@@ -530,8 +525,7 @@ export async function browseMain(args: { quick: boolean; out?: string }): Promis
     const out = args.out ??
       (args.quick ? undefined : new URL("./RESULTS.md", import.meta.url).pathname);
     if (out) {
-      const old = await Deno.readTextFile(out).catch(() => "");
-      await Deno.writeTextFile(out, withBrowseSection(old, section));
+      await writeSection(out, section.join("\n"));
       await cmd(Deno.execPath(), ["fmt", "--quiet", out]);
       progress(`wrote ${out}`);
     }

@@ -10,7 +10,7 @@
  * bench`) is the one that records results.
  */
 import { parseArgs } from "node:util";
-import { fmt, median, progress, waitForPort } from "./util.ts";
+import { fmt, median, progress } from "./util.ts";
 import { startSignet } from "./signet.ts";
 import {
   BENCH_POSTGRES_SETTINGS,
@@ -19,8 +19,8 @@ import {
   runEngineRegistry,
   seedBots,
 } from "./engine_workloads.ts";
+import { startThinReader } from "./api_workloads.ts";
 import { startPostgres } from "../testing/postgres.ts";
-import { freePort } from "../testing/ports.ts";
 
 const { values } = parseArgs({
   args: Deno.args,
@@ -118,7 +118,7 @@ try {
         );
       }
     } finally {
-      for (const t of thin) t.stop();
+      for (const t of thin) await t.stop();
     }
   }
   if (logFile) {
@@ -133,27 +133,4 @@ try {
   await postgres.stop();
   await cluster.destroy();
   await Deno.remove(work, { recursive: true }).catch(() => {});
-}
-
-/** Starts bench/load/thin_bot_reader.ts for `engine` on `database`; resolves once it listens. */
-async function startThinReader(
-  engine: string,
-  database: string,
-): Promise<{ registryUrl: string; stop(): void }> {
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "-A",
-      new URL("./load/thin_bot_reader.ts", import.meta.url).pathname,
-      String(port),
-      engine,
-      database,
-    ],
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  await waitForPort(port);
-  return { registryUrl: `http://127.0.0.1:${port}`, stop: () => child.kill() };
 }

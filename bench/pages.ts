@@ -15,7 +15,7 @@
  */
 import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
-import { cmd, fmt, median, progress, quantile } from "./util.ts";
+import { cmd, fmt, median, progress, quantile, writeSection } from "./util.ts";
 import { type SignetServer, startSignet } from "./signet.ts";
 import { wrk } from "./load/wrk.ts";
 import { seedBotId } from "./load/seed_names.ts";
@@ -252,12 +252,12 @@ export function renderPages(
   const spread = (xs: number[]) =>
     `${ms(median(xs))} (${ms(quantile(xs, 0.9))}, ${ms(Math.min(...xs))}–${ms(Math.max(...xs))})`;
   const lines = [
-    `## Public pages (server-rendered, issue 27)`,
+    PAGES_HEADING,
     "",
     `Measured ${new Date().toISOString().slice(0, 16)} UTC, load average ${load} at the start.`,
     "",
     `${fmt(bots)} seeded bots on SQLite; \`deno task bench --pages --into bench/RESULTS.md\` ` +
-    `(bench/pages.ts; a full \`deno task bench\` rewrites this file without this section). ` +
+    `(bench/pages.ts; a full \`deno task bench\` keeps this section as it was). ` +
     `Bytes: the page as Chromium asks for it (Accept-Encoding: ${CHROMIUM_ENCODINGS}: HTML ` +
     `comes in gzip, the hashed assets in Brotli); "first visit" adds the files it loads: a ` +
     `stylesheet if not inline, its script and the app that script loads after the first paint ` +
@@ -286,25 +286,8 @@ export function renderPages(
   return lines.join("\n");
 }
 
-/**
- * Writes `section` (starting with its `## ` heading) into the Markdown file `file`: in place of the
- * section with the same heading, or at the end.
- */
-export async function writeSection(file: string, section: string): Promise<void> {
-  const text = await Deno.readTextFile(file).catch(() => "");
-  const heading = section.split("\n", 1)[0];
-  const start = text.indexOf(`${heading}\n`);
-  if (start === -1) {
-    await Deno.writeTextFile(file, `${text.trimEnd()}\n\n${section.trimEnd()}\n`);
-    return;
-  }
-  const next = text.indexOf("\n## ", start + heading.length);
-  const rest = next === -1 ? "" : text.slice(next + 1);
-  await Deno.writeTextFile(
-    file,
-    `${text.slice(0, start)}${section.trimEnd()}\n${rest ? `\n${rest}` : ""}`,
-  );
-}
+/** The heading of this bench's section in RESULTS.md. */
+export const PAGES_HEADING = "## Public pages (server-rendered, issue 27)";
 
 /** Starts a Signet of its own, seeds it, measures its pages, stops it; returns the section. */
 export async function runPages(

@@ -19,6 +19,7 @@ import {
   measureRawVerify,
   type RegistryResults,
   startBareServer,
+  startThinReader,
   wrkRow,
 } from "./api_workloads.ts";
 import { SEED_WORDS, seedBotId } from "./load/seed_names.ts";
@@ -131,6 +132,14 @@ export async function runRegistryWorkloads(
   const sample = await fetch(`${server.registryUrl}/v1/bots/${seedBotId(1)}`);
   if (sample.status !== 200) throw new Error(`seeded bot not readable: ${sample.status}`);
   const bare = await startBareServer(await sample.text(), opts.workDir);
+  // The stack's limit for a stored read: the thinnest reader of the same file (no routing, guard,
+  // limits, logs or metrics), measured in the same rounds.
+  const thin = await startThinReader("sqlite", `${server.dataDir}/signet.db`).catch(
+    async (err) => {
+      await bare.stop();
+      throw err;
+    },
+  );
   // The same data served without the HTTP connection guard, to show what the guard costs: a copy
   // of the database in a data dir of its own (the embedded file is one server's).
   const unguardedDir = `${opts.workDir}/unguarded-data`;
@@ -143,11 +152,13 @@ export async function runRegistryWorkloads(
     SERVICE_HTTP_IDLE_TIMEOUT: "0",
   }).catch(async (err) => {
     await bare.stop();
+    await thin.stop();
     throw err;
   });
   const bareRows: ApiRow[] = [];
   const getRows: ApiRow[] = [];
   const unguardedRows: ApiRow[] = [];
+  const thinRows: ApiRow[] = [];
   const getRounds: GetRound[] = [];
   const seconds = getRoundSeconds(opts.seconds);
   const getBot = (name: string, url: string, extra: { seconds?: number; warmUp?: number } = {}) =>
@@ -165,20 +176,38 @@ export async function runRegistryWorkloads(
     await getBot("GET /v1/bots/{id} (warm-up)", server.registryUrl, {
       seconds: GET_WARM_UP_SECONDS,
     });
+    await getBot("thinnest reader (warm-up)", thin.registryUrl, {
+      seconds: GET_WARM_UP_SECONDS,
+    });
     for (let round = 0; round < opts.rounds; round++) {
       const bareLoad = await measuredLoad(
         bare.pid,
         () => wrkRow("bare Deno.serve JSON", bare.url, opts, { seconds }),
       );
-      const getLoad = await measuredLoad(
-        server.pid,
-        () => getBot("GET /v1/bots/{id}", server.registryUrl),
-      );
+      // Signet and the thin reader take turns coming right after the bare endpoint.
+      const signetLoad = () =>
+        measuredLoad(server.pid, () => getBot("GET /v1/bots/{id}", server.registryUrl));
+      const thinLoad = () =>
+        measuredLoad(
+          thin.pid,
+          () => getBot("GET /v1/bots/{id}, thinnest reader", thin.registryUrl),
+        );
+      let getLoad, thinnest;
+      if (round % 2 === 0) {
+        getLoad = await signetLoad();
+        thinnest = await thinLoad();
+      } else {
+        thinnest = await thinLoad();
+        getLoad = await signetLoad();
+      }
       bareRows.push(bareLoad.row);
       getRows.push(getLoad.row);
+      thinRows.push(thinnest.row);
       getRounds.push({
         bareRps: bareLoad.row.rps,
         getRps: getLoad.row.rps,
+        thinRps: thinnest.row.rps,
+        thinUsPerRequest: thinnest.cpu.processMs * 1000 / (thinnest.row.rps * seconds),
         bareUsPerRequest: bareLoad.cpu.processMs * 1000 / (bareLoad.row.rps * seconds),
         guardUsPerRequest: getLoad.cpu.busiestOtherMs * 1000 / (getLoad.row.rps * seconds),
         signetMainShare: getLoad.cpu.mainMs / (seconds * 1000),
@@ -195,6 +224,7 @@ export async function runRegistryWorkloads(
     );
   } finally {
     await bare.stop();
+    await thin.stop();
     await unguarded.stop();
   }
   const searchRow = await wrkRow("GET /v1/search", `${server.registryUrl}/`, opts, {
@@ -267,12 +297,26 @@ export async function runRegistryWorkloads(
     "reference",
   );
   const getRow = medianRow("GET /v1/bots/{id}", getRows, `random ids of ${opts.bots} bots`);
+  const thinRow = medianRow(
+    "GET /v1/bots/{id}, the thinnest reader",
+    thinRows,
+    "bench/load/thin_bot_reader.ts on the same file: the guard's SQLite reads behind a raw HTTP/1.1 listener, nothing else",
+  );
   const unguardedRow = medianRow(
     "GET /v1/bots/{id}, connection guard off",
     unguardedRows,
     "a second Signet on the same data, SERVICE_HTTP_HEADER_TIMEOUT=0 SERVICE_HTTP_IDLE_TIMEOUT=0",
   );
-  const rows = [bareRow, getRow, unguardedRow, searchRow, searchAlone, mutRow, storeCeiling];
+  const rows = [
+    bareRow,
+    getRow,
+    thinRow,
+    unguardedRow,
+    searchRow,
+    searchAlone,
+    mutRow,
+    storeCeiling,
+  ];
   return {
     rows,
     registry: {

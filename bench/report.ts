@@ -313,10 +313,10 @@ function renderApi(api: ApiResults): string[] {
   const out: string[] = ["## API", ""];
   out.push(
     `Load generator: ${api.generator}. Each row is one run of ${api.durationS} s with ` +
-      `${api.connections} connections, except the bare reference and GET bot: rounds of ` +
-      `${
+      `${api.connections} connections, except the bare reference, GET bot and the thinnest ` +
+      `reader: rounds of ${
         getRoundSeconds(api.durationS)
-      } s, the two loads of a round back to back (see below). The first ` +
+      } s, the three loads of a round back to back (see below). The first ` +
       "measured run on each registry endpoint and server (the bare reference included) follows " +
       `an untimed run of the same load (${GET_WARM_UP_SECONDS} s for GET, ` +
       `${SEARCH_WARM_UP_SECONDS} s for search), so the rows show a warm server: its code ` +
@@ -368,12 +368,14 @@ function renderGetRounds(rounds: GetRound[]): string[] {
   const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   return [
     "",
-    "### GET bot against the bare endpoint, round by round",
+    "### GET bot against the bare endpoint and the thinnest reader, round by round",
     "",
-    "Each round loads the bare endpoint, then at once GET bot; the goal takes the median of the " +
-    "rounds' ratios. CPU per request is the bare server's process, and Signet's busiest thread " +
-    "(the registry's connection guard, which answers stored bots itself); machine busy is the " +
-    "share of both cores in use, wrk's included.",
+    "Each round loads the bare endpoint, then at once GET bot and the thinnest stored-bot reader " +
+    "(bench/load/thin_bot_reader.ts: the connection guard's SQLite reads of the same file behind " +
+    "a raw HTTP/1.1 listener, nothing else; which of the two goes first alternates); the goal " +
+    "takes the median of the rounds' ratios. CPU per request is the bare server's process, " +
+    "Signet's busiest thread (the registry's connection guard, which answers stored bots itself) " +
+    "and the thin reader's process; machine busy is the share of both cores in use, wrk's included.",
     "",
     table(
       [
@@ -381,8 +383,11 @@ function renderGetRounds(rounds: GetRound[]): string[] {
         "bare req/s",
         "GET req/s",
         "GET / bare",
+        "thin req/s",
+        "thin / bare",
         "bare µs/req",
         "guard µs/req",
+        "thin µs/req",
         "Signet main busy",
         "machine busy (bare, GET)",
       ],
@@ -391,8 +396,11 @@ function renderGetRounds(rounds: GetRound[]): string[] {
         fmt(r.bareRps),
         fmt(r.getRps),
         pct(r.getRps / r.bareRps),
+        fmt(r.thinRps),
+        pct(r.thinRps / r.bareRps),
         fmt(r.bareUsPerRequest),
         fmt(r.guardUsPerRequest),
+        fmt(r.thinUsPerRequest),
         pct(r.signetMainShare),
         `${pct(r.machineBusyBare)}, ${pct(r.machineBusyGet)}`,
       ]),

@@ -14,14 +14,14 @@
  * pages alone, at 100,000 bots: bytes, server time, first contentful paint (bench/pages.ts; prints
  * its section, and puts it into the file `--into`).
  * `deno task bench --browse [--quick]`: the repository browser against cgit alone (bench/browse.ts;
- * writes its section of bench/RESULTS.md). The full run ends with it too (`--skip-browse` leaves it
- * out).
+ * writes its section of bench/RESULTS.md). A full run keeps the sections these two wrote
+ * (`CARRIED_SECTIONS`) as they were.
  * It exits non-zero only when something fails (a clone, a server), never because of timings.
  * (Over 400 lines on purpose: it is the one script that orders the phases, start to finish; each
  * phase's work lives in its own module.)
  */
 import { parseArgs } from "node:util";
-import { cmd, cmdOk, exists, gitClientEnv, progress } from "./util.ts";
+import { cmd, cmdOk, exists, gitClientEnv, progress, sectionOf } from "./util.ts";
 import { ensurePackages } from "./packages.ts";
 import { generateRepos, mirrorInto, type RepoSizes } from "./repos.ts";
 import { REPO_NAMES, type Transport } from "./transport.ts";
@@ -63,7 +63,7 @@ import {
 } from "./cluster_workloads.ts";
 import { startPostgres, type TestPostgres } from "../testing/postgres.ts";
 import { runScale } from "./scale.ts";
-import { runPages } from "./pages.ts";
+import { PAGES_HEADING, runPages } from "./pages.ts";
 import {
   type BenchReport,
   checkClusterGoals,
@@ -72,13 +72,7 @@ import {
   goalRecord,
   readPreviousGoals,
 } from "./results.ts";
-import {
-  BROWSE_SETTINGS,
-  browseMain,
-  type BrowseResults,
-  renderBrowse,
-  runBrowse,
-} from "./browse.ts";
+import { BROWSE_HEADING, browseMain } from "./browse.ts";
 import { renderCluster, renderReport } from "./report.ts";
 import { type CliStartup, measureCliStartup } from "./cli_startup.ts";
 import { makeKey, type TestKey } from "../testing/accounts.ts";
@@ -89,6 +83,12 @@ import {
   measureIdleMemory,
   type MemoryAfterLoad,
 } from "./memory.ts";
+
+/**
+ * Sections of RESULTS.md that runs of their own write (`--browse`, `--pages --into`): a full run
+ * keeps them as they were, each with its own date.
+ */
+const CARRIED_SECTIONS = [BROWSE_HEADING, PAGES_HEADING];
 
 /** What the bare endpoint of the memory-at-rest comparison serves (its size does not matter). */
 const IDLE_JSON = '{"ok":true}';
@@ -106,6 +106,8 @@ interface Mode {
   bots: number;
   /** Back-to-back rounds of bare endpoint vs GET bot. */
   rounds: number;
+  /** Rounds per setup of the cluster phase. */
+  clusterRounds: number;
   /** Pre-signed mutations for the mutation load. */
   mutations: number;
   /** Creates per step of the in-process create breakdown. */
@@ -123,8 +125,8 @@ const PARALLEL_GOAL_TRANSPORTS = new Set(["file", "signet-ssh", "signet-http"]);
 const SETTINGS = {
   files: [2000, 200],
   commits: [200, 20],
-  blobBytes: [50 * MB, 2 * MB],
-  bigPushBytes: [50 * MB, 2 * MB],
+  blobBytes: [25 * MB, 2 * MB],
+  bigPushBytes: [25 * MB, 2 * MB],
   runs: [5, 2],
   warmup: [1, 1],
   parallel: [50, 10],
@@ -133,6 +135,7 @@ const SETTINGS = {
   apiConnections: [16, 8],
   bots: [100_000, 2_000],
   rounds: [4, 1],
+  clusterRounds: [3, 1],
   mutations: [10_000, 1_000],
   breakdownCreates: [1_000, 200],
   cliRounds: [21, 5],
@@ -202,6 +205,7 @@ function clusterOptions(
 ): ClusterWorkloadOptions {
   return {
     ...registryLoads(mode, work),
+    rounds: mode.clusterRounds,
     parallel: mode.parallel,
     smallRepo,
     home,
@@ -268,7 +272,6 @@ async function main(): Promise<number> {
       pages: { type: "boolean", default: false },
       into: { type: "string" },
       browse: { type: "boolean", default: false },
-      "skip-browse": { type: "boolean", default: false },
     },
   });
   if (values.scale) return await runScale({ quick: Boolean(values.quick), out: values.out });
@@ -318,7 +321,6 @@ async function main(): Promise<number> {
   let idleMemory = null as IdleMemory | null;
   let afterLoad = null as MemoryAfterLoad | null;
   let breakdown = [] as Breakdown[];
-  let browse = null as BrowseResults | null;
   let postgres = null as TestPostgres | null;
   let postgresInfo = "";
   const transports: Transport[] = [];
@@ -559,15 +561,6 @@ async function main(): Promise<number> {
       });
     }
     await rested;
-    if (!values["skip-browse"]) {
-      // The repository browser against cgit: its own repositories and servers (bench/browse.ts).
-      await phase("browse", async () => {
-        browse = await runBrowse(
-          `${work}/browse`,
-          BROWSE_SETTINGS[values.quick ? "quick" : "full"],
-        );
-      });
-    }
   } finally {
     await atRest;
     await rested;
@@ -606,7 +599,7 @@ async function main(): Promise<number> {
         ? {
           cluster:
             `two instances behind nginx against one instance (bench/cluster_workloads.ts), ` +
-            `${mode.rounds} round(s) per setup, ${mode.parallel} parallel clones`,
+            `${mode.clusterRounds} round(s) per setup, ${mode.parallel} parallel clones`,
         }
         : {}),
     },
@@ -625,12 +618,12 @@ async function main(): Promise<number> {
   };
   const goalsFile = new URL("./goals.json", import.meta.url).pathname;
   report.previousGoals = await readPreviousGoals(goalsFile);
-  const text = renderReport(report) +
-    (browse ? `\n${renderBrowse(browse).join("\n")}` : "");
   const out = values.out ??
     (values.quick ? null : new URL("./RESULTS.md", import.meta.url).pathname);
   if (out) {
-    await Deno.writeTextFile(out, text);
+    const old = await Deno.readTextFile(out).catch(() => "");
+    const carried = CARRIED_SECTIONS.map((h) => sectionOf(old, h)).filter((x) => x !== null);
+    await Deno.writeTextFile(out, [renderReport(report).trimEnd(), ...carried].join("\n\n"));
     // The project's formatter aligns Markdown tables; keep the committed file as `check` wants it.
     await cmd(Deno.execPath(), ["fmt", "--quiet", out]);
     progress(`wrote ${out}`);

@@ -177,3 +177,31 @@ export function gitClientEnv(home: string): Record<string, string> {
     GIT_TERMINAL_PROMPT: "0",
   };
 }
+
+/** The Markdown section of `text` that starts with the line `heading` (to the next `## `), or null. */
+export function sectionOf(text: string, heading: string): string | null {
+  const start = text.startsWith(`${heading}\n`) ? 0 : (text.indexOf(`\n${heading}\n`) + 1 || -1);
+  if (start === -1) return null;
+  const next = text.indexOf("\n## ", start + heading.length);
+  return text.slice(start, next === -1 ? text.length : next + 1).trimEnd() + "\n";
+}
+
+/**
+ * Writes `section` (starting with its `## ` heading) into the Markdown file `file`: in place of the
+ * section with the same heading, or at the end.
+ */
+export async function writeSection(file: string, section: string): Promise<void> {
+  const text = await Deno.readTextFile(file).catch(() => "");
+  const heading = section.split("\n", 1)[0];
+  const old = sectionOf(text, heading);
+  if (old === null) {
+    await Deno.writeTextFile(file, `${text.trimEnd()}\n\n${section.trimEnd()}\n`);
+    return;
+  }
+  const start = text.indexOf(old);
+  const rest = text.slice(start + old.length).trimStart();
+  await Deno.writeTextFile(
+    file,
+    `${text.slice(0, start)}${section.trimEnd()}\n${rest ? `\n${rest}` : ""}`,
+  );
+}
