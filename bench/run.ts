@@ -125,8 +125,8 @@ const PARALLEL_GOAL_TRANSPORTS = new Set(["file", "signet-ssh", "signet-http"]);
 const SETTINGS = {
   files: [2000, 200],
   commits: [200, 20],
-  blobBytes: [25 * MB, 2 * MB],
-  bigPushBytes: [25 * MB, 2 * MB],
+  blobBytes: [20 * MB, 2 * MB],
+  bigPushBytes: [20 * MB, 2 * MB],
   runs: [5, 2],
   warmup: [1, 1],
   parallel: [50, 10],
