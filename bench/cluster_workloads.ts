@@ -44,7 +44,10 @@ export interface ClusterResults {
 
 /** Settings of the cluster phase. */
 export interface ClusterOptions extends ApiOptions {
+  /** Rounds of GET bot per setup. */
   rounds: number;
+  /** Rounds of parallel clones per setup and transport. */
+  cloneRounds: number;
   getSeconds: number;
   /** Clones started at once. */
   parallel: number;
@@ -191,7 +194,7 @@ export async function runClusterWorkloads(
       (setup) => getBotLoad(targets[setup], opts, opts.bots, opts.getSeconds),
     );
     const clones = (kind: "http" | "ssh") =>
-      rotate(opts.rounds, async (setup) => {
+      rotate(opts.cloneRounds, async (setup) => {
         progress(`${opts.parallel} parallel clones over ${kind}, ${SETUP_LABELS[setup]}`);
         const r = await parallelClones(
           transport(setup, targets[setup], kind, token, opts.key),

@@ -144,16 +144,23 @@ export async function alternate<T>(
 
 /**
  * The registry on both engines. `servers.sqlite` has been seeded and measured already (the
- * registry workloads); `servers.postgres` is seeded here with as many bots.
+ * registry workloads); `servers.postgres` is seeded here with as many bots, unless `seeding` (the
+ * seconds of a seed begun earlier, `seedBots`) is given.
  */
 export async function runEngineRegistry(
   servers: Record<EngineName, SignetServer>,
   postgresUrl: string,
-  opts: ApiOptions & { rounds: number; mutations: number; getSeconds: number },
+  opts: ApiOptions & {
+    rounds: number;
+    mutations: number;
+    getSeconds: number;
+    seeding?: Promise<number>;
+  },
 ): Promise<EngineRegistry> {
-  progress(`seeding ${opts.bots} bots on PostgreSQL`);
-  const seedSeconds = await seedBots(servers.postgres, postgresUrl, opts.workDir, opts.bots);
-  progress(`  seeded in ${seedSeconds.toFixed(1)} s`);
+  if (!opts.seeding) progress(`seeding ${opts.bots} bots on PostgreSQL`);
+  const seedSeconds = await (opts.seeding ??
+    seedBots(servers.postgres, postgresUrl, opts.workDir, opts.bots));
+  progress(`  PostgreSQL seeded in ${seedSeconds.toFixed(1)} s`);
   // Untimed loads first: the PostgreSQL server is fresh (SQLite's was warmed by the earlier phase).
   for (const engine of ENGINES) {
     await getBotLoad(servers[engine], opts, opts.bots, 1);

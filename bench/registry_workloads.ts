@@ -106,10 +106,19 @@ export const GET_WARM_UP_SECONDS = 1;
  */
 export const SEARCH_WARM_UP_SECONDS = 5;
 
-/** Seeds `opts.bots` bots, then measures the registry against its references. */
+/**
+ * Seeds `opts.bots` bots, then measures the registry against its references; with
+ * `seedingBeside` (another server's seed, run at the same time), waits for that too before the
+ * first load.
+ */
 export async function runRegistryWorkloads(
   server: SignetServer,
-  opts: ApiOptions & { rounds: number; mutations: number; breakdownCreates: number },
+  opts: ApiOptions & {
+    rounds: number;
+    mutations: number;
+    breakdownCreates: number;
+    seedingBeside?: Promise<unknown>;
+  },
 ): Promise<{ rows: ApiRow[]; registry: RegistryResults }> {
   progress(`seeding ${opts.bots} bots`);
   const templateFile = `${opts.workDir}/template.json`;
@@ -124,6 +133,7 @@ export async function runRegistryWorkloads(
     templateFile,
   ]);
   progress(`  seeded in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+  await opts.seedingBeside;
   // A copy of the freshly seeded database for the in-process create breakdown (later), taken now:
   // cheaper than seeding another, and free of the bots the mutation load will add.
   const breakdownDb = `${opts.workDir}/breakdown.db`;

@@ -496,7 +496,7 @@ function renderEngines(report: BenchReport): string[] {
         "the verified creates of the registry workloads too). PostgreSQL's " +
         `${e.bots.postgres.toLocaleString("en")} bots were seeded in ${
           e.seedSeconds.toFixed(1)
-        } s through bench/load/seed_registry.ts's bulk path (the rows storeBot writes, as ` +
+        } s (at the same time as the SQLite server's) through bench/load/seed_registry.ts's bulk path (the rows storeBot writes, as ` +
         "multi-row INSERTs; bench-only), then VACUUM (ANALYZE), as autovacuum would soon after. Signet's RSS after the loads: SQLite " +
         `${fmt(e.rssKb.sqlite / 1024)} MB (the database's pages it maps included), PostgreSQL ` +
         `${fmt(e.rssKb.postgres / 1024)} MB (the cluster's own processes not included).`,

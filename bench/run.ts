@@ -54,6 +54,7 @@ import {
   BENCH_POSTGRES_SETTINGS,
   type EngineRegistry,
   runEngineRegistry,
+  seedBots,
   serverVersion,
 } from "./engine_workloads.ts";
 import {
@@ -106,8 +107,9 @@ interface Mode {
   bots: number;
   /** Back-to-back rounds of bare endpoint vs GET bot. */
   rounds: number;
-  /** Rounds per setup of the cluster phase. */
+  /** Rounds per setup of the cluster phase: GET bot, and parallel clones over each transport. */
   clusterRounds: number;
+  clusterCloneRounds: number;
   /** Pre-signed mutations for the mutation load. */
   mutations: number;
   /** Creates per step of the in-process create breakdown. */
@@ -136,6 +138,7 @@ const SETTINGS = {
   bots: [100_000, 2_000],
   rounds: [4, 1],
   clusterRounds: [3, 1],
+  clusterCloneRounds: [2, 1],
   mutations: [10_000, 1_000],
   breakdownCreates: [1_000, 200],
   cliRounds: [21, 5],
@@ -206,6 +209,7 @@ function clusterOptions(
   return {
     ...registryLoads(mode, work),
     rounds: mode.clusterRounds,
+    cloneRounds: mode.clusterCloneRounds,
     parallel: mode.parallel,
     smallRepo,
     home,
@@ -522,6 +526,14 @@ async function main(): Promise<number> {
         });
       });
       if (api && await registryUp(signet.registryUrl)) {
+        // The PostgreSQL twin's bots are seeded beside the SQLite server's: nothing is measured
+        // until both seeds are over.
+        let postgresSeed: Promise<number> | undefined;
+        if (signetPg) {
+          progress(`seeding ${mode.bots} bots on PostgreSQL, beside SQLite`);
+          postgresSeed = seedBots(signetPg, postgresUrl, work, mode.bots);
+          postgresSeed.catch(() => {}); // reported by the phase that awaits it
+        }
         await phase("registry workloads", async () => {
           const r = await runRegistryWorkloads(signet, {
             seconds: mode.apiSeconds,
@@ -531,6 +543,7 @@ async function main(): Promise<number> {
             rounds: mode.rounds,
             mutations: mode.mutations,
             breakdownCreates: mode.breakdownCreates,
+            seedingBeside: postgresSeed?.catch(() => {}),
           });
           api!.rows.push(...r.rows);
           api!.registry = r.registry;
@@ -541,6 +554,7 @@ async function main(): Promise<number> {
             engines = await runEngineRegistry({ sqlite: signet, postgres: pg }, postgresUrl, {
               ...registryLoads(mode, work),
               mutations: mode.mutations,
+              seeding: postgresSeed,
             });
           });
         }
@@ -599,7 +613,8 @@ async function main(): Promise<number> {
         ? {
           cluster:
             `two instances behind nginx against one instance (bench/cluster_workloads.ts), ` +
-            `${mode.clusterRounds} round(s) per setup, ${mode.parallel} parallel clones`,
+            `${mode.clusterRounds} round(s) of GET bot per setup, ${mode.clusterCloneRounds} of ` +
+            `${mode.parallel} parallel clones per setup and transport`,
         }
         : {}),
     },

@@ -38,9 +38,11 @@ function LineCounts({ f }: { f: FileChange }): VNode | null {
 /**
  * A file's patch as HTML lines: added, deleted, hunk headers and git's own lines apart, each hunk
  * line with its numbers in the old and the new file (drawn by CSS from `data-o` and `data-n`, so
- * copying the diff copies no number, and hidden from screen readers).
+ * copying the diff copies no number, and hidden from screen readers). Each hunk line is an anchor
+ * (`<file>-L<old>` for a deleted line, `<file>-R<new>` for the others, as GitHub names them) that
+ * its numbers link to; `file` is the id of the file's section.
  */
-export function diffHtml(patch: string): string {
+export function diffHtml(patch: string, file = "diff"): string {
   const lines = patch.replace(/\n$/, "").split("\n");
   let inHunk = false;
   let oldLine = 0;
@@ -49,6 +51,7 @@ export function diffHtml(patch: string): string {
   const html = lines.map((line) => {
     let cls = "dm";
     let numbers = ["", ""];
+    let anchor = "";
     const hunk = /^@@ -(\d+)(?:,\d+)? \+(\d+)(?:,\d+)? @@/.exec(line);
     if (hunk) {
       inHunk = true;
@@ -58,17 +61,25 @@ export function diffHtml(patch: string): string {
     } else if (inHunk && line.startsWith("+")) {
       cls = "da";
       numbers = ["", String(newLine++)];
+      anchor = `${file}-R${numbers[1]}`;
     } else if (inHunk && line.startsWith("-")) {
       cls = "dd";
       numbers = [String(oldLine++), ""];
+      anchor = `${file}-L${numbers[0]}`;
     } else if (inHunk && (line.startsWith(" ") || line === "")) {
       cls = "";
       numbers = [String(oldLine++), String(newLine++)];
+      anchor = `${file}-R${numbers[1]}`;
     } else if (inHunk && line.startsWith("\\")) cls = "";
     else if (line.startsWith("diff --git ")) inHunk = false;
     widest = Math.max(widest, numbers[0].length, numbers[1].length);
-    const gutter = `<i aria-hidden="true" data-o="${numbers[0]}" data-n="${numbers[1]}"></i>`;
-    return `<span${cls ? ` class="${cls}"` : ""}>${gutter}${escapeHtml(line) || " "}</span>`;
+    const numberAttrs = `aria-hidden="true" data-o="${numbers[0]}" data-n="${numbers[1]}"`;
+    // A link out of the tab order: the numbers are a pointer's convenience, as on the file pages.
+    const gutter = anchor
+      ? `<a ${numberAttrs} href="#${anchor}" tabindex="-1"></a>`
+      : `<i ${numberAttrs}></i>`;
+    const attrs = `${cls ? ` class="${cls}"` : ""}${anchor ? ` id="${anchor}"` : ""}`;
+    return `<span${attrs}>${gutter}${escapeHtml(line) || " "}</span>`;
   }).join("");
   return `<pre class="diff digits-${Math.min(Math.max(widest, 3), 7)}">${html}</pre>`;
 }
@@ -100,7 +111,7 @@ function FileDiff(
   } else if (f.patch !== null) {
     body = (
       <div class="code-view" tabIndex={0} role="region" aria-label={`Diff of ${plain(f.path)}`}>
-        <div dangerouslySetInnerHTML={{ __html: diffHtml(f.patch) }} />
+        <div dangerouslySetInnerHTML={{ __html: diffHtml(f.patch, `diff-${i}`) }} />
       </div>
     );
   } else if (f.tooLarge) {

@@ -3,7 +3,11 @@ import { diffHtml } from "./commit_page.tsx";
 
 /** Each line's [old, new] numbers and class, read back from diffHtml's output. */
 function numbered(html: string): string[] {
-  return [...html.matchAll(/<span(?: class="(\w+)")?><i [^>]*data-o="(\d*)" data-n="(\d*)">/g)]
+  return [
+    ...html.matchAll(
+      /<span(?: class="(\w+)")?(?: id="[^"]*")?><(?:i|a) [^>]*data-o="(\d*)" data-n="(\d*)"/g,
+    ),
+  ]
     .map(([, cls, o, n]) => `${cls ?? "-"} ${o}/${n}`);
 }
 
@@ -48,5 +52,15 @@ Deno.test("a diff's text is escaped and its numbers are hidden from screen reade
   const html = diffHtml("@@ -1 +1 @@\n-<b>x</b>\n+&y");
   assertEquals(html.includes("-&lt;b&gt;x&lt;/b&gt;"), true);
   assertEquals(html.includes("+&amp;y"), true);
-  assertEquals(html.match(/<i aria-hidden="true"/g)?.length, 3);
+  assertEquals(html.match(/<(i|a) aria-hidden="true"/g)?.length, 3);
+});
+
+Deno.test("a diff's hunk lines are anchors their numbers link to (L: a line of the old file, R: of the new)", () => {
+  const html = diffHtml("diff --git a/f b/f\n@@ -4,2 +4,2 @@\n same\n-old\n+new", "diff-2");
+  const anchors = [...html.matchAll(/<span(?: class="\w+")? id="([^"]+)"><a [^>]*href="#([^"]+)"/g)]
+    .map(([, id, href]) => `${id} ${href}`);
+  assertEquals(anchors, ["diff-2-R4 diff-2-R4", "diff-2-L5 diff-2-L5", "diff-2-R5 diff-2-R5"]);
+  // The header lines have no anchor, and the links stay out of the tab order.
+  assertEquals(html.match(/ id="/g)?.length, 3);
+  assertEquals(html.match(/<a [^>]*tabindex="-1"/g)?.length, 3);
 });
