@@ -78,8 +78,17 @@ serverTest("repository browser in Chromium", {}, async (server, t) => {
       await page.waitForURL(`${U}/alice/site/commits/main/src/main.ts`);
       await page.getByRole("link", { name: "Greet more warmly" }).click();
       await page.waitForURL(`${U}/alice/site/commit/${site.second}`);
-      await page.locator(".diff .da").filter({ hasText: "hello there" }).waitFor();
+      const added = page.locator(".diff .da").filter({ hasText: "hello there" });
+      await added.waitFor();
       await screenshot(page, "browse-commit-desktop");
+      // A diff line's number links to the line, which the page then marks.
+      const line = await added.getAttribute("id");
+      assertEquals(/^diff-\d+-R\d+$/.test(line ?? ""), true, String(line));
+      await added.locator("a[data-o]").click();
+      await page.waitForURL(`${U}/alice/site/commit/${site.second}#${line}`);
+      assertEquals(await page.evaluate(() => document.querySelector(":target")?.id), line);
+      await page.goBack();
+      await page.waitForURL(`${U}/alice/site/commit/${site.second}`);
       await page.goBack();
       await page.waitForURL(`${U}/alice/site/commits/main/src/main.ts`);
       await page.goBack();
