@@ -16,7 +16,8 @@ const HTML = { Accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
 /** Whether `html` shows a diff line of class `cls` (`da`, `dd`) reading `text`, after its numbers. */
 function hasDiffLine(html: string, cls: string, text: string): boolean {
   const escaped = text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  return new RegExp(`<span class="${cls}"><i [^>]*></i>${escaped}</span>`).test(html);
+  return new RegExp(`<span class="${cls}"(?: id="[^"]*")?><(i|a) [^>]*></\\1>${escaped}</span>`)
+    .test(html);
 }
 
 /** GETs `url` as a browser does; status, headers and text. */

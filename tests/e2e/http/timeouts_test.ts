@@ -28,6 +28,25 @@ const IDLE_S = 5;
 const LATE_MS = 10_000;
 const GET = "GET /api/health HTTP/1.1\r\nHost: test\r\n\r\n";
 
+/** Resolves once a process runs whose command line names both `program` and `path`. */
+async function gitRunning(program: string, path: string, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    for (const entry of Deno.readDirSync("/proc")) {
+      if (!/^\d+$/.test(entry.name)) continue;
+      let command = "";
+      try {
+        command = Deno.readTextFileSync(`/proc/${entry.name}/cmdline`);
+      } catch {
+        continue; // it ended meanwhile
+      }
+      if (command.includes(program) && command.includes(path)) return;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`no ${program} of ${path} started within ${timeoutMs} ms`);
+}
+
 serverTest("HTTP header and idle timeouts", {
   env: {
     SERVICE_HTTP_HEADER_TIMEOUT: String(HEADER_S),
@@ -178,7 +197,8 @@ serverTest("HTTP header and idle timeouts", {
         }
         return true;
       })().catch(() => false);
-      await new Promise((r) => setTimeout(r, 300));
+      // Its git is running (it holds the slot), however long a busy machine took to get there.
+      await gitRunning("receive-pack", "slow");
       // A raw client: fetch would quietly retry on a new connection if this one were closed.
       const waiter = await RawHttp.open(port);
       const started = performance.now();
