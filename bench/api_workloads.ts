@@ -120,26 +120,46 @@ export interface BareServer {
   stop(): Promise<void>;
 }
 
-/** Starts the reference endpoint serving `json` (use a real bot record's bytes). */
-export async function startBareServer(json: string, workDir: string): Promise<BareServer> {
-  const file = `${workDir}/bare.json`;
-  await Deno.writeTextFile(file, json);
+/** A bench/load/ script serving on a port of its own. */
+export interface LoadServer {
+  port: number;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts bench/load/`script` with a free port as its first argument, then `args`; resolves once it
+ * listens (within `timeoutMs`).
+ */
+export async function startLoadServer(
+  script: string,
+  args: string[],
+  timeoutMs?: number,
+): Promise<LoadServer> {
   const port = freePort();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${LOAD}bare_server.ts`, String(port), file],
+    args: ["run", "-A", `${LOAD}${script}`, String(port), ...args],
     stdin: "null",
     stdout: "null",
     stderr: "null",
   }).spawn();
-  await waitForPort(port);
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    pid: child.pid,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-    },
+  const stop = async () => {
+    child.kill("SIGTERM");
+    await child.status;
   };
+  await waitForPort(port, timeoutMs).catch(async (err) => {
+    await stop();
+    throw err;
+  });
+  return { port, pid: child.pid, stop };
+}
+
+/** Starts the reference endpoint serving `json` (use a real bot record's bytes). */
+export async function startBareServer(json: string, workDir: string): Promise<BareServer> {
+  const file = `${workDir}/bare.json`;
+  await Deno.writeTextFile(file, json);
+  const server = await startLoadServer("bare_server.ts", [file]);
+  return { ...server, url: `http://127.0.0.1:${server.port}/` };
 }
 
 /** A running thinnest stored-bot reader (bench/load/thin_bot_reader.ts). */
@@ -155,22 +175,8 @@ export interface ThinReader {
  * once it listens.
  */
 export async function startThinReader(engine: string, database: string): Promise<ThinReader> {
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${LOAD}thin_bot_reader.ts`, String(port), engine, database],
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  await waitForPort(port);
-  return {
-    registryUrl: `http://127.0.0.1:${port}`,
-    pid: child.pid,
-    async stop() {
-      child.kill("SIGTERM");
-      await child.status;
-    },
-  };
+  const server = await startLoadServer("thin_bot_reader.ts", [engine, database]);
+  return { ...server, registryUrl: `http://127.0.0.1:${server.port}` };
 }
 
 /**

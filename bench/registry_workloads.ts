@@ -1,15 +1,6 @@
 /** Registry workloads: GET bot and search at scale against a bare Deno.serve, verified mutations. */
 import { DatabaseSync } from "node:sqlite";
-import {
-  cmd,
-  freePort,
-  machineCpuMs,
-  median,
-  progress,
-  threadCpuMs,
-  threadsCpuMs,
-  waitForPort,
-} from "./util.ts";
+import { cmd, machineCpuMs, median, progress, threadCpuMs, threadsCpuMs } from "./util.ts";
 import { type SignetServer, startSignet } from "./signet.ts";
 import {
   type ApiOptions,
@@ -19,6 +10,7 @@ import {
   measureRawVerify,
   type RegistryResults,
   startBareServer,
+  startLoadServer,
   startThinReader,
   wrkRow,
 } from "./api_workloads.ts";
@@ -350,18 +342,10 @@ async function withCeilingServer<T>(
   database: string,
   load: (url: string) => Promise<T>,
 ): Promise<T> {
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${LOAD}create_ceiling.ts`, String(port), "store", database],
-    stdin: "null",
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
+  const server = await startLoadServer("create_ceiling.ts", ["store", database], 60_000);
   try {
-    await waitForPort(port, 60_000);
-    return await load(`http://127.0.0.1:${port}/`);
+    return await load(`http://127.0.0.1:${server.port}/`);
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
+    await server.stop();
   }
 }
