@@ -8,6 +8,11 @@ import { runAdminLists } from "./admin_lists.ts";
 export interface ApiRow {
   name: string;
   rps: number;
+  /**
+   * The load sent every one of its pre-signed bodies before its time was up, so `rps` (wrk's
+   * requests over the whole duration) is a lower bound of what the server could do.
+   */
+  ranOut?: boolean;
   p50: number;
   p99: number;
   errors: number;

@@ -325,7 +325,8 @@ function renderApi(api: ApiResults): string[] {
   );
   const rows = api.rows.map((r) => [
     r.name,
-    fmt(r.rps),
+    // A load that ran out of pre-signed bodies measured a lower bound.
+    `${r.ranOut ? ">= " : ""}${fmt(r.rps)}`,
     fmt(r.p50),
     fmt(r.p99),
     String(r.errors),

@@ -169,9 +169,11 @@ export function checkGoals(report: BenchReport): GoalCheck[] {
       const c = g.mutations.rps / g.storeCeiling.rps;
       goals.push({
         goal: "Registry: verified creates >= 60% of the store-mode ceiling (same run)",
-        measured: `${fmt(g.mutations.rps)} vs ${fmt(g.storeCeiling.rps)}/s = ${
-          (c * 100).toFixed(0)
-        }%`,
+        measured: `${fmt(g.mutations.rps)} vs ${g.storeCeiling.ranOut ? "at least " : ""}${
+          fmt(g.storeCeiling.rps)
+        }/s = ${g.storeCeiling.ranOut ? "at most " : ""}${(c * 100).toFixed(0)}%${
+          g.storeCeiling.ranOut ? " (the ceiling's load ran out of pre-signed bodies)" : ""
+        }`,
         ok: c >= 0.6,
       });
     }

@@ -110,8 +110,13 @@ interface Mode {
   /** Rounds per setup of the cluster phase: GET bot, and parallel clones over each transport. */
   clusterRounds: number;
   clusterCloneRounds: number;
-  /** Pre-signed mutations for the mutation load. */
+  /** Pre-signed mutations for each engine's create rounds (storage engines). */
   mutations: number;
+  /**
+   * Pre-signed mutations for the registry workloads' create load and the store-mode ceiling, which
+   * share them: enough that the ceiling (the faster) does not run out before its load ends.
+   */
+  registryMutations: number;
   /** Creates per step of the in-process create breakdown. */
   breakdownCreates: number;
   /** Timed rounds of the CLI start-up commands. */
@@ -140,6 +145,7 @@ const SETTINGS = {
   clusterRounds: [3, 1],
   clusterCloneRounds: [2, 1],
   mutations: [10_000, 1_000],
+  registryMutations: [24_000, 2_000],
   breakdownCreates: [1_000, 200],
   cliRounds: [21, 5],
   breakdownRuns: [11, 3],
@@ -541,7 +547,7 @@ async function main(): Promise<number> {
             bots: mode.bots,
             workDir: work,
             rounds: mode.rounds,
-            mutations: mode.mutations,
+            mutations: mode.registryMutations,
             breakdownCreates: mode.breakdownCreates,
             seedingBeside: postgresSeed?.catch(() => {}),
           });
