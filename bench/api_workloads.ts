@@ -119,11 +119,7 @@ export async function measureLogin(server: SignetServer, opts: ApiOptions): Prom
 }
 
 /** A running bare Deno.serve JSON endpoint. */
-export interface BareServer {
-  url: string;
-  pid: number;
-  stop(): Promise<void>;
-}
+export type BareServer = LoadServer & { url: string };
 
 /** A bench/load/ script serving on a port of its own. */
 export interface LoadServer {
@@ -168,11 +164,7 @@ export async function startBareServer(json: string, workDir: string): Promise<Ba
 }
 
 /** A running thinnest stored-bot reader (bench/load/thin_bot_reader.ts). */
-export interface ThinReader {
-  registryUrl: string;
-  pid: number;
-  stop(): Promise<void>;
-}
+export type ThinReader = LoadServer & { registryUrl: string };
 
 /**
  * Starts bench/load/thin_bot_reader.ts answering GET bot from `database` (`engine`: `sqlite` for

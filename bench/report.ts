@@ -1,5 +1,5 @@
 /** Renders a bench run as bench/RESULTS.md: conditions, commands, raw numbers, ratios, goals. */
-import { fmt, fmtRatio, median } from "./util.ts";
+import { fmt, fmtPercent, fmtRatio, median } from "./util.ts";
 import type { ApiResults, CreateBreakdown, GetRound } from "./api_workloads.ts";
 import {
   GET_WARM_UP_SECONDS,
@@ -350,10 +350,8 @@ function renderApi(api: ApiResults): string[] {
       out.push(
         "",
         `During the verified-create load, Signet's main thread was busy ${
-          (main.busyShare * 100).toFixed(0)
-        }% of the time: ${
-          fmt(main.usPerCreate)
-        } µs of its CPU per create. That thread runs every ` +
+          fmtPercent(main.busyShare)
+        } of the time: ${fmt(main.usPerCreate)} µs of its CPU per create. That thread runs every ` +
           "create's HTTP handling, parsing, policy checks and SQLite writes (one writer); near 100%, it " +
           "is what bounds the rate.",
       );
@@ -366,7 +364,6 @@ function renderApi(api: ApiResults): string[] {
 }
 
 function renderGetRounds(rounds: GetRound[]): string[] {
-  const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
   return [
     "",
     "### GET bot against the bare endpoint and the thinnest reader, round by round",
@@ -396,14 +393,14 @@ function renderGetRounds(rounds: GetRound[]): string[] {
         String(i + 1),
         fmt(r.bareRps),
         fmt(r.getRps),
-        pct(r.getRps / r.bareRps),
+        fmtPercent(r.getRps / r.bareRps),
         fmt(r.thinRps),
-        pct(r.thinRps / r.bareRps),
+        fmtPercent(r.thinRps / r.bareRps),
         fmt(r.bareUsPerRequest),
         fmt(r.guardUsPerRequest),
         fmt(r.thinUsPerRequest),
-        pct(r.signetMainShare),
-        `${pct(r.machineBusyBare)}, ${pct(r.machineBusyGet)}`,
+        fmtPercent(r.signetMainShare),
+        `${fmtPercent(r.machineBusyBare)}, ${fmtPercent(r.machineBusyGet)}`,
       ]),
     ),
   ];

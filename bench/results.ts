@@ -2,7 +2,7 @@
 import type { IdleMemory, MemoryAfterLoad } from "./memory.ts";
 import type { Breakdown } from "./breakdown.ts";
 import { PAGE_P99_GOAL_MS } from "./admin_lists.ts";
-import { fmt, fmtRatio, median } from "./util.ts";
+import { fmt, fmtPercent, fmtRatio, median } from "./util.ts";
 import type { GitSample, ParallelResult } from "./git_workloads.ts";
 import type { ApiResults } from "./api_workloads.ts";
 import type { Transport } from "./transport.ts";
@@ -144,20 +144,21 @@ export function checkGoals(report: BenchReport): GoalCheck[] {
     // Every run has at least one round; one round's ratio is the rows' ratio.
     const ratios = g.getRounds.map((r) => r.getRps / r.bareRps);
     const r = median(ratios);
-    const pct = (x: number) => `${(x * 100).toFixed(0)}%`;
     const thin = g.getRounds.map((r) => r.thinRps / r.bareRps);
     const limit = thin.every(Number.isFinite)
-      ? `; the thinnest reader of the same file (the stack's limit) ${pct(median(thin))} (rounds: ${
-        thin.map(pct).join(", ")
-      }), Signet / thinnest ${fmtRatio(median(g.getRounds.map((r) => r.getRps / r.thinRps)))}`
+      ? `; the thinnest reader of the same file (the stack's limit) ${
+        fmtPercent(median(thin))
+      } (rounds: ${thin.map(fmtPercent).join(", ")}), Signet / thinnest ${
+        fmtRatio(median(g.getRounds.map((r) => r.getRps / r.thinRps)))
+      }`
       : "";
     goals.push({
       goal: "Registry: GET bot >= 60% of bare Deno.serve req/s",
       measured: (ratios.length > 1
-        ? `median of ${ratios.length} back-to-back rounds ${pct(r)} (rounds: ${
-          ratios.map(pct).join(", ")
+        ? `median of ${ratios.length} back-to-back rounds ${fmtPercent(r)} (rounds: ${
+          ratios.map(fmtPercent).join(", ")
         })`
-        : `${fmt(g.getBot.rps)} vs ${fmt(g.bare.rps)} req/s = ${pct(r)}`) + limit,
+        : `${fmt(g.getBot.rps)} vs ${fmt(g.bare.rps)} req/s = ${fmtPercent(r)}`) + limit,
       ok: r >= 0.6,
     });
     goals.push({
@@ -171,7 +172,7 @@ export function checkGoals(report: BenchReport): GoalCheck[] {
         goal: "Registry: verified creates >= 60% of the store-mode ceiling (same run)",
         measured: `${fmt(g.mutations.rps)} vs ${g.storeCeiling.ranOut ? "at least " : ""}${
           fmt(g.storeCeiling.rps)
-        }/s = ${g.storeCeiling.ranOut ? "at most " : ""}${(c * 100).toFixed(0)}%${
+        }/s = ${g.storeCeiling.ranOut ? "at most " : ""}${fmtPercent(c)}${
           g.storeCeiling.ranOut ? " (the ceiling's load ran out of pre-signed bodies)" : ""
         }`,
         ok: c >= 0.6,
@@ -186,7 +187,7 @@ export function checkGoals(report: BenchReport): GoalCheck[] {
     const m = g.mutations.rps / g.rawVerifyPerSec;
     goals.push({
       goal: "Registry: verified mutations/s >= 40% of raw import+verify rate",
-      measured: `${fmt(g.mutations.rps)} vs ${fmt(g.rawVerifyPerSec)}/s = ${(m * 100).toFixed(0)}%`,
+      measured: `${fmt(g.mutations.rps)} vs ${fmt(g.rawVerifyPerSec)}/s = ${fmtPercent(m)}`,
       ok: m >= 0.4,
     });
   } else {

@@ -58,6 +58,11 @@ export function fmt(n: number): string {
   return Math.abs(n) < 100 ? n.toFixed(1) : Math.round(n).toString();
 }
 
+/** Formats a share as a whole percentage: `0.534` as `53%`. */
+export function fmtPercent(share: number): string {
+  return `${(share * 100).toFixed(0)}%`;
+}
+
 /** Formats a ratio as `0.53x`. */
 export function fmtRatio(r: number): string {
   return Number.isFinite(r) ? `${r.toFixed(2)}x` : "n/a";
@@ -178,12 +183,21 @@ export function gitClientEnv(home: string): Record<string, string> {
   };
 }
 
-/** The Markdown section of `text` that starts with the line `heading` (to the next `## `), or null. */
-export function sectionOf(text: string, heading: string): string | null {
+/**
+ * Where the Markdown section of `text` that starts with the line `heading` begins, and where the
+ * next `## ` heading (or the text) begins; null when there is no such section.
+ */
+function sectionSpan(text: string, heading: string): { start: number; end: number } | null {
   const start = text.startsWith(`${heading}\n`) ? 0 : (text.indexOf(`\n${heading}\n`) + 1 || -1);
   if (start === -1) return null;
   const next = text.indexOf("\n## ", start + heading.length);
-  return text.slice(start, next === -1 ? text.length : next + 1).trimEnd() + "\n";
+  return { start, end: next === -1 ? text.length : next + 1 };
+}
+
+/** The Markdown section of `text` that starts with the line `heading` (to the next `## `), or null. */
+export function sectionOf(text: string, heading: string): string | null {
+  const span = sectionSpan(text, heading);
+  return span && text.slice(span.start, span.end).trimEnd() + "\n";
 }
 
 /**
@@ -192,16 +206,14 @@ export function sectionOf(text: string, heading: string): string | null {
  */
 export async function writeSection(file: string, section: string): Promise<void> {
   const text = await Deno.readTextFile(file).catch(() => "");
-  const heading = section.split("\n", 1)[0];
-  const old = sectionOf(text, heading);
-  if (old === null) {
+  const span = sectionSpan(text, section.split("\n", 1)[0]);
+  if (span === null) {
     await Deno.writeTextFile(file, `${text.trimEnd()}\n\n${section.trimEnd()}\n`);
     return;
   }
-  const start = text.indexOf(old);
-  const rest = text.slice(start + old.length).trimStart();
+  const rest = text.slice(span.end);
   await Deno.writeTextFile(
     file,
-    `${text.slice(0, start)}${section.trimEnd()}\n${rest ? `\n${rest}` : ""}`,
+    `${text.slice(0, span.start)}${section.trimEnd()}\n${rest ? `\n${rest}` : ""}`,
   );
 }
