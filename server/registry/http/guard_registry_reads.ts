@@ -20,8 +20,8 @@ import type {
 } from "../../http/guarded_connection.ts";
 
 const encoder = new TextEncoder();
-/** The status line and the headers before ETag, as storedBotHeaders lists them. */
-const HEAD_START = okHead(storedBotHeaders(0), "etag");
+/** The status line and the headers before and after ETag, as storedBotHeaders lists them. */
+const [HEAD_START, HEAD_END] = okHead(storedBotHeaders(0)).split(`etag: "0"\r\n`);
 /** The status line and the headers of a search page before Content-Length. */
 const SEARCH_HEAD_START = okHead(searchHeaders());
 const REFUSED_HEADERS = /\r?\n(?:expect|upgrade)[ \t]*:/i;
@@ -48,7 +48,9 @@ export class GuardRegistryReads implements LocalAnswerer {
     const botId = storedBotId(path);
     if (botId === null) return null;
     const answer = (row: { record: Uint8Array; version: number } | undefined) =>
-      row ? response(head, `${HEAD_START}etag: "${row.version}"\r\n`, row.record, path) : null;
+      row
+        ? response(head, `${HEAD_START}etag: "${row.version}"\r\n${HEAD_END}`, row.record, path)
+        : null;
     const row = this.source.loadBot(botId);
     return row instanceof Promise ? row.then(answer, () => null) : answer(row);
   }
@@ -79,10 +81,10 @@ export class GuardRegistryReads implements LocalAnswerer {
   }
 }
 
-/** The status line `200 OK` and `headers` (without `omit`) as header lines. */
-function okHead(headers: Record<string, string>, omit?: string): string {
-  return "HTTP/1.1 200 OK\r\n" + Object.entries(headers).filter(([name]) => name !== omit)
-    .map(([name, value]) => `${name}: ${value}\r\n`).join("");
+/** The status line `200 OK` and `headers` as header lines. */
+function okHead(headers: Record<string, string>): string {
+  return "HTTP/1.1 200 OK\r\n" +
+    Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`).join("");
 }
 
 /** The response: `headStart` (status line and leading headers), then the framing headers, `body`. */

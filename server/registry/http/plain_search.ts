@@ -50,5 +50,5 @@ export async function plainSearchPage(
 
 /** The headers of a search page's 200 response, in the order Deno.serve writes them. */
 export function searchHeaders(): Record<string, string> {
-  return { ...CORS_HEADERS, "content-type": "application/json" };
+  return { "content-type": "application/json", ...CORS_HEADERS };
 }

@@ -39,9 +39,9 @@ export function router(): OpenAPIHono<RegistryEnv> {
 
 /**
  * Reads a write's body once, whole, at most `maxBytes` (413 beyond: a declared Content-Length at
- * once, a chunked body as soon as it grows past it), for `signedBody` to parse. A body the client
- * cut short (the connection closed before all of it arrived, which Deno reports as BadResource) is
- * a 400 like any other bad request: it says nothing about the server.
+ * once, a chunked body as soon as it grows past it), and keeps its text for `signedBody` to parse.
+ * A body the client cut short (the connection closed before all of it arrived, which Deno reports
+ * as BadResource) is a 400 like any other bad request: it says nothing about the server.
  */
 export function readBody(maxBytes: number): MiddlewareHandler<RegistryEnv> {
   return async (c, next) => {
@@ -50,33 +50,50 @@ export function readBody(maxBytes: number): MiddlewareHandler<RegistryEnv> {
     const tooLarge = () =>
       c.json({ error: `request body too large (limit ${maxBytes} bytes)` }, 413);
     const declared = raw.headers.get("content-length");
-    if (declared !== null && !raw.headers.has("transfer-encoding") && Number(declared) > maxBytes) {
-      return tooLarge();
-    }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const reader = raw.body.getReader();
+    const framed = declared !== null && !raw.headers.has("transfer-encoding");
+    if (framed && Number(declared) > maxBytes) return tooLarge();
+    let bytes: Uint8Array;
     try {
-      for (let r = await reader.read(); !r.done; r = await reader.read()) {
-        size += r.value.length;
-        if (size > maxBytes) {
-          reader.cancel().catch(() => {});
-          return tooLarge();
-        }
-        chunks.push(r.value);
-      }
+      // A declared length within the bound is all the server reads (HTTP/1.1 framing), so the body
+      // is read whole at once; a chunked one is counted as it arrives.
+      const read = framed ? await raw.bytes() : await readWithin(raw.body, maxBytes);
+      if (read === null) return tooLarge();
+      bytes = read;
     } catch {
       throw new DomainError(
         "invalid",
         "could not read the request body: the connection closed before all of it arrived",
       );
     }
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) bytes.set(chunk, (at += chunk.length) - chunk.length);
-    c.req.raw = new Request(raw, { body: bytes });
+    // The routes read it as text (signedBody); cached as Hono caches a read (a promise, which its
+    // types do not say), so nothing reads the stream again.
+    (c.req.bodyCache as Record<string, unknown>).text = Promise.resolve(UTF8.decode(bytes));
     await next();
   };
+}
+
+const UTF8 = new TextDecoder();
+
+// The bytes of `body`, or null as soon as they pass `maxBytes` (the rest is not read).
+async function readWithin(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): Promise<Uint8Array | null> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (let r = await reader.read(); !r.done; r = await reader.read()) {
+    size += r.value.length;
+    if (size > maxBytes) {
+      reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(r.value);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) bytes.set(chunk, (at += chunk.length) - chunk.length);
+  return bytes;
 }
 
 /**

@@ -12,7 +12,7 @@ export const GET_BOT_ROUTE = "/v1/bots/:bot_id";
 /** Response headers the browser may read across origins. */
 export const EXPOSED_HEADERS = ["ETag", "Location"];
 
-/** The CORS headers `cors()` puts on every non-preflight registry response (any origin may read). */
+/** The CORS headers every non-preflight registry response ends with (any origin may read). */
 export const CORS_HEADERS = {
   "access-control-allow-origin": "*",
   "access-control-expose-headers": EXPOSED_HEADERS.join(","),
@@ -29,7 +29,7 @@ export function storedBotId(path: string): string | null {
 
 /** The headers of a stored bot's 200 response, in the order Deno.serve writes them. */
 export function storedBotHeaders(version: number): Record<string, string> {
-  return { ...CORS_HEADERS, "content-type": "application/json", etag: `"${version}"` };
+  return { "content-type": "application/json", etag: `"${version}"`, ...CORS_HEADERS };
 }
 
 /** The path of a request target or absolute URL, without query or fragment (as the router sees it). */

@@ -226,6 +226,18 @@ serverTest("registry writes: the defects of issue 22", {}, async (server, t) => 
     ]);
   });
 
+  await t.step("a chunked body is a 413 as soon as it grows past the limit", async () => {
+    const chunk = "x".repeat(40_000);
+    const size = chunk.length.toString(16);
+    const res = await firstAnswer(
+      port,
+      "POST /v1/bots HTTP/1.1\r\nHost: r\r\nContent-Type: application/json\r\n" +
+        `Transfer-Encoding: chunked\r\n\r\n${size}\r\n${chunk}\r\n${size}\r\n${chunk}\r\n0\r\n\r\n`,
+    );
+    assertEquals(res.status, 413);
+    assertStringIncludes(JSON.parse(res.body).error, "request body too large");
+  });
+
   await t.step(
     "a wrong method is 405 with Allow, an unknown path 404, before any body check",
     async () => {
