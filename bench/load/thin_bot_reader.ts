@@ -62,9 +62,9 @@ function openSource(mode: string, database: string, max: number): Load {
 
 function response(row: Row): Uint8Array {
   if (!row) return NOT_FOUND;
-  const head = "HTTP/1.1 200 OK\r\naccess-control-allow-origin: *\r\n" +
-    "access-control-expose-headers: ETag,Location\r\ncontent-type: application/json\r\n" +
-    `etag: "${row.version}"\r\ncontent-length: ${row.record.length}\r\n` +
+  const head = `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\netag: "${row.version}"\r\n` +
+    "access-control-allow-origin: *\r\naccess-control-expose-headers: ETag,Location\r\n" +
+    `content-length: ${row.record.length}\r\n` +
     `date: ${new Date().toUTCString()}\r\n\r\n`;
   const bytes = new Uint8Array(head.length + row.record.length);
   encoder.encodeInto(head, bytes);
