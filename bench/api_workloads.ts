@@ -38,6 +38,12 @@ export interface RegistryResults {
    * parse, one Ed25519 verify, Signet's own stored writes, nothing else), run right after.
    */
   storeCeiling?: ApiRow | null;
+  /**
+   * The same load against Signet's own create alone (bench/load/create_ceiling.ts domain: strict
+   * JSON, schema and `mutateBot` behind a bare Deno.serve), run right after: the limit for a create
+   * that makes every check the spec requires, on this stack.
+   */
+  domainCeiling?: ApiRow | null;
   /** Each round of bare endpoint then GET bot, run back to back. */
   getRounds: GetRound[];
 }

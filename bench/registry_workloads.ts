@@ -276,18 +276,31 @@ export async function runRegistryWorkloads(
     ? null
     : { busyShare, usPerCreate: busyShare * 1e6 / mutRow.rps };
 
-  // The ceiling writes into its own copy of the freshly seeded database (taken before the
+  // The ceilings write into their own copies of the freshly seeded database (taken before the
   // breakdown below writes into that one), under the same load with the same bodies.
   progress("verified creates: the store-mode ceiling (bench/load/create_ceiling.ts store)");
-  const ceilingDb = `${opts.workDir}/ceiling.db`;
-  snapshotDatabase(breakdownDb, ceilingDb);
   const storeCeiling = await withCeilingServer(
-    ceilingDb,
+    "store",
+    breakdownDb,
+    `${opts.workDir}/ceiling.db`,
     (url) =>
       bodiesLoad("create ceiling: bare Deno.serve, verify + Signet's stored writes", url, {
         script: `${LOAD}mutations.lua`,
         scriptArgs: [bodies],
         note: "bench/load/create_ceiling.ts store: body parse, one Ed25519 verify, storeBot",
+      }),
+  );
+  progress("verified creates: Signet's create alone (bench/load/create_ceiling.ts domain)");
+  const domainCeiling = await withCeilingServer(
+    "domain",
+    breakdownDb,
+    `${opts.workDir}/domain.db`,
+    (url) =>
+      bodiesLoad("create limit: bare Deno.serve, Signet's whole create", url, {
+        script: `${LOAD}mutations.lua`,
+        scriptArgs: [bodies],
+        note:
+          "bench/load/create_ceiling.ts domain: strict JSON, schema, mutateBot (every check the spec requires); no router, middleware, logs or guard",
       }),
   );
 
@@ -324,6 +337,7 @@ export async function runRegistryWorkloads(
     searchAlone,
     mutRow,
     storeCeiling,
+    domainCeiling,
   ];
   return {
     rows,
@@ -338,17 +352,24 @@ export async function runRegistryWorkloads(
       mutationMainThread,
       createBreakdown,
       storeCeiling,
+      domainCeiling,
       getRounds,
     },
   };
 }
 
-/** Runs `load` against create_ceiling.ts in store mode on `database`, stopped afterwards. */
+/**
+ * Runs `load` against create_ceiling.ts in `mode` on `copy`, a fresh copy of `database`, stopped
+ * afterwards.
+ */
 async function withCeilingServer<T>(
+  mode: "store" | "domain",
   database: string,
+  copy: string,
   load: (url: string) => Promise<T>,
 ): Promise<T> {
-  const server = await startLoadServer("create_ceiling.ts", ["store", database], 60_000);
+  snapshotDatabase(database, copy);
+  const server = await startLoadServer("create_ceiling.ts", [mode, copy], 60_000);
   try {
     return await load(`http://127.0.0.1:${server.port}/`);
   } finally {

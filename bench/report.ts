@@ -440,7 +440,11 @@ function renderCreateBreakdown(b: CreateBreakdown, rawVerifyPerSec: number): str
     "A bare `Deno.serve` doing only the JSON parse, one importKey + verify and these stored writes " +
     "(`bench/load/create_ceiling.ts store`, run right after Signet's create load with the same " +
     "bodies: its row in the API table) is the ceiling issue 29's goal takes a share of; see " +
-    'docs/decisions/performance-and-bench.md, "Verified creates: the ceiling on two cores".',
+    'docs/decisions/performance-and-bench.md, "Verified creates: the ceiling on two cores". ' +
+    "The same server running Signet's own create and nothing around it (`create_ceiling.ts " +
+    "domain`: strict JSON, schema, `mutateBot`; its row too) is the limit for a create that makes " +
+    "every check the spec requires: what the router, middleware, logs and connection guard cost " +
+    "is the gap between its row and Signet's.",
   ];
 }
 
