@@ -46,17 +46,19 @@ export function router(): OpenAPIHono<RegistryEnv> {
 export function readBody(maxBytes: number): MiddlewareHandler<RegistryEnv> {
   return async (c, next) => {
     const raw = c.req.raw;
-    if (c.req.method === "GET" || c.req.method === "HEAD" || !raw.body) return await next();
+    if (c.req.method === "GET" || c.req.method === "HEAD") return await next();
     const tooLarge = () =>
       c.json({ error: `request body too large (limit ${maxBytes} bytes)` }, 413);
     const declared = raw.headers.get("content-length");
     const framed = declared !== null && !raw.headers.has("transfer-encoding");
     if (framed && Number(declared) > maxBytes) return tooLarge();
+    // (`raw.body` only when it is needed: asking for it makes Deno build the body's stream.)
+    if (!framed && !raw.body) return await next();
     let bytes: Uint8Array;
     try {
       // A declared length within the bound is all the server reads (HTTP/1.1 framing), so the body
       // is read whole at once; a chunked one is counted as it arrives.
-      const read = framed ? await raw.bytes() : await readWithin(raw.body, maxBytes);
+      const read = framed ? await raw.bytes() : await readWithin(raw.body!, maxBytes);
       if (read === null) return tooLarge();
       bytes = read;
     } catch {
