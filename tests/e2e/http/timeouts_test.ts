@@ -9,6 +9,7 @@
  * "not closed yet" is checked seconds before the limit, "closed" is waited for up to 10 s past it,
  * so a busy machine that delays a timer or a packet by a second fails nothing.
  */
+import { basename } from "node:path";
 import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert.ts";
 import { createRepo, userWithRepo } from "../../../testing/accounts.ts";
 import { RawHttp, statusFrom } from "../../helpers/raw_http.ts";
@@ -28,8 +29,12 @@ const IDLE_S = 5;
 const LATE_MS = 10_000;
 const GET = "GET /api/health HTTP/1.1\r\nHost: test\r\n\r\n";
 
-/** Resolves once a process runs whose command line names both `program` and `path`. */
-async function gitRunning(program: string, path: string, timeoutMs = 20_000): Promise<void> {
+/**
+ * Resolves once a process runs whose command line names `program` and every one of `parts` (the
+ * test server's own data directory among them: other tests, in parallel, run git on repositories
+ * of the same name).
+ */
+async function gitRunning(program: string, parts: string[], timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const entry of Deno.readDirSync("/proc")) {
@@ -40,11 +45,11 @@ async function gitRunning(program: string, path: string, timeoutMs = 20_000): Pr
       } catch {
         continue; // it ended meanwhile
       }
-      if (command.includes(program) && command.includes(path)) return;
+      if (command.includes(program) && parts.every((part) => command.includes(part))) return;
     }
     await new Promise((r) => setTimeout(r, 20));
   }
-  throw new Error(`no ${program} of ${path} started within ${timeoutMs} ms`);
+  throw new Error(`no ${program} of ${parts.join(", ")} started within ${timeoutMs} ms`);
 }
 
 serverTest("HTTP header and idle timeouts", {
@@ -198,7 +203,7 @@ serverTest("HTTP header and idle timeouts", {
         return true;
       })().catch(() => false);
       // Its git is running (it holds the slot), however long a busy machine took to get there.
-      await gitRunning("receive-pack", "slow");
+      await gitRunning("receive-pack", [basename(server.dataDir), "/alice/slow.git"]);
       // A raw client: fetch would quietly retry on a new connection if this one were closed.
       const waiter = await RawHttp.open(port);
       const started = performance.now();
