@@ -278,30 +278,29 @@ export async function runRegistryWorkloads(
 
   // The ceilings write into their own copies of the freshly seeded database (taken before the
   // breakdown below writes into that one), under the same load with the same bodies.
-  progress("verified creates: the store-mode ceiling (bench/load/create_ceiling.ts store)");
-  const storeCeiling = await withCeilingServer(
+  const ceiling = (mode: "store" | "domain", name: string, note: string) => {
+    progress(`verified creates: ${name} (bench/load/create_ceiling.ts ${mode})`);
+    return withCeilingServer(
+      mode,
+      breakdownDb,
+      `${opts.workDir}/${mode}.db`,
+      (url) =>
+        bodiesLoad(name, url, {
+          script: `${LOAD}mutations.lua`,
+          scriptArgs: [bodies],
+          note: `bench/load/create_ceiling.ts ${mode}: ${note}`,
+        }),
+    );
+  };
+  const storeCeiling = await ceiling(
     "store",
-    breakdownDb,
-    `${opts.workDir}/ceiling.db`,
-    (url) =>
-      bodiesLoad("create ceiling: bare Deno.serve, verify + Signet's stored writes", url, {
-        script: `${LOAD}mutations.lua`,
-        scriptArgs: [bodies],
-        note: "bench/load/create_ceiling.ts store: body parse, one Ed25519 verify, storeBot",
-      }),
+    "create ceiling: bare Deno.serve, verify + Signet's stored writes",
+    "body parse, one Ed25519 verify, storeBot",
   );
-  progress("verified creates: Signet's create alone (bench/load/create_ceiling.ts domain)");
-  const domainCeiling = await withCeilingServer(
+  const domainCeiling = await ceiling(
     "domain",
-    breakdownDb,
-    `${opts.workDir}/domain.db`,
-    (url) =>
-      bodiesLoad("create limit: bare Deno.serve, Signet's whole create", url, {
-        script: `${LOAD}mutations.lua`,
-        scriptArgs: [bodies],
-        note:
-          "bench/load/create_ceiling.ts domain: strict JSON, schema, mutateBot (every check the spec requires); no router, middleware, logs or guard",
-      }),
+    "create limit: bare Deno.serve, Signet's whole create",
+    "strict JSON, schema, mutateBot (every check the spec requires); no router, middleware, logs or guard",
   );
 
   progress(`create breakdown (${opts.breakdownCreates} creates per step, in one process)`);
