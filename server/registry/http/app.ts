@@ -84,7 +84,8 @@ export function registryApp(ctx: Signet, rc: RegistryContext): OpenAPIHono<Regis
 /**
  * Any origin may call the registry: preflights are Hono's `cors()`; every other answer gets
  * CORS_HEADERS once it exists. (`cors()` sets them before the route runs, which makes Hono build
- * each answer twice, a second Response with its headers copied: ~15 µs of every write.)
+ * each answer twice: a placeholder, then a second Response with the route's answer and its headers
+ * copied in.)
  */
 function registryCors(): MiddlewareHandler {
   const preflight = cors({ origin: "*", exposeHeaders: EXPOSED_HEADERS });
