@@ -4,6 +4,8 @@ import { routePath } from "hono/route";
 import { log } from "../log.ts";
 import { httpRequests } from "../metrics.ts";
 import { DomainError } from "../../protocol/errors.ts";
+import { BodyError } from "./body_read.ts";
+import { readWholeBody } from "./whole_body.ts";
 
 /** The two HTTP apps, as logs and metrics name them. */
 export type AppName = "hosting" | "registry";
@@ -58,29 +60,23 @@ export function readBodyWithin(maxBytes: number): MiddlewareHandler {
     ) {
       throw new DomainError("too_large", "request body too large");
     }
-    const chunks: Uint8Array[] = [];
-    let size = 0;
-    const reader = body.getReader();
+    let bytes: Uint8Array;
     try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        size += value.length;
-        if (size > maxBytes) throw new DomainError("too_large", "request body too large");
-        chunks.push(value);
-      }
+      bytes = await readWholeBody(body, { maxBytes, gzip: false });
     } catch (err) {
-      reader.cancel().catch(() => {});
-      if (err instanceof DomainError) throw err;
+      if (err instanceof BodyError && err.status === 413) {
+        throw new DomainError("too_large", "request body too large");
+      }
       throw new DomainError("invalid", "could not read request body: it ended early");
     }
-    const bytes = new Uint8Array(size);
-    let at = 0;
-    for (const chunk of chunks) bytes.set(chunk, (at += chunk.length) - chunk.length);
     // A new request rather than `new Request(raw, …)`: copying Deno's request copies its abort
     // signal, which Deno warns about on stderr.
     const raw = c.req.raw;
-    c.req.raw = new Request(raw.url, { method: raw.method, headers: raw.headers, body: bytes });
+    c.req.raw = new Request(raw.url, {
+      method: raw.method,
+      headers: raw.headers,
+      body: bytes as Uint8Array<ArrayBuffer>, // read into fresh buffers, never shared
+    });
     await next();
   };
 }

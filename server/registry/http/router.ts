@@ -5,6 +5,8 @@ import { DomainError } from "../../../protocol/errors.ts";
 import { mutateBot, type MutationRequest } from "../bots.ts";
 import type { RegistryContext } from "../context.ts";
 import { readStrictJson } from "../../../protocol/registry/json.ts";
+import { BodyError } from "../../http/body_read.ts";
+import { readWholeBody } from "../../http/whole_body.ts";
 import { BotRecord, ErrorResponse } from "../../../protocol/registry/schemas.ts";
 
 /** Per-request variables: the body as received (parsed strictly). */
@@ -58,10 +60,11 @@ export function readBody(maxBytes: number): MiddlewareHandler<RegistryEnv> {
     try {
       // A declared length within the bound is all the server reads (HTTP/1.1 framing), so the body
       // is read whole at once; a chunked one is counted as it arrives.
-      const read = framed ? await raw.bytes() : await readWithin(raw.body!, maxBytes);
-      if (read === null) return tooLarge();
-      bytes = read;
-    } catch {
+      bytes = framed
+        ? await raw.bytes()
+        : await readWholeBody(raw.body!, { maxBytes, gzip: false });
+    } catch (err) {
+      if (err instanceof BodyError && err.status === 413) return tooLarge();
       throw new DomainError(
         "invalid",
         "could not read the request body: the connection closed before all of it arrived",
@@ -75,28 +78,6 @@ export function readBody(maxBytes: number): MiddlewareHandler<RegistryEnv> {
 }
 
 const UTF8 = new TextDecoder();
-
-// The bytes of `body`, or null as soon as they pass `maxBytes` (the rest is not read).
-async function readWithin(
-  body: ReadableStream<Uint8Array>,
-  maxBytes: number,
-): Promise<Uint8Array | null> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = body.getReader();
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    size += r.value.length;
-    if (size > maxBytes) {
-      reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(r.value);
-  }
-  const bytes = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) bytes.set(chunk, (at += chunk.length) - chunk.length);
-  return bytes;
-}
 
 /**
  * Middleware for mutation routes: requires `Content-Type: application/json`, reads the body once,

@@ -11,6 +11,7 @@ import {
   postJson,
   sshSign,
 } from "../../../testing/accounts.ts";
+import { firstAnswer } from "../../helpers/raw_http.ts";
 import { serverTest } from "../../helpers/server.ts";
 
 serverTest("hosting API", {}, async (server, t) => {
@@ -303,6 +304,16 @@ serverTest("hosting API", {}, async (server, t) => {
     const big = await postJson(api("/signup"), JSON.stringify({ username: "x".repeat(100_000) }));
     assertEquals(big.status, 413);
     assertEquals(typeof big.body.error, "string");
+    // A chunked body is bounded as it arrives.
+    const chunk = "x".repeat(40_000);
+    const size = chunk.length.toString(16);
+    const chunked = await firstAnswer(
+      server.httpPort,
+      "POST /api/signup HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n" +
+        `Transfer-Encoding: chunked\r\n\r\n${size}\r\n${chunk}\r\n${size}\r\n${chunk}\r\n0\r\n\r\n`,
+    );
+    assertEquals(chunked.status, 413);
+    assertEquals(JSON.parse(chunked.body).error, "request body too large");
     const res = await fetch(api("/nope"));
     assertEquals(res.status, 404);
     assertEquals(typeof (await res.json()).error, "string");
