@@ -72,15 +72,16 @@ export function fixMmapThreshold(): boolean {
   return libc()?.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD_BYTES) === 1;
 }
 
-let gc: ((options?: { type: "minor" }) => void) | null | undefined;
+let gc: (() => void) | null | undefined;
 /**
- * Collects the calling thread's garbage now: "full" pauses the thread ~25 ms for a 20 MB heap (call
- * it when idle); "minor" collects only young objects, such as the buffers of a transfer in
- * progress (~5 ms to free 90 MB of them).
+ * Collects the calling thread's garbage now, all of it: the `gc` a `node:vm` context gives under
+ * Deno is V8's low-memory notification (two full mark-compacts that also shrink the heap; it takes
+ * no options, so there is no minor collection to ask for). It pauses the thread 20–95 ms for the
+ * main thread's heap on a quiet machine and hundreds of ms on a loaded one: call it when idle.
  */
-export function collectGarbage(kind: "full" | "minor" = "full"): void {
+export function collectGarbage(): void {
   if (gc === undefined) gc = exposeGc();
-  gc?.(kind === "minor" ? { type: "minor" } : undefined);
+  gc?.();
 }
 
 /**
@@ -95,8 +96,12 @@ const RELEASE_EVERY_MS = 10_000;
 const RELEASE_UNTIL_MS = 65_000;
 /** How often the watch looks. */
 const CHECK_EVERY_MS = 500;
-/** Buffers held by JavaScript objects above which the main thread collects, busy or not. */
-const DEAD_BUFFERS_BYTES = 32 * 1024 * 1024;
+/**
+ * Buffers held by JavaScript objects above which the main thread collects, busy or not: a backstop
+ * far above what V8's own collections let transfers pile up (at most 90 MB in a burst of 50
+ * parallel SSH clones and 50 MB pushes), since that collection is a full one (collectGarbage).
+ */
+const DEAD_BUFFERS_BYTES = 128 * 1024 * 1024;
 
 /** What the idle watch asks the server. */
 export interface IdleWatch {
@@ -168,10 +173,9 @@ export function releaseMemoryWhenIdle(watch: IdleWatch): () => void {
   const trim = openMallocTrim();
   const due = releaseSchedule(Date.now(), watch.activity(), watch.chores());
   const timer = setInterval(() => {
-    // During a big transfer, dead buffers pile up faster than V8 collects them (217 MB during a
-    // 50 MB push): once they pass DEAD_BUFFERS_BYTES, even while busy, a minor collection frees
-    // those that died young (most: each lives for one hop of one chunk).
-    if (Deno.memoryUsage().external > DEAD_BUFFERS_BYTES) collectGarbage("minor");
+    // Dead transfer buffers are V8's to collect as they pile up; a full collection here, while
+    // transfers stream, is only for a pile-up far beyond what it allows (DEAD_BUFFERS_BYTES).
+    if (Deno.memoryUsage().external > DEAD_BUFFERS_BYTES) collectGarbage();
     if (!due(Date.now(), watch.activity(), watch.busy(), watch.chores())) return;
     watch.releaseOthers();
     // Transfers leave tens of MB of dead buffers on this thread too: V8 collects them only once
