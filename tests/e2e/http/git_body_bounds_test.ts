@@ -259,17 +259,20 @@ serverTest(
           env,
         });
         assertEquals(remote.split(/\s/)[0], next);
-        // A "pack" of 200 MB of zeros, ~200 KB of gzip.
-        const zeros = new Uint8Array(200 * MB);
+        // A "pack" of 400 MB of zeros, ~400 KB of gzip.
+        const zeros = new Uint8Array(400 * MB);
         const bomb = await gzip(join(commands, enc.encode("PACK"), zeros));
         const before = peakRss(server.pid);
         const res = await post(server.httpPort, receivePack, pushHeaders, bomb);
         assert(res.status === 200 || res.status >= 400 && res.status < 500, `${res.status}`);
         const grown = peakRss(server.pid) - before;
-        // Inflated in memory, the 200 MB would show whole. Streamed, what the pipes to git hold at
-        // their peak shows: 11-62 MB over 8 runs on this machine (the earlier bound of 60 MB failed
-        // 1 run in 4 on a busy one), so the bound sits at half the bomb.
-        assert(grown < 100 * MB, `the server's peak memory grew by ${Math.round(grown / MB)} MB`);
+        // Inflated in memory, the 400 MB would show whole. Streamed, what the pipes to git hold at
+        // their peak shows, with the inflated chunks V8 has not collected yet (the server forces no
+        // collection below 128 MB of them: docs/decisions/performance-and-bench.md, "Transfers: no
+        // full collection while they stream"): 15-58 MB over 5 runs here, 3 of them at once beside
+        // a busy loop; a 200 MB bomb grew it by up to 106 MB in a CI run. The bound sits at half
+        // the bomb.
+        assert(grown < 200 * MB, `the server's peak memory grew by ${Math.round(grown / MB)} MB`);
         const deadline = Date.now() + 10_000;
         while (spillFiles().length > 0 && Date.now() < deadline) {
           await new Promise((r) => setTimeout(r, 100));
