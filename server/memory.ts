@@ -9,9 +9,9 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 
-/** V8's `gc` for the calling thread's heap (`{type: "minor"}`: young objects only); null where it
- * cannot be had. */
-function exposeGc(): ((options?: { type: "minor" }) => void) | null {
+/** The `gc` of a `node:vm` context, for the calling thread's heap (what it does under Deno:
+ * collectGarbage); null where it cannot be had. */
+function exposeGc(): (() => void) | null {
   try {
     setFlagsFromString("--expose-gc");
     const gc = runInNewContext("gc");
