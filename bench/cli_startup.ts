@@ -135,7 +135,8 @@ export function renderCliStartup(r: CliStartup): string[] {
     "",
     `Wall time from spawn to exit, ${r.rounds} rounds after 2 untimed ones, the commands ` +
     "one after another in each round. Signet runs from source exactly as git runs the credential " +
-    "helper (`deno run -A --quiet --no-config main.ts …`); each command makes one API call " +
+    "helper (`deno run -A --quiet --no-config client/generated/signet_client.js …`, the client " +
+    "commands bundled into one file by `deno task build:cli`); each command makes one API call " +
     "to the bench's server. An empty `deno run` is the floor no Deno program starts under; one " +
     "`fetch` is the floor of any Deno program that makes an HTTP call (Deno loads its fetch " +
     "machinery on first use).",

@@ -60,3 +60,12 @@ Deno.test("every module compile.ts names for `deno compile --include` exists", a
   }
   assertEquals(missing, []);
 });
+
+Deno.test("the client bundle's entry prepares no server module, npm package or node: module", async () => {
+  const graph = await codeGraph("client/cli/run.ts");
+  const root = ROOT.href;
+  const local = [...graph].filter((s) => s.startsWith(root)).map((s) => s.slice(root.length));
+  assert(local.includes("client/credential_helper.ts"), local.join("\n"));
+  assertEquals(local.filter((path) => !/^(client|protocol)\//.test(path)), []);
+  assertEquals([...graph].filter((s) => !s.startsWith(root)), []);
+});

@@ -3,7 +3,8 @@
  * login → whoami → repo new/list/delete → signet clone → commit → plain git push → second clone.
  */
 import assert from "node:assert/strict";
-import { credentialHelperValue } from "../../../client/self.ts";
+import { credentialHelperValue, selfCommand } from "../../../client/self.ts";
+import { run } from "../../../testing/run.ts";
 import { mintInvite } from "../../../testing/accounts.ts";
 import { cliUser, git, readConfig, signet, signetOk } from "../../helpers/cli.ts";
 import { serverTest } from "../../helpers/server.ts";
@@ -76,11 +77,12 @@ serverTest("signet client: from init to a pushed commit another clone sees", {},
   const helpers = (await git(alice, ["config", "--get-all", "credential.helper"], { cwd: work }))
     .stdout.split("\n");
   assert.deepEqual(helpers[0], "", "the helper list is reset first");
-  // The test runs the same deno and main.ts as the CLI did, so the value is predictable.
+  // The test runs the same deno and checkout as the CLI did, so the value is predictable: the
+  // client commands bundled into one file (client/self.ts).
   assert.equal(helpers[1], credentialHelperValue());
   assert.match(
     helpers[1],
-    /^!\S+deno run -A --quiet --no-config \S+main\.ts credential$/,
+    /^!\S+deno run -A --quiet --no-config \S+client\/generated\/signet_client\.js credential$/,
   );
   assert.deepEqual(
     (await git(alice, ["config", "credential.useHttpPath"], { cwd: work })).stdout.trim(),
@@ -100,6 +102,19 @@ serverTest("signet client: from init to a pushed commit another clone sees", {},
   const seen = (await git(other, ["rev-parse", "HEAD"], { cwd: `${other.home}/copy` })).stdout;
   assert.deepEqual(seen.trim(), pushed);
   assert.deepEqual(await Deno.readTextFile(`${other.home}/copy/README.md`), "hello from alice\n");
+
+  // signet clone run as the helper runs (the bundle) names the same helper: the bundle finds the
+  // checkout it lives in.
+  const [program, ...self] = selfCommand();
+  const again = await run(program, [...self, "clone", "alice/proj", "again"], {
+    cwd: alice.home,
+    env: alice.env,
+  });
+  assert.deepEqual(again.code, 0, again.stderr);
+  const againHelpers = await git(alice, ["config", "--get-all", "credential.helper"], {
+    cwd: `${alice.home}/again`,
+  });
+  assert.deepEqual(againHelpers.stdout.split("\n")[1], credentialHelperValue());
 
   // the token never reached git's config or any log
   const gitConfig = await Deno.readTextFile(`${work}/.git/config`);
