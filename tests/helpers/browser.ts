@@ -54,7 +54,9 @@ export async function openPage(
     }
   });
   page.on("pageerror", (err) => problems.push(`pageerror: ${err.message}`));
-  page.setDefaultTimeout(10_000);
+  // The suite runs both engines' servers, their git and several Chromiums on two cores at once: a
+  // page that takes seconds there is slow, not broken. A wait fails when its thing never comes.
+  page.setDefaultTimeout(30_000);
   waitForAppOnNavigation(page);
   return { page, context, problems };
 }
