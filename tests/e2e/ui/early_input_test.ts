@@ -28,7 +28,7 @@ serverTest(
     try {
       const context = await browser.newContext();
       const page = await context.newPage();
-      page.setDefaultTimeout(10_000);
+      page.setDefaultTimeout(30_000); // as openPage sets it (tests/helpers/browser.ts)
       // Hold the app's script (the boot script asks for it after the first paint).
       let releaseApp = () => {};
       const appHeld = new Promise<void>((resolve) => (releaseApp = resolve));
