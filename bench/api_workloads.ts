@@ -24,7 +24,10 @@ export interface RegistryResults {
   bots: number;
   bare: ApiRow;
   getBot: ApiRow;
+  /** The search load's median round (see searchP99Rounds). */
   search: ApiRow;
+  /** Each round's p99 (ms), in run order; absent in results written before rounds were run. */
+  searchP99Rounds?: number[];
   mutations: ApiRow;
   rawVerifyPerSec: number;
   /** The same with 16 verifications in flight (information; the goal uses one at a time). */

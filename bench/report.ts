@@ -4,6 +4,7 @@ import type { ApiResults, CreateBreakdown, GetRound } from "./api_workloads.ts";
 import {
   GET_WARM_UP_SECONDS,
   getRoundSeconds,
+  SEARCH_ROUNDS,
   SEARCH_WARM_UP_SECONDS,
 } from "./registry_workloads.ts";
 import { renderCliStartup } from "./cli_startup.ts";
@@ -316,7 +317,10 @@ function renderApi(api: ApiResults): string[] {
       `${api.connections} connections, except the bare reference, GET bot and the thinnest ` +
       `reader: rounds of ${
         getRoundSeconds(api.durationS)
-      } s, the three loads of a round back to back (see below). The first ` +
+      } s, the three loads of a round back to back (see below), and GET /v1/search: ` +
+      `${SEARCH_ROUNDS} rounds of ${
+        getRoundSeconds(api.durationS)
+      } s back to back, its row each column's median. The first ` +
       "measured run on each registry endpoint and server (the bare reference included) follows " +
       `an untimed run of the same load (${GET_WARM_UP_SECONDS} s for GET, ` +
       `${SEARCH_WARM_UP_SECONDS} s for search), so the rows show a warm server: its code ` +

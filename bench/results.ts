@@ -163,7 +163,11 @@ export function checkGoals(report: BenchReport): GoalCheck[] {
     });
     goals.push({
       goal: `Registry: search p99 < 10 ms at ${g.bots.toLocaleString("en")} bots`,
-      measured: `p99 ${fmt(g.search.p99)} ms`,
+      measured: (g.searchP99Rounds?.length ?? 0) > 1
+        ? `median of ${g.searchP99Rounds!.length} rounds: p99 ${fmt(g.search.p99)} ms (rounds: ${
+          g.searchP99Rounds!.map(fmt).join(", ")
+        } ms)`
+        : `p99 ${fmt(g.search.p99)} ms`,
       ok: g.search.p99 < 10,
     });
     if (g.storeCeiling) {
