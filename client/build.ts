@@ -3,9 +3,10 @@
  * into one file, `client/generated/signet_client.js`, which git runs as the credential helper when
  * signet runs from source (client/self.ts): Deno prepares each module of a program before it runs,
  * and one bundled, minified file starts ~8 ms sooner than the ~35 modules it is made of
- * (docs/decisions/client-cli.md); names are kept, so a stack trace still names its functions. The file is committed; tests/project/client_bundle_test.ts
- * rebuilds it and fails if it differs, so it cannot fall behind its sources. Run this after
- * changing anything the client commands import. The compiled executable never uses it.
+ * (docs/decisions/client-cli.md); names are kept, so a stack trace still names its functions.
+ * The file is committed; tests/project/client_bundle_test.ts rebuilds it and fails if it differs,
+ * so it cannot fall behind its sources. Run this after changing anything the client commands
+ * import. The compiled executable never uses it.
  */
 
 import { CLIENT_BUNDLE_PATH } from "./self.ts";
