@@ -161,11 +161,12 @@ export function checkGoals(report: BenchReport): GoalCheck[] {
         : `${fmt(g.getBot.rps)} vs ${fmt(g.bare.rps)} req/s = ${fmtPercent(r)}`) + limit,
       ok: r >= 0.6,
     });
+    const searchRounds = g.searchP99Rounds ?? [];
     goals.push({
       goal: `Registry: search p99 < 10 ms at ${g.bots.toLocaleString("en")} bots`,
-      measured: (g.searchP99Rounds?.length ?? 0) > 1
-        ? `median of ${g.searchP99Rounds!.length} rounds: p99 ${fmt(g.search.p99)} ms (rounds: ${
-          g.searchP99Rounds!.map(fmt).join(", ")
+      measured: searchRounds.length > 1
+        ? `median of ${searchRounds.length} rounds: p99 ${fmt(g.search.p99)} ms (rounds: ${
+          searchRounds.map(fmt).join(", ")
         } ms)`
         : `p99 ${fmt(g.search.p99)} ms`,
       ok: g.search.p99 < 10,

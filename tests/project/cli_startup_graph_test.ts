@@ -39,10 +39,14 @@ async function codeGraph(entry: string): Promise<Set<string>> {
   return seen;
 }
 
+/** The modules of `graph` inside this checkout, as paths relative to its root. */
+function checkoutPaths(graph: Set<string>): string[] {
+  return [...graph].filter((s) => s.startsWith(ROOT.href)).map((s) => s.slice(ROOT.href.length));
+}
+
 Deno.test("a client command's start prepares no server module, npm package or node: module", async () => {
   const graph = await codeGraph("main.ts");
-  const root = ROOT.href;
-  const local = [...graph].filter((s) => s.startsWith(root)).map((s) => s.slice(root.length));
+  const local = checkoutPaths(graph);
   assert(local.includes("client/credential_helper.ts"), local.join("\n"));
   assertEquals(local.filter((path) => /^(server|db|ui)\//.test(path)), []);
   // Loading any npm package starts Deno's npm resolution; node:crypto alone once cost ~40 ms.
@@ -63,9 +67,8 @@ Deno.test("every module compile.ts names for `deno compile --include` exists", a
 
 Deno.test("the client bundle's entry prepares no server module, npm package or node: module", async () => {
   const graph = await codeGraph("client/cli/run.ts");
-  const root = ROOT.href;
-  const local = [...graph].filter((s) => s.startsWith(root)).map((s) => s.slice(root.length));
+  const local = checkoutPaths(graph);
   assert(local.includes("client/credential_helper.ts"), local.join("\n"));
   assertEquals(local.filter((path) => !/^(client|protocol)\//.test(path)), []);
-  assertEquals([...graph].filter((s) => !s.startsWith(root)), []);
+  assertEquals([...graph].filter((s) => !s.startsWith(ROOT.href)), []);
 });
