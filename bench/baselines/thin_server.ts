@@ -43,13 +43,15 @@ function gitEnv(protocol: string | null): Record<string, string> {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: root,
     GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_COUNT: "3",
+    GIT_CONFIG_COUNT: "4",
     GIT_CONFIG_KEY_0: "receive.maxInputSize",
     GIT_CONFIG_VALUE_0: String(2 ** 31),
     GIT_CONFIG_KEY_1: "receive.unpackLimit",
     GIT_CONFIG_VALUE_1: "1",
     GIT_CONFIG_KEY_2: "receive.fsckObjects",
     GIT_CONFIG_VALUE_2: "true",
+    GIT_CONFIG_KEY_3: "receive.autogc",
+    GIT_CONFIG_VALUE_3: "false",
   };
   if (protocol) env.GIT_PROTOCOL = protocol;
   return env;

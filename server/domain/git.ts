@@ -9,14 +9,16 @@ export function gitProtocolEnv(value: string | undefined | null): Record<string,
 
 /**
  * The environment every git server process runs with, on every transport: a clean PATH and HOME,
- * no system config, the push size limit, object checks on push, and a validated GIT_PROTOCOL.
+ * no system config, the push size limit, object checks on push, no `git gc --auto` inside a push
+ * (the push's bookkeeping runs it once the client is answered: repos.ts, recordPush), and a
+ * validated GIT_PROTOCOL.
  */
 export function gitServerEnv(ctx: Signet, gitProtocol?: string | null): Record<string, string> {
   return {
     PATH: ctx.config.gitPath,
     HOME: ctx.config.dataDir,
     GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_COUNT: "3",
+    GIT_CONFIG_COUNT: "4",
     GIT_CONFIG_KEY_0: "receive.maxInputSize",
     GIT_CONFIG_VALUE_0: String(ctx.config.maxPushBytes),
     GIT_CONFIG_KEY_1: "receive.unpackLimit",
@@ -25,6 +27,10 @@ export function gitServerEnv(ctx: Signet, gitProtocol?: string | null): Record<s
     // `.git` tree entries, no malformed commits (docs/decisions/git-hosting.md, "Pushed objects checked").
     GIT_CONFIG_KEY_2: "receive.fsckObjects",
     GIT_CONFIG_VALUE_2: "true",
+    // receive-pack would run `git gc --auto` after answering and before exiting, and the client
+    // waits for its exit (docs/decisions/git-hosting.md, "Auto gc after the client is answered").
+    GIT_CONFIG_KEY_3: "receive.autogc",
+    GIT_CONFIG_VALUE_3: "false",
     ...gitProtocolEnv(gitProtocol),
   };
 }

@@ -6,7 +6,8 @@ import { mustOwn } from "./access.ts";
 import { DomainError } from "../../protocol/errors.ts";
 import { validateRepoName, validateUsername } from "../../protocol/names.ts";
 import type { RepoView } from "../../protocol/repos.ts";
-import { moveToTrash, removeTrashed, withRepoName } from "./repo_locks.ts";
+import { holdRepo, moveToTrash, removeTrashed, withRepoName } from "./repo_locks.ts";
+import { autoGc } from "./auto_gc.ts";
 import { dirSize } from "./disk.ts";
 import type { Page } from "../../db/pages.ts";
 import { type ListParams, listParamsParser } from "./listing.ts";
@@ -244,13 +245,27 @@ export function recordPushLater(ctx: Signet, repo: RepoRow, succeeded: boolean):
  * (some refs of a non-atomic push), so cached clones of the old state retire either way, and its
  * size is measured again either way (listings read the stored size, never the disk). The cached
  * clones retire before its first await, so a caller may answer the client without waiting. A HEAD
- * naming no branch is pointed at one (head.ts).
+ * naming no branch is pointed at one (head.ts); after a push that succeeded, git's `gc --auto`
+ * runs, holding the repository as a transfer does (auto_gc.ts).
  */
 export async function recordPush(ctx: Signet, repo: RepoRow, succeeded: boolean): Promise<void> {
   ctx.cloneCache?.refsChanged(repo.id);
+  const dir = repoDir(ctx, repo.owner, repo.name);
   // First: a clone right after the push should find HEAD on a branch.
-  await repairHead(ctx, repoDir(ctx, repo.owner, repo.name)).catch(() => null);
+  await repairHead(ctx, dir).catch(() => null);
+  if (succeeded) await autoGcHeld(ctx, repo, dir);
   const size = await repoDiskUsage(ctx, repo).catch(() => undefined);
   if (succeeded) await ctx.store.repos.touchPushed(repo.id, size);
   else if (size !== undefined) await ctx.store.repos.setSize(repo.id, size);
+}
+
+/** `autoGc` on `repo` while holding it; nothing when it is gone (deleted since the push). */
+async function autoGcHeld(ctx: Signet, repo: RepoRow, dir: string): Promise<void> {
+  const release = await holdRepo(ctx, repo).catch(() => null);
+  if (!release) return;
+  try {
+    await autoGc(ctx, dir);
+  } finally {
+    release();
+  }
 }

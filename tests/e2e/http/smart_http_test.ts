@@ -94,6 +94,20 @@ serverTest("smart HTTP", {}, async (server, t) => {
     assertEquals(await remoteHead(), head);
   });
 
+  await t.step("git's gc --auto runs from the push's bookkeeping, after the answer", async () => {
+    const bare = `${server.dataDir}/repos/alice/hello.git`;
+    const packs = () =>
+      [...Deno.readDirSync(`${bare}/objects/pack`)].filter((e) => e.name.endsWith(".pack")).length;
+    // Each push above left its own pack; with a limit of one, the next gc --auto merges them.
+    for (const [key, value] of [["gc.autoPackLimit", "1"], ["gc.autoDetach", "false"]]) {
+      await runOk("git", ["--git-dir", bare, "config", key, value], { env });
+    }
+    const head = await commit("gc");
+    assertEquals((await pushWithBearer(aliceToken)).code, 0);
+    assertEquals(await pollUntil(() => Promise.resolve(packs()), (n) => n === 1, 15_000), 1);
+    assertEquals(await remoteHead(), head);
+  });
+
   await t.step("anonymous clone has the commits (protocol v2 and v0)", async () => {
     const expected = await remoteHead();
     for (const proto of ["2", "0"]) {

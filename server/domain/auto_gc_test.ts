@@ -1,0 +1,84 @@
+/** git's gc --auto after a push (real git, real repositories). */
+import { assert, assertEquals } from "../../tests/helpers/assert.ts";
+import type { Signet } from "../context.ts";
+import { autoGc } from "./auto_gc.ts";
+import { gitServerEnv } from "./git.ts";
+
+const ctx = {
+  config: { gitPath: Deno.env.get("PATH") ?? "/usr/bin:/bin", dataDir: "/tmp", maxPushBytes: 1e9 },
+} as unknown as Signet;
+
+async function git(args: string[], cwd?: string): Promise<string> {
+  const out = await new Deno.Command("git", {
+    args,
+    cwd,
+    env: {
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+    },
+    stderr: "piped",
+    stdout: "piped",
+  }).output();
+  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
+  return new TextDecoder().decode(out.stdout).trim();
+}
+
+/** The packs in the bare repository `bare`. */
+function packs(bare: string): number {
+  return [...Deno.readDirSync(`${bare}/objects/pack`)].filter((e) => e.name.endsWith(".pack"))
+    .length;
+}
+
+/**
+ * A bare repository that received `pushes` pushes of one commit each with Signet's server
+ * configuration (one pack per push, no gc inside the push), and `config` in its own config file.
+ */
+async function pushedTo(pushes: number, config: Record<string, string>): Promise<string> {
+  const root = await Deno.makeTempDir({ prefix: "signet-autogc-" });
+  const bare = `${root}/r.git`;
+  await git(["init", "-q", "--bare", "--initial-branch=main", bare]);
+  for (const [key, value] of Object.entries(config)) {
+    await git(["--git-dir", bare, "config", key, value]);
+  }
+  const work = `${root}/w`;
+  await git(["init", "-q", "-b", "main", work]);
+  const server = Object.entries(gitServerEnv(ctx)).filter(([k]) => k.startsWith("GIT_CONFIG_"))
+    .map(([k, v]) => `${k}=${v}`);
+  for (let i = 0; i < pushes; i++) {
+    await Deno.writeTextFile(`${work}/f`, `${i}\n`);
+    await git(["add", "f"], work);
+    await git(["commit", "-q", "-m", `c${i}`], work);
+    await git([
+      "push",
+      "-q",
+      `--receive-pack=env ${server.join(" ")} git-receive-pack`,
+      bare,
+      "main",
+    ], work);
+  }
+  return bare;
+}
+
+Deno.test("a push leaves its pack; gc --auto merges the packs once there are more than the limit", async () => {
+  const bare = await pushedTo(4, { "gc.autoPackLimit": "2", "gc.autoDetach": "false" });
+  assertEquals(packs(bare), 4, "receive-pack ran no gc of its own");
+  assert(await autoGc(ctx, bare));
+  assertEquals(packs(bare), 1);
+  assertEquals(await git(["--git-dir", bare, "rev-list", "--count", "main"]), "4");
+  await Deno.remove(bare.slice(0, -"/r.git".length), { recursive: true });
+});
+
+Deno.test("gc --auto leaves a repository under git's limits as it is", async () => {
+  const bare = await pushedTo(2, {});
+  assert(await autoGc(ctx, bare));
+  assertEquals(packs(bare), 2);
+  await Deno.remove(bare.slice(0, -"/r.git".length), { recursive: true });
+});
+
+Deno.test("gc --auto on a directory that is not a repository reports failure without throwing", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "signet-autogc-" });
+  assertEquals(await autoGc(ctx, `${dir}/gone.git`), false);
+  await Deno.remove(dir, { recursive: true });
+});
