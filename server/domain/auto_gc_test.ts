@@ -3,26 +3,16 @@ import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import type { Signet } from "../context.ts";
 import { autoGc } from "./auto_gc.ts";
 import { gitServerEnv } from "./git.ts";
+import { gitEnv, runOk } from "../../testing/run.ts";
 
 const ctx = {
   config: { gitPath: Deno.env.get("PATH") ?? "/usr/bin:/bin", dataDir: "/tmp", maxPushBytes: 1e9 },
 } as unknown as Signet;
+const home = await Deno.makeTempDir({ prefix: "signet-autogc-home-" });
 
+/** Runs git with an author and no system or user configuration; returns its trimmed stdout. */
 async function git(args: string[], cwd?: string): Promise<string> {
-  const out = await new Deno.Command("git", {
-    args,
-    cwd,
-    env: {
-      GIT_AUTHOR_NAME: "t",
-      GIT_AUTHOR_EMAIL: "t@example.com",
-      GIT_COMMITTER_NAME: "t",
-      GIT_COMMITTER_EMAIL: "t@example.com",
-    },
-    stderr: "piped",
-    stdout: "piped",
-  }).output();
-  if (!out.success) throw new Error(new TextDecoder().decode(out.stderr));
-  return new TextDecoder().decode(out.stdout).trim();
+  return (await runOk("git", args, { cwd, env: gitEnv(home) })).trim();
 }
 
 /** The packs in the bare repository `bare`. */
