@@ -99,6 +99,9 @@ export async function measureBreakdown(
         // Run numbers of their own: the commits prepared must differ from the timed phase's.
         const run = 100_000 + i;
         await w.prepare?.(t, c, run);
+        // A preparation over the same transport (fetch-1-commit's push) logs its session as git
+        // exits, beside the client's exit: wait for that line, so it is not counted as this run's.
+        await sleep(50);
         [, offset] = await linesSince(file, offset);
         const timing: Timing = await w.measure(t, c, run);
         await sleep(50); // the transfer's line is written as git exits, beside the response
