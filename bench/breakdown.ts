@@ -17,6 +17,13 @@ import { median, progress, sleep } from "./util.ts";
 /** The workloads whose cost is mostly fixed (per operation, not per byte). */
 export const FIXED_COST_WORKLOADS = ["ls-remote", "fetch-1-commit", "push-1-commit"];
 
+/** The git service each fixed-cost workload's measured operation runs on the server. */
+const SERVICE_OF: Record<string, string> = {
+  "ls-remote": "git-upload-pack",
+  "fetch-1-commit": "git-upload-pack",
+  "push-1-commit": "git-receive-pack",
+};
+
 /** One workload over one transport: per run, the client's figures and the server's phases. */
 export interface Breakdown {
   transport: string;
@@ -44,24 +51,29 @@ async function linesSince(
   return [lines, bytes.length];
 }
 
-/** Sums the server's phases over one run's log lines. */
+/**
+ * Sums the server's phases over one run's log lines. Only the sessions and transfers of `service`
+ * count: those lines are written as git exits, beside the client's exit, so a preparation's push
+ * (fetch-1-commit's) can log its own after the measured run has begun.
+ */
 function phasesOfRun(
   kind: "ssh" | "http",
   lines: Record<string, unknown>[],
+  service: string,
 ): Record<string, number> {
   const sums: Record<string, number> = {};
   const add = (name: string, ms: unknown) => {
     if (typeof ms === "number") sums[name] = (sums[name] ?? 0) + ms;
   };
   for (const line of lines) {
-    if (kind === "ssh" && line.msg === "ssh session") {
+    if (kind === "ssh" && line.msg === "ssh session" && String(line.command).startsWith(service)) {
       for (const [k, v] of Object.entries(line)) if (k.startsWith("phase_")) add(k.slice(6), v);
     }
     if (kind === "http" && line.msg === "http request") {
       add("requests", 1);
       add("to_headers", line.ms);
     }
-    if (kind === "http" && line.msg === "git transfer") {
+    if (kind === "http" && line.msg === "git transfer" && line.service === service) {
       for (const [k, v] of Object.entries(line)) if (k.startsWith("phase_")) add(k.slice(6), v);
     }
   }
@@ -99,9 +111,6 @@ export async function measureBreakdown(
         // Run numbers of their own: the commits prepared must differ from the timed phase's.
         const run = 100_000 + i;
         await w.prepare?.(t, c, run);
-        // A preparation over the same transport (fetch-1-commit's push) logs its session as git
-        // exits, beside the client's exit: wait for that line, so it is not counted as this run's.
-        await sleep(50);
         [, offset] = await linesSince(file, offset);
         const timing: Timing = await w.measure(t, c, run);
         await sleep(50); // the transfer's line is written as git exits, beside the response
@@ -109,7 +118,7 @@ export async function measureBreakdown(
         offset = next;
         b.wallMs.push(timing.ms);
         b.clientCpuMs.push(timing.cpuMs);
-        for (const [phase, ms] of Object.entries(phasesOfRun(t.kind, lines))) {
+        for (const [phase, ms] of Object.entries(phasesOfRun(t.kind, lines, SERVICE_OF[id]))) {
           (b.phases[phase] ??= []).push(ms);
         }
       }

@@ -245,18 +245,19 @@ export function recordPushLater(ctx: Signet, repo: RepoRow, succeeded: boolean):
  * (some refs of a non-atomic push), so cached clones of the old state retire either way, and its
  * size is measured again either way (listings read the stored size, never the disk). The cached
  * clones retire before its first await, so a caller may answer the client without waiting. A HEAD
- * naming no branch is pointed at one (head.ts); after a push that succeeded, git's `gc --auto`
- * runs, holding the repository as a transfer does (auto_gc.ts).
+ * naming no branch is pointed at one (head.ts); after a push that succeeded, once the row is
+ * written, git's `gc --auto` runs, holding the repository as a transfer does (auto_gc.ts).
  */
 export async function recordPush(ctx: Signet, repo: RepoRow, succeeded: boolean): Promise<void> {
   ctx.cloneCache?.refsChanged(repo.id);
   const dir = repoDir(ctx, repo.owner, repo.name);
   // First: a clone right after the push should find HEAD on a branch.
   await repairHead(ctx, dir).catch(() => null);
-  if (succeeded) await autoGcHeld(ctx, repo, dir);
   const size = await repoDiskUsage(ctx, repo).catch(() => undefined);
   if (succeeded) await ctx.store.repos.touchPushed(repo.id, size);
   else if (size !== undefined) await ctx.store.repos.setSize(repo.id, size);
+  // Last: the push's row is written even when git's gc takes long (a repack it does not detach).
+  if (succeeded) await autoGcHeld(ctx, repo, dir);
 }
 
 /** `autoGc` on `repo` while holding it; nothing when it is gone (deleted since the push). */
