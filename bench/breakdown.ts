@@ -14,16 +14,6 @@ import type { ClientContext, Timing } from "./git_workloads.ts";
 import type { Transport } from "./transport.ts";
 import { median, progress, sleep } from "./util.ts";
 
-/** The workloads whose cost is mostly fixed (per operation, not per byte). */
-export const FIXED_COST_WORKLOADS = ["ls-remote", "fetch-1-commit", "push-1-commit"];
-
-/** The git service each fixed-cost workload's measured operation runs on the server. */
-const SERVICE_OF: Record<string, string> = {
-  "ls-remote": "git-upload-pack",
-  "fetch-1-commit": "git-upload-pack",
-  "push-1-commit": "git-receive-pack",
-};
-
 /** One workload over one transport: per run, the client's figures and the server's phases. */
 export interface Breakdown {
   transport: string;
@@ -91,17 +81,17 @@ export async function measureBreakdown(
   runs: number,
 ): Promise<Breakdown[]> {
   const out: Breakdown[] = [];
-  for (const id of FIXED_COST_WORKLOADS) {
-    const w = WORKLOADS.find((x) => x.id === id)!;
+  // The workloads whose cost is mostly fixed (per operation, not per byte).
+  for (const w of WORKLOADS.filter((x) => x.fixedCost)) {
     for (const t of transports) {
       const file = logFiles[t.id];
       if (!file || (t.kind !== "ssh" && t.kind !== "http")) continue;
-      progress(`breakdown: ${id} over ${t.id}`);
+      progress(`breakdown: ${w.id} over ${t.id}`);
       // The timed phase made the clones this workload works in; alone (--workloads), make them.
       await w.setup?.(t, c).catch(() => {});
       const b: Breakdown = {
         transport: t.id,
-        workload: id,
+        workload: w.id,
         wallMs: [],
         clientCpuMs: [],
         phases: {},
@@ -118,7 +108,7 @@ export async function measureBreakdown(
         offset = next;
         b.wallMs.push(timing.ms);
         b.clientCpuMs.push(timing.cpuMs);
-        for (const [phase, ms] of Object.entries(phasesOfRun(t.kind, lines, SERVICE_OF[id]))) {
+        for (const [phase, ms] of Object.entries(phasesOfRun(t.kind, lines, w.service))) {
           (b.phases[phase] ??= []).push(ms);
         }
       }

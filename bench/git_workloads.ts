@@ -33,6 +33,8 @@ interface Workload {
   id: string;
   /** The git command line as the table shows it. */
   command: string;
+  /** The git service its measured operation runs on the server. */
+  service: "git-upload-pack" | "git-receive-pack";
   setup?(t: Transport, c: ClientContext): Promise<void>;
   prepare?(t: Transport, c: ClientContext, run: number): Promise<void>;
   measure(t: Transport, c: ClientContext, run: number): Promise<Timing>;
@@ -81,6 +83,7 @@ function cloneWorkload(id: string, repo: RepoName, bare: boolean): Workload {
   return {
     id,
     command: `git clone${bare ? " --bare" : ""} -q <url>/${repo}.git`,
+    service: "git-upload-pack",
     prepare: (t, c) => rmrf(clientDir(t, c, id)),
     measure: (t, c) => git(t, c, ["clone", ...flags, "-q", t.url(repo), clientDir(t, c, id)]),
   };
@@ -120,6 +123,7 @@ export const WORKLOADS: Workload[] = [
   {
     id: "ls-remote",
     command: "git ls-remote <url>/small.git",
+    service: "git-upload-pack",
     fixedCost: true,
     measure: (t, c) => git(t, c, ["ls-remote", t.url("small")]),
   },
@@ -130,6 +134,7 @@ export const WORKLOADS: Workload[] = [
   {
     id: "fetch-1-commit",
     command: "git fetch -q origin (one new commit, pushed untimed by another clone)",
+    service: "git-upload-pack",
     fixedCost: true,
     async setup(t, c) {
       await git(t, c, ["clone", "-q", t.url("small"), pusher(t, c)]);
@@ -144,6 +149,7 @@ export const WORKLOADS: Workload[] = [
   {
     id: "push-1-commit",
     command: "git push -q origin main (one small commit)",
+    service: "git-receive-pack",
     fixedCost: true,
     prepare: (t, c, run) =>
       commitFile(t, c, pusher(t, c), "push-me.txt", enc.encode(`push run ${run}\n`)),
@@ -152,6 +158,7 @@ export const WORKLOADS: Workload[] = [
   {
     id: "push-big",
     command: "git push -q origin main (one commit adding an incompressible file)",
+    service: "git-receive-pack",
     setup: (t, c) => git(t, c, ["clone", "-q", t.url("scratch"), bigPusher(t, c)]).then(() => {}),
     // One new incompressible file per run, the same for every transport (each pushes to a
     // repository of its own): generated once, not once per transport.

@@ -237,12 +237,13 @@ export async function runRegistryWorkloads(
     await unguarded.stop();
   }
   const searchNote = "mix: common word, rare id fragment, capability, word+capability+status";
+  // The search mix (wrk's script and its words), for the rounds and the one-connection row.
+  const searchMix = { script: `${LOAD}search.lua`, scriptArgs: [SEED_WORDS.join(",")] };
   const searchRounds: ApiRow[] = [];
   for (let round = 0; round < SEARCH_ROUNDS; round++) {
     searchRounds.push(
       await wrkRow("GET /v1/search", `${server.registryUrl}/`, opts, {
-        script: `${LOAD}search.lua`,
-        scriptArgs: [SEED_WORDS.join(",")],
+        ...searchMix,
         note: searchNote,
         warmUp: round === 0 ? SEARCH_WARM_UP_SECONDS : 0,
         seconds: getRoundSeconds(opts.seconds),
@@ -256,8 +257,7 @@ export async function runRegistryWorkloads(
     ...opts,
     connections: 1,
   }, {
-    script: `${LOAD}search.lua`,
-    scriptArgs: [SEED_WORDS.join(",")],
+    ...searchMix,
     note: "same mix, one request at a time (service time)",
   });
 

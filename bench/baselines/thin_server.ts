@@ -18,6 +18,7 @@ import { listenTcp } from "../../server/ssh/tcp_socket.ts";
 import { holdKexInitUntilPeerSpeaks } from "../../server/ssh/kexinit_hold.ts";
 import { ALGORITHMS } from "../../server/ssh/algorithms.ts";
 import { uploadPackV2Advertisement } from "../../server/http/advertisement.ts";
+import { serverGitConfig } from "../../server/domain/git.ts";
 import {
   type AuthContext,
   type Connection,
@@ -43,15 +44,7 @@ function gitEnv(protocol: string | null): Record<string, string> {
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
     HOME: root,
     GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_COUNT: "4",
-    GIT_CONFIG_KEY_0: "receive.maxInputSize",
-    GIT_CONFIG_VALUE_0: String(2 ** 31),
-    GIT_CONFIG_KEY_1: "receive.unpackLimit",
-    GIT_CONFIG_VALUE_1: "1",
-    GIT_CONFIG_KEY_2: "receive.fsckObjects",
-    GIT_CONFIG_VALUE_2: "true",
-    GIT_CONFIG_KEY_3: "receive.autogc",
-    GIT_CONFIG_VALUE_3: "false",
+    ...serverGitConfig(2 ** 31),
   };
   if (protocol) env.GIT_PROTOCOL = protocol;
   return env;

@@ -2,8 +2,9 @@
 import { assert, assertEquals } from "../../tests/helpers/assert.ts";
 import type { Signet } from "../context.ts";
 import { autoGc } from "./auto_gc.ts";
-import { gitServerEnv } from "./git.ts";
+import { serverGitConfig } from "./git.ts";
 import { gitEnv, runOk } from "../../testing/run.ts";
+import { packCount } from "../../tests/helpers/git.ts";
 
 const ctx = {
   config: { gitPath: Deno.env.get("PATH") ?? "/usr/bin:/bin", dataDir: "/tmp", maxPushBytes: 1e9 },
@@ -13,12 +14,6 @@ const home = await Deno.makeTempDir({ prefix: "signet-autogc-home-" });
 /** Runs git with an author and no system or user configuration; returns its trimmed stdout. */
 async function git(args: string[], cwd?: string): Promise<string> {
   return (await runOk("git", args, { cwd, env: gitEnv(home) })).trim();
-}
-
-/** The packs in the bare repository `bare`. */
-function packs(bare: string): number {
-  return [...Deno.readDirSync(`${bare}/objects/pack`)].filter((e) => e.name.endsWith(".pack"))
-    .length;
 }
 
 /**
@@ -34,8 +29,7 @@ async function pushedTo(pushes: number, config: Record<string, string>): Promise
   }
   const work = `${root}/w`;
   await git(["init", "-q", "-b", "main", work]);
-  const server = Object.entries(gitServerEnv(ctx)).filter(([k]) => k.startsWith("GIT_CONFIG_"))
-    .map(([k, v]) => `${k}=${v}`);
+  const server = Object.entries(serverGitConfig(1e9)).map(([k, v]) => `${k}=${v}`);
   for (let i = 0; i < pushes; i++) {
     await Deno.writeTextFile(`${work}/f`, `${i}\n`);
     await git(["add", "f"], work);
@@ -53,9 +47,9 @@ async function pushedTo(pushes: number, config: Record<string, string>): Promise
 
 Deno.test("a push leaves its pack; gc --auto merges the packs once there are more than the limit", async () => {
   const bare = await pushedTo(4, { "gc.autoPackLimit": "2", "gc.autoDetach": "false" });
-  assertEquals(packs(bare), 4, "receive-pack ran no gc of its own");
+  assertEquals(packCount(bare), 4, "receive-pack ran no gc of its own");
   assert(await autoGc(ctx, bare));
-  assertEquals(packs(bare), 1);
+  assertEquals(packCount(bare), 1);
   assertEquals(await git(["--git-dir", bare, "rev-list", "--count", "main"]), "4");
   await Deno.remove(bare.slice(0, -"/r.git".length), { recursive: true });
 });
@@ -63,7 +57,7 @@ Deno.test("a push leaves its pack; gc --auto merges the packs once there are mor
 Deno.test("gc --auto leaves a repository under git's limits as it is", async () => {
   const bare = await pushedTo(2, {});
   assert(await autoGc(ctx, bare));
-  assertEquals(packs(bare), 2);
+  assertEquals(packCount(bare), 2);
   await Deno.remove(bare.slice(0, -"/r.git".length), { recursive: true });
 });
 

@@ -8,29 +8,41 @@ export function gitProtocolEnv(value: string | undefined | null): Record<string,
 }
 
 /**
+ * The git configuration every server git runs with, as `GIT_CONFIG_*` variables (git's own way of
+ * passing settings through the environment): pushes of at most `maxPushBytes`, kept as the pack
+ * the client sent, every pushed object checked, and no `git gc --auto` inside a push. The bench's
+ * thin servers run git with it too (bench/baselines/thin_server.ts).
+ */
+export function serverGitConfig(maxPushBytes: number): Record<string, string> {
+  const settings: [string, string][] = [
+    ["receive.maxInputSize", String(maxPushBytes)],
+    ["receive.unpackLimit", "1"],
+    // Every pushed object is checked (index-pack --strict): no .gitmodules path escapes, no
+    // `.git` tree entries, no malformed commits (docs/decisions/git-hosting.md, "Pushed objects checked").
+    ["receive.fsckObjects", "true"],
+    // receive-pack would run `git gc --auto` after answering and before exiting, and the client
+    // waits for its exit; the push's bookkeeping runs it instead (repos.ts, recordPush;
+    // docs/decisions/git-hosting.md, "Auto gc after the client is answered").
+    ["receive.autogc", "false"],
+  ];
+  const env: Record<string, string> = { GIT_CONFIG_COUNT: String(settings.length) };
+  settings.forEach(([key, value], i) => {
+    env[`GIT_CONFIG_KEY_${i}`] = key;
+    env[`GIT_CONFIG_VALUE_${i}`] = value;
+  });
+  return env;
+}
+
+/**
  * The environment every git server process runs with, on every transport: a clean PATH and HOME,
- * no system config, the push size limit, object checks on push, no `git gc --auto` inside a push
- * (the push's bookkeeping runs it once the client is answered: repos.ts, recordPush), and a
- * validated GIT_PROTOCOL.
+ * no system config, serverGitConfig, and a validated GIT_PROTOCOL.
  */
 export function gitServerEnv(ctx: Signet, gitProtocol?: string | null): Record<string, string> {
   return {
     PATH: ctx.config.gitPath,
     HOME: ctx.config.dataDir,
     GIT_CONFIG_NOSYSTEM: "1",
-    GIT_CONFIG_COUNT: "4",
-    GIT_CONFIG_KEY_0: "receive.maxInputSize",
-    GIT_CONFIG_VALUE_0: String(ctx.config.maxPushBytes),
-    GIT_CONFIG_KEY_1: "receive.unpackLimit",
-    GIT_CONFIG_VALUE_1: "1",
-    // Every pushed object is checked (index-pack --strict): no .gitmodules path escapes, no
-    // `.git` tree entries, no malformed commits (docs/decisions/git-hosting.md, "Pushed objects checked").
-    GIT_CONFIG_KEY_2: "receive.fsckObjects",
-    GIT_CONFIG_VALUE_2: "true",
-    // receive-pack would run `git gc --auto` after answering and before exiting, and the client
-    // waits for its exit (docs/decisions/git-hosting.md, "Auto gc after the client is answered").
-    GIT_CONFIG_KEY_3: "receive.autogc",
-    GIT_CONFIG_VALUE_3: "false",
+    ...serverGitConfig(ctx.config.maxPushBytes),
     ...gitProtocolEnv(gitProtocol),
   };
 }

@@ -85,3 +85,9 @@ export async function cloneBareHead(
   await runOk("git", ["--git-dir", dir, "fsck", "--no-progress"], { env });
   return (await runOk("git", ["--git-dir", dir, "rev-parse", "main"], { env })).trim();
 }
+
+/** How many packs the bare repository at `bare` holds (its `objects/pack/*.pack` files). */
+export function packCount(bare: string): number {
+  return [...Deno.readDirSync(`${bare}/objects/pack`)].filter((e) => e.name.endsWith(".pack"))
+    .length;
+}

@@ -3,7 +3,7 @@ import { assert, assertEquals, assertStringIncludes } from "../../helpers/assert
 import { alteredToken, createRepo, createUser, login } from "../../../testing/accounts.ts";
 import { gitEnv, run, runOk } from "../../../testing/run.ts";
 import { serverTest, tempHome } from "../../helpers/server.ts";
-import { commitFile } from "../../helpers/git.ts";
+import { commitFile, packCount } from "../../helpers/git.ts";
 import { pollUntil } from "../../helpers/wait.ts";
 
 /** A protocol v2 `ls-refs` request POSTed to `repoUrl`'s upload-pack, with `headers`. */
@@ -97,8 +97,6 @@ serverTest("smart HTTP", {}, async (server, t) => {
   await t.step("git's gc --auto still merges the packs that pushes leave", async () => {
     // (server/domain/auto_gc_test.ts shows that receive-pack itself no longer runs it.)
     const bare = `${server.dataDir}/repos/alice/hello.git`;
-    const packs = () =>
-      [...Deno.readDirSync(`${bare}/objects/pack`)].filter((e) => e.name.endsWith(".pack")).length;
     // Each push above left its own pack; with a limit of one, the next gc --auto merges them.
     const settings = [["gc.autoPackLimit", "1"], ["gc.autoDetach", "false"]];
     for (const [key, value] of settings) {
@@ -107,7 +105,10 @@ serverTest("smart HTTP", {}, async (server, t) => {
     try {
       const head = await commit("gc");
       assertEquals((await pushWithBearer(aliceToken)).code, 0);
-      assertEquals(await pollUntil(() => Promise.resolve(packs()), (n) => n === 1, 15_000), 1);
+      assertEquals(
+        await pollUntil(() => Promise.resolve(packCount(bare)), (n) => n === 1, 15_000),
+        1,
+      );
       assertEquals(await remoteHead(), head);
     } finally {
       for (const [key] of settings) {
